@@ -1,0 +1,260 @@
+"""Placing a hex lattice on the Earth: similarity fits to control points.
+
+A rule system's hexes live on a *lattice plane*: the :class:`~normandy_lab.hexgrid.Layout`
+plane of unit hexes (circumradius 1), with ``y`` flipped so that it points
+north.  A :class:`Georeference` maps that plane onto Lambert-93 (EPSG:2154),
+a conformal metric projection of France, by a similarity transform
+
+.. math::  X = a x - b y + t_x, \\quad Y = b x + a y + t_y
+
+whose four parameters are the hex size (``sqrt(a² + b²)``), the rotation of
+the grid from grid north (``atan2(b, a)``) and the origin.  They are fitted
+by linear least squares to control points: hexes the rulebooks tie to named
+places, whose coordinates come from the gazetteer.
+
+Control points are data, in ``maps/grids/control_points.yaml``; each says
+which rule ties the hex to the place, and whether it is used in the fit
+(``fit``), only reported as an independent check (``check``), or dropped
+with its reason (``dropped``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import yaml
+from pyproj import Transformer
+
+from normandy_lab.paths import map_file
+
+METRIC_CRS = "EPSG:2154"
+"""Lambert-93: the metric CRS in which grids are fitted and measured."""
+
+CONTROL_USES = ("fit", "check", "dropped")
+
+# Hex size of the lattice plane across the flats: unit circumradius.
+PLANE_HEX_WIDTH = math.sqrt(3.0)
+
+
+class ControlPointError(ValueError):
+    """A malformed control-point entry; the message names the file, entry and field."""
+
+
+@dataclass(frozen=True)
+class ControlPoint:
+    """A hex the rules tie to a named place.
+
+    Attributes
+    ----------
+    system
+        Rule-system key.
+    hex_ids
+        The id(s) as the rulebook prints them.  A place the rules tie to a
+        group of hexes (a town's city hexes, a drop zone's hex list) is
+        matched to the centroid of the group.
+    place
+        Gazetteer name of the place.
+    rule
+        The rule (and what it says) that ties the hex to the place.
+    use
+        ``"fit"``, ``"check"`` or ``"dropped"``.
+    reason
+        Why a point is only a check or is dropped.
+    """
+
+    system: str
+    hex_ids: tuple[str, ...]
+    place: str
+    rule: str
+    use: str
+    reason: str = ""
+
+    @property
+    def label(self) -> str:
+        """The hex id, or the ids joined with ``+`` for a group."""
+        return "+".join(self.hex_ids)
+
+
+@lru_cache(maxsize=1)
+def _load_control_points() -> dict[str, tuple[ControlPoint, ...]]:
+    path = map_file("grids", "control_points.yaml")
+    with open(path, encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    if not isinstance(data, dict):
+        raise ControlPointError(f"{path}: expected a mapping of system -> list of points")
+    result: dict[str, tuple[ControlPoint, ...]] = {}
+    for system, entries in data.items():
+        points = []
+        for index, entry in enumerate(entries or [], start=1):
+            where = f"{path}: {system} entry {index}"
+            if not isinstance(entry, dict):
+                raise ControlPointError(f"{where}: expected a mapping, got {entry!r}")
+            for key in ("hex", "place", "rule", "use"):
+                if key not in entry:
+                    raise ControlPointError(f"{where}: missing field {key!r}")
+            hexes = entry["hex"]
+            if isinstance(hexes, str):
+                hexes = [hexes]
+            if not isinstance(hexes, list) or not hexes or not all(isinstance(h, str) for h in hexes):
+                raise ControlPointError(f"{where}: field 'hex' must be an id or a list of ids, got {hexes!r}")
+            if entry["use"] not in CONTROL_USES:
+                raise ControlPointError(
+                    f"{where} ({entry['hex']}): field 'use' is {entry['use']!r}; "
+                    f"expected one of {', '.join(CONTROL_USES)}"
+                )
+            if entry["use"] != "fit" and not entry.get("reason"):
+                raise ControlPointError(
+                    f"{where} ({entry['hex']}): a {entry['use']!r} point needs a 'reason'"
+                )
+            points.append(
+                ControlPoint(
+                    system=str(system),
+                    hex_ids=tuple(hexes),
+                    place=str(entry["place"]),
+                    rule=str(entry["rule"]),
+                    use=str(entry["use"]),
+                    reason=str(entry.get("reason", "") or ""),
+                )
+            )
+        result[str(system)] = tuple(points)
+    return result
+
+
+def control_points(system: str) -> tuple[ControlPoint, ...]:
+    """Return the control points of ``system`` as listed in the data file."""
+    return _load_control_points().get(system, ())
+
+
+@lru_cache(maxsize=4)
+def _transformer(src: str, dst: str) -> Transformer:
+    return Transformer.from_crs(src, dst, always_xy=True)
+
+
+def lonlat_to_metric(lon: npt.ArrayLike, lat: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Project WGS84 longitudes and latitudes to Lambert-93 metres."""
+    x, y = _transformer("EPSG:4326", METRIC_CRS).transform(np.asarray(lon, float), np.asarray(lat, float))
+    return np.asarray(x), np.asarray(y)
+
+
+def metric_to_lonlat(x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    """Unproject Lambert-93 metres to WGS84 longitudes and latitudes."""
+    lon, lat = _transformer(METRIC_CRS, "EPSG:4326").transform(np.asarray(x, float), np.asarray(y, float))
+    return np.asarray(lon), np.asarray(lat)
+
+
+@dataclass(frozen=True)
+class Georeference:
+    """A similarity transform from the lattice plane to Lambert-93.
+
+    Attributes
+    ----------
+    a, b
+        ``a = s cos θ``, ``b = s sin θ`` for scale ``s`` and rotation ``θ``.
+    tx, ty
+        Lambert-93 position of the lattice-plane origin, metres.
+    """
+
+    a: float
+    b: float
+    tx: float
+    ty: float
+
+    @property
+    def scale(self) -> float:
+        """Metres per lattice-plane unit."""
+        return math.hypot(self.a, self.b)
+
+    @property
+    def hex_size_m(self) -> float:
+        """Fitted hex size across the flats, metres."""
+        return self.scale * PLANE_HEX_WIDTH
+
+    @property
+    def rotation_deg(self) -> float:
+        """Counter-clockwise rotation of the grid from Lambert-93 grid north, degrees."""
+        return math.degrees(math.atan2(self.b, self.a))
+
+    def plane_to_metric(self, x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """Map lattice-plane coordinates (``y`` north) to Lambert-93."""
+        x = np.asarray(x, float)
+        y = np.asarray(y, float)
+        return self.a * x - self.b * y + self.tx, self.b * x + self.a * y + self.ty
+
+    def metric_to_plane(self, X: npt.ArrayLike, Y: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+        """Map Lambert-93 coordinates to the lattice plane (``y`` north)."""
+        dx = np.asarray(X, float) - self.tx
+        dy = np.asarray(Y, float) - self.ty
+        s2 = self.a * self.a + self.b * self.b
+        return (self.a * dx + self.b * dy) / s2, (-self.b * dx + self.a * dy) / s2
+
+    def as_dict(self) -> dict[str, Any]:
+        """Return the parameters and their readable forms."""
+        return {
+            "a": self.a,
+            "b": self.b,
+            "tx": self.tx,
+            "ty": self.ty,
+            "hex_size_m": self.hex_size_m,
+            "rotation_deg": self.rotation_deg,
+        }
+
+
+def fit_similarity(
+    plane_xy: npt.ArrayLike, metric_xy: npt.ArrayLike, scale: float | None = None
+) -> Georeference:
+    """Least-squares similarity transform from plane to metric coordinates.
+
+    Parameters
+    ----------
+    plane_xy
+        ``(n, 2)`` lattice-plane coordinates (``y`` north).
+    metric_xy
+        ``(n, 2)`` Lambert-93 coordinates of the same points.
+    scale
+        When given, the scale is held at this value (metres per plane unit)
+        and only rotation and translation are fitted; this is how a grid
+        with a single control point is placed.
+
+    Returns
+    -------
+    Georeference
+        The fitted transform.
+
+    Raises
+    ------
+    ValueError
+        With fewer than two points (one when ``scale`` is fixed).
+    """
+    p = np.asarray(plane_xy, float).reshape(-1, 2)
+    m = np.asarray(metric_xy, float).reshape(-1, 2)
+    n = len(p)
+    if scale is not None:
+        if n < 1:
+            raise ValueError("a fixed-scale fit needs at least one control point")
+        pc, mc = p.mean(axis=0), m.mean(axis=0)
+        if n == 1:
+            theta = 0.0
+        else:
+            dp, dm = p - pc, m - mc
+            theta = math.atan2(
+                float(np.sum(dp[:, 0] * dm[:, 1] - dp[:, 1] * dm[:, 0])),
+                float(np.sum(dp[:, 0] * dm[:, 0] + dp[:, 1] * dm[:, 1])),
+            )
+        a, b = scale * math.cos(theta), scale * math.sin(theta)
+        tx = mc[0] - (a * pc[0] - b * pc[1])
+        ty = mc[1] - (b * pc[0] + a * pc[1])
+        return Georeference(a, b, float(tx), float(ty))
+    if n < 2:
+        raise ValueError(f"a similarity fit needs at least two control points, got {n}")
+    design = np.zeros((2 * n, 4))
+    design[0::2] = np.column_stack([p[:, 0], -p[:, 1], np.ones(n), np.zeros(n)])
+    design[1::2] = np.column_stack([p[:, 1], p[:, 0], np.zeros(n), np.ones(n)])
+    target = m.reshape(-1)
+    solution, *_ = np.linalg.lstsq(design, target, rcond=None)
+    a, b, tx, ty = (float(v) for v in solution)
+    return Georeference(a, b, tx, ty)

@@ -1,0 +1,131 @@
+"""Finding where a sheet's numbering sits on its system's lattice.
+
+Where the rules do not say how two sheets' numbers relate (The Battle for
+Normandy's sheets B and C against A, The Killing Ground's sheet E), the
+integer row and column shifts are searched: each sheet is first placed on
+its own by its control points, its shift against the reference sheet is
+read off and rounded to the nearest lattice position of the right parity,
+and then every combination within a small radius of that estimate is tried
+with one joint least-squares fit of all control points; the smallest RMS
+wins.
+
+The shifts found are committed in :mod:`normandy_lab.numbering`; the test
+suite runs this search again and checks that they are still the best.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import numpy as np
+
+from normandy_lab import gazetteer
+from normandy_lab.georef import control_points, fit_similarity, lonlat_to_metric
+from normandy_lab.grid import HexGrid, plane_of_ids
+from normandy_lab.hexgrid import hex_round_array, pixel_to_hex_array
+from normandy_lab.numbering import Scheme, Sheet, scheme
+
+
+def _parity_step(hex_scheme: Scheme) -> tuple[int, int]:
+    """Return the (row, col) granularity that keeps the offset parity."""
+    # Pointy grids shove alternate rows: a row shift must be even.  Flat
+    # grids shove alternate columns: a column shift must be even.
+    return (2, 1) if hex_scheme.orientation == "pointy" else (1, 2)
+
+
+def _rms(hex_scheme: Scheme) -> float:
+    points = [p for p in control_points(hex_scheme.system) if p.use == "fit"]
+    plane = np.array([plane_of_ids(hex_scheme, p.hex_ids) for p in points])
+    lon, lat = zip(*(gazetteer.lookup(p.place) for p in points), strict=True)
+    X, Y = lonlat_to_metric(lon, lat)
+    geo = fit_similarity(plane, np.column_stack([X, Y]))
+    fx, fy = geo.plane_to_metric(plane[:, 0], plane[:, 1])
+    return float(np.sqrt(np.mean((fx - X) ** 2 + (fy - Y) ** 2)) / geo.hex_size_m)
+
+
+def _with_shift(hex_scheme: Scheme, letter: str, row_shift: int, col_shift: int) -> Scheme:
+    sheets: dict[str, Sheet] = dict(hex_scheme.sheets)
+    sheets[letter] = replace(sheets[letter], row_shift=row_shift, col_shift=col_shift)
+    return replace(hex_scheme, sheets=sheets)
+
+
+def _estimate(hex_scheme: Scheme, letter: str, reference: HexGrid) -> tuple[int, int]:
+    """Estimate a sheet's shifts by locating its control points on the reference placement."""
+    system = hex_scheme.system
+    sheet = hex_scheme.sheets[letter]
+    row_step, col_step = _parity_step(hex_scheme)
+    row_shifts, col_shifts = [], []
+    for point in control_points(system):
+        if point.use != "fit":
+            continue
+        for hex_id in point.hex_ids:
+            sheet_letter, row, col = hex_scheme.parse(hex_id)
+            if sheet_letter != letter:
+                continue
+            lon, lat = gazetteer.lookup(point.place)
+            X, Y = lonlat_to_metric([lon], [lat])
+            x, y = reference.georeference.metric_to_plane(X, Y)
+            fq, fr = pixel_to_hex_array(reference.layout, x, -y)
+            q, r = hex_round_array(fq, fr)
+            gcol, grow = reference._axial_to_global(q, r)
+            row_shifts.append(int(grow[0]) - sheet.row_sign * row)
+            col_shifts.append(int(gcol[0]) - sheet.col_sign * col)
+    if not row_shifts:
+        raise ValueError(f"{system}: sheet {letter} has no 'fit' control point to place it")
+    row_shift = int(round(float(np.median(row_shifts)) / row_step)) * row_step
+    col_shift = int(round(float(np.median(col_shifts)) / col_step)) * col_step
+    return row_shift, col_shift
+
+
+def search_sheet_shifts(system: str, letters: list[str], radius: int = 2) -> dict[str, tuple[int, int]]:
+    """Search the lattice shifts of ``letters`` that best fit the control points.
+
+    Parameters
+    ----------
+    system
+        Rule-system key.
+    letters
+        The sheets whose shifts are searched; the other sheets stay where
+        :mod:`normandy_lab.numbering` puts them and must carry at least
+        one control point between them (or the first searched sheet is
+        estimated against a fixed-scale fit of its own points).
+    radius
+        How many parity steps either side of the estimate are tried.
+
+    Returns
+    -------
+    dict
+        ``{letter: (row_shift, col_shift)}``.
+    """
+    base = scheme(system)
+    reference_points = [
+        p
+        for p in control_points(system)
+        if p.use == "fit" and base.parse(p.hex_ids[0])[0] not in letters
+    ]
+    if len(reference_points) < 2:
+        raise ValueError(f"{system}: need two fit points off the searched sheets to anchor the search")
+    plane = np.array([plane_of_ids(base, p.hex_ids) for p in reference_points])
+    lon, lat = zip(*(gazetteer.lookup(p.place) for p in reference_points), strict=True)
+    X, Y = lonlat_to_metric(lon, lat)
+    reference = HexGrid(base)
+    # Place the reference grid by the reference sheets' points alone.
+    reference.__dict__["georeference"] = fit_similarity(plane, np.column_stack([X, Y]))
+    estimates = {letter: _estimate(base, letter, reference) for letter in letters}
+    row_step, col_step = _parity_step(base)
+    offsets = range(-radius, radius + 1)
+    best: tuple[float, dict[str, tuple[int, int]]] | None = None
+    per_sheet = [
+        [(est[0] + dr * row_step, est[1] + dc * col_step) for dr in offsets for dc in offsets]
+        for est in estimates.values()
+    ]
+    for combo in itertools.product(*per_sheet):
+        candidate = base
+        for letter, (row_shift, col_shift) in zip(letters, combo, strict=True):
+            candidate = _with_shift(candidate, letter, row_shift, col_shift)
+        rms = _rms(candidate)
+        if best is None or rms < best[0] - 1e-9:
+            best = (rms, dict(zip(letters, combo, strict=True)))
+    assert best is not None
+    return best[1]

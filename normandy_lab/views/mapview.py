@@ -1,0 +1,212 @@
+"""A map of Normandy with a rule system's hex grid over it.
+
+Everything is drawn in Web Mercator (EPSG:3857) from the project's own
+vector layers: no tile server is reachable offline.  Each layer is one bokeh
+``ColumnDataSource``; changing the grid replaces whole columns at once.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from pyproj import Transformer
+
+from normandy_lab import geography
+from normandy_lab.grid import grid
+from normandy_lab.numbering import SCHEMES, SYSTEMS
+
+# One colour per sheet letter, so that the sheets of a map can be told apart.
+_SHEET_COLOURS = {
+    "A": "#1f77b4",
+    "B": "#d62728",
+    "C": "#2ca02c",
+    "D": "#9467bd",
+    "E": "#8c564b",
+    "F": "#e377c2",
+    "G": "#17becf",
+    "N": "#1f77b4",
+    "W": "#d62728",
+    "": "#1f77b4",
+}
+
+# The places labelled on the overview map: the towns that matter in all
+# four rule systems (supply cities, beaches' towns, the objectives).
+LABELLED_PLACES = (
+    "Cherbourg",
+    "Valognes",
+    "Sainte-Mère-Église",
+    "Carentan",
+    "Isigny-sur-Mer",
+    "Bayeux",
+    "Caen",
+    "Saint-Lô",
+    "Coutances",
+    "Avranches",
+    "Vire",
+    "Falaise",
+    "Argentan",
+    "Flers",
+    "Mortain",
+    "Villers-Bocage",
+    "Lisieux",
+    "Alençon",
+    "Granville",
+    "Periers",
+    "Lessay",
+)
+
+
+@lru_cache(maxsize=2)
+def _mercator() -> Transformer:
+    return Transformer.from_crs("EPSG:4326", "EPSG:3857", always_xy=True)
+
+
+def to_mercator(lon: Any, lat: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Project longitudes and latitudes to Web Mercator metres."""
+    x, y = _mercator().transform(np.asarray(lon, float), np.asarray(lat, float))
+    return np.asarray(x), np.asarray(y)
+
+
+def show_inline() -> None:
+    """Load BokehJS into the notebook from the installed package (no CDN)."""
+    from bokeh.io import output_notebook
+    from bokeh.resources import INLINE
+
+    output_notebook(resources=INLINE, hide_banner=True)
+
+
+@lru_cache(maxsize=1)
+def land_source_data() -> dict[str, list]:
+    """Return ``multi_polygons`` columns (``xs``, ``ys``) of the GSHHG land layer."""
+    land = geography.layer("land")
+    xs, ys = [], []
+    for geometry in land.geometry:
+        for polygon in getattr(geometry, "geoms", [geometry]):
+            rings_x, rings_y = [], []
+            for ring in [polygon.exterior, *polygon.interiors]:
+                lon, lat = np.asarray(ring.coords).T
+                mx, my = to_mercator(lon, lat)
+                rings_x.append(mx)
+                rings_y.append(my)
+            xs.append([rings_x])
+            ys.append([rings_y])
+    return {"xs": xs, "ys": ys}
+
+
+@lru_cache(maxsize=1)
+def places_source_data(names: tuple[str, ...] = LABELLED_PLACES) -> dict[str, list]:
+    """Return point columns (``x``, ``y``, ``name``) of the labelled places."""
+    from normandy_lab import gazetteer
+
+    entries = [gazetteer.place(name) for name in names]
+    x, y = to_mercator([p.lon for p in entries], [p.lat for p in entries])
+    return {"x": list(x), "y": list(y), "name": [p.name for p in entries]}
+
+
+@lru_cache(maxsize=len(SYSTEMS))
+def grid_source_data(system: str) -> dict[str, list]:
+    """Return ``patches`` columns of every hex of a grid: outline, id, sheet, colour."""
+    frame = grid(system).to_geodataframe()
+    xs, ys = [], []
+    for polygon in frame.geometry:
+        lon, lat = np.asarray(polygon.exterior.coords).T
+        mx, my = to_mercator(lon, lat)
+        xs.append(mx)
+        ys.append(my)
+    sheets = frame["sheet"].tolist()
+    return {
+        "xs": xs,
+        "ys": ys,
+        "hex_id": frame["hex_id"].tolist(),
+        "sheet": [s or "-" for s in sheets],
+        "colour": [_SHEET_COLOURS.get(s, "#444444") for s in sheets],
+    }
+
+
+def _title(system: str) -> str:
+    g = grid(system)
+    info = g.describe()
+    return (
+        f"{SCHEMES[system].title} ({system}): {info['hexes']:,} hexes of "
+        f"{info['fitted_hex_m'] / 1000:.2f} km, sheets {', '.join(s or '-' for s in info['sheets'])}"
+    )
+
+
+def grid_figure(system: str = "bfn", width: int = 900, height: int = 700):  # -> bokeh Figure
+    """Return a bokeh figure of Normandy (coast and towns) with ``system``'s grid over it.
+
+    The grid is one ``patches`` glyph; the hover shows each hex's printed id
+    and sheet.  The figure's grid source is named ``"grid"`` so that a
+    caller can swap its columns for another system.
+    """
+    from bokeh.models import ColumnDataSource, HoverTool, LabelSet
+    from bokeh.plotting import figure
+
+    west, south, east, north = geography.AREA
+    (x0, x1), (y0, y1) = to_mercator([west, east], [south, north])
+    fig = figure(
+        title=_title(system),
+        x_range=(float(x0), float(x1)),
+        y_range=(float(y0), float(y1)),
+        width=width,
+        height=height,
+        match_aspect=True,
+        x_axis_type="mercator",
+        y_axis_type="mercator",
+        tools="pan,wheel_zoom,box_zoom,reset,save",
+        active_scroll="wheel_zoom",
+        background_fill_color="#cfe3f3",
+    )
+    fig.grid.visible = False
+    land = ColumnDataSource(land_source_data(), name="land")
+    fig.multi_polygons("xs", "ys", source=land, fill_color="#f1ecd9", line_color="#8a7f5a", line_width=0.6)
+    hexes = ColumnDataSource(grid_source_data(system), name="grid")
+    renderer = fig.patches(
+        "xs",
+        "ys",
+        source=hexes,
+        fill_alpha=0.0,
+        line_color="colour",
+        line_alpha=0.55,
+        line_width=0.5,
+        hover_fill_color="colour",
+        hover_fill_alpha=0.35,
+    )
+    fig.add_tools(HoverTool(renderers=[renderer], tooltips=[("hex", "@hex_id"), ("sheet", "@sheet")]))
+    places = ColumnDataSource(places_source_data(), name="places")
+    fig.scatter("x", "y", source=places, size=5, color="#222222")
+    fig.add_layout(
+        LabelSet(x="x", y="y", text="name", source=places, x_offset=4, y_offset=3, text_font_size="9pt")
+    )
+    return fig
+
+
+def grid_picker(system: str = "bfn"):  # -> ipywidgets.VBox
+    """Return an ipywidgets application: a dropdown of the four grids above the map.
+
+    Choosing a grid replaces the whole columns of the figure's grid source
+    (one message), and its title.
+    """
+    import ipywidgets as widgets
+    from jupyter_bokeh.widgets import BokehModel
+
+    fig = grid_figure(system)
+    source = fig.select_one({"name": "grid"})
+    choice = widgets.Dropdown(
+        options=[(f"{SCHEMES[s].title} ({s})", s) for s in SYSTEMS],
+        value=system,
+        description="Grid:",
+        layout=widgets.Layout(width="420px"),
+    )
+
+    def _switch(change: dict[str, Any]) -> None:
+        source.data = grid_source_data(change["new"])
+        fig.title.text = _title(change["new"])
+
+    choice.observe(_switch, names="value")
+    app = widgets.VBox([choice, BokehModel(fig)])
+    app.grid_choice = choice  # exposed for tests and scripting
+    app.figure = fig
+    return app

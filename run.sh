@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# normandy_lab set-up and entry points.  Two commands do everything on a
+# fresh machine that has Python 3.11:
+#
+#   bash run.sh lab    create .venv, install the package with JupyterLab, open the tour
+#   bash run.sh test   install the test dependencies (Debian's chromium included) and run every test
+#
+# Options (environment): PYTHON (interpreter for the venv, default python3.11
+# or python3), LAB_PORT (default 8888), PYTEST_ARGS (extra pytest arguments).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV=.venv
+PYTHON=${PYTHON:-$(command -v python3.11 || command -v python3)}
+
+ensure_venv() {
+  local extras=$1
+  if [ ! -x "$VENV/bin/python" ]; then
+    echo "run.sh: creating $VENV with $PYTHON"
+    "$PYTHON" -m venv "$VENV"
+  fi
+  # Re-install only when pyproject.toml changed or another set of extras is wanted.
+  local stamp="$VENV/.installed-$extras"
+  if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    echo "run.sh: installing normandy_lab[$extras] into $VENV"
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip
+    "$VENV/bin/python" -m pip install --quiet -e ".[$extras]"
+    touch "$stamp"
+  fi
+}
+
+ensure_chromium() {
+  if command -v chromium >/dev/null 2>&1; then
+    return
+  fi
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "run.sh: installing Debian's chromium"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null
+  else
+    echo "run.sh: chromium is not installed and this machine cannot apt-get it as root;" >&2
+    echo "        install Chromium yourself (see README) or the browser tests will be skipped." >&2
+  fi
+}
+
+case "${1:-}" in
+  lab)
+    ensure_venv "lab"
+    port=${LAB_PORT:-8888}
+    echo "run.sh: JupyterLab will listen on http://127.0.0.1:$port/lab (the address with its token is printed below)"
+    exec "$VENV/bin/jupyter" lab --ip=127.0.0.1 --port="$port" --no-browser notebooks/01_tour.ipynb
+    ;;
+  test)
+    ensure_venv "lab,test,dev"
+    ensure_chromium
+    "$VENV/bin/ruff" check .
+    # shellcheck disable=SC2086
+    exec "$VENV/bin/python" -m pytest ${PYTEST_ARGS:-} tests notebooks --nbmake
+    ;;
+  *)
+    echo "usage: bash run.sh lab|test" >&2
+    exit 2
+    ;;
+esac

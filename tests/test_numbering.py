@@ -1,0 +1,104 @@
+"""The four printed numbering schemes: parsing, formatting and errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from normandy_lab import SYSTEMS, HexIdError, grid, scheme
+
+
+def test_parse_and_format_are_inverse_for_every_hex(any_grid):
+    s = any_grid.scheme
+    for hex_id in any_grid.ids():
+        letter, row, col = s.parse(hex_id)
+        assert s.format(letter, row, col) == hex_id
+
+
+def test_every_printed_id_of_every_sheet_round_trips(system):
+    s = scheme(system)
+    for sheet in s.sheets.values():
+        for row in range(sheet.rows[0], sheet.rows[1] + 1):
+            for col in range(sheet.cols[0], sheet.cols[1] + 1):
+                if not sheet.contains(row, col):
+                    continue
+                hex_id = s.format(sheet.letter, row, col)
+                assert s.parse(hex_id) == (sheet.letter, row, col)
+
+
+@pytest.mark.parametrize(
+    ("system", "hex_id", "expected"),
+    [
+        ("bfn", "C3014", ("C", 30, 14)),  # Pegasus Bridge, rule 19.8: row 30, column 14
+        ("cobra", "A2116", ("A", 16, 21)),  # Vire, rule 5.9.1b: column 21, row 16
+        ("kg", "N3139", ("N", 31, 39)),  # Mulberry B, rule 26.4.2: row 31, column 39
+        ("gts", "30.027", ("", 27, 30)),  # St-Martin battery, rule 4.4.7: column 30, row 027
+    ],
+)
+def test_rulebook_examples_parse(system, hex_id, expected):
+    assert scheme(system).parse(hex_id) == expected
+
+
+def test_ids_are_case_and_space_tolerant():
+    assert scheme("bfn").parse(" c3014 ") == ("C", 30, 14)
+
+
+@pytest.mark.parametrize(
+    ("system", "bad"),
+    [
+        ("bfn", "C301"),
+        ("bfn", "H3014"),
+        ("bfn", "3014"),
+        ("cobra", "C2116"),
+        ("cobra", "A21.16"),
+        ("kg", "N31390"),
+        ("kg", "X3139"),
+        ("gts", "30027"),
+        ("gts", "30.27"),
+        ("gts", "A30.027"),
+    ],
+)
+def test_malformed_ids_say_system_form_and_input(system, bad):
+    with pytest.raises(HexIdError) as info:
+        scheme(system).parse(bad)
+    message = str(info.value)
+    assert system in message
+    assert repr(bad) in message
+    assert scheme(system).example in message or "sheet" in message
+
+
+@pytest.mark.parametrize(
+    ("system", "off_map"),
+    [("bfn", "A9999"), ("bfn", "C0000"), ("cobra", "A0234"), ("cobra", "B0130"), ("kg", "N9901"), ("gts", "99.999")],
+)
+def test_off_map_ids_are_refused_with_the_extent(system, off_map):
+    with pytest.raises(HexIdError, match="off the map"):
+        scheme(system).parse(off_map)
+
+
+def test_non_string_id_is_refused():
+    with pytest.raises(HexIdError, match="must be a string"):
+        scheme("gts").parse(30.027)
+
+
+def test_unknown_system_lists_the_systems():
+    with pytest.raises(KeyError, match="bfn, cobra, kg, gts"):
+        grid("tobruk")
+
+
+def test_cobra_even_columns_have_one_row_fewer_on_map_a():
+    # Rule 10.4b: the south edge of map A is the hexes ending in 33 or 34;
+    # odd columns reach row 34, even columns row 33 (rule 13.1b: 4334 to 0233).
+    s = scheme("cobra")
+    assert s.parse("A4334") == ("A", 34, 43)
+    assert s.parse("A0233") == ("A", 33, 2)
+    with pytest.raises(HexIdError):
+        s.parse("A0234")
+
+
+def test_canonical_ids_are_unique(any_grid):
+    ids = any_grid.ids()
+    assert len(ids) == len(set(ids))
+
+
+def test_systems_tuple():
+    assert SYSTEMS == ("bfn", "cobra", "kg", "gts")

@@ -1,0 +1,49 @@
+"""Set-up files: pyproject.toml is the source of truth, environment.yml follows it."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _name(requirement: str) -> str:
+    return re.split(r"[<>=!~\[; ]", requirement, maxsplit=1)[0].strip().lower().replace("_", "-")
+
+
+def test_environment_yml_lists_every_pyproject_dependency_with_the_same_bounds():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = list(project["dependencies"])
+    for extra in ("lab", "test", "dev"):
+        wanted += project["optional-dependencies"][extra]
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    conda = [d for d in env["dependencies"] if isinstance(d, str)]
+    conda_by_name = {_name(d): d.replace(" ", "") for d in conda}
+    for requirement in wanted:
+        name = _name(requirement)
+        assert name in conda_by_name, f"environment.yml lacks {name} (pyproject: {requirement})"
+        bound = requirement[len(name):].replace(" ", "")
+        assert conda_by_name[name].endswith(bound), f"{name}: pyproject says {bound!r}, environment.yml {conda_by_name[name]!r}"
+    pip_section = next(d for d in env["dependencies"] if isinstance(d, dict))["pip"]
+    assert "-e ." in pip_section
+    python = next(d for d in conda if d.startswith("python"))
+    assert python == "python=3.11"
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert "bash run.sh test" in readme
+    assert "bash run.sh lab" in readme
+    assert "exec bash run.sh test" in ci
+
+
+def test_run_sh_installs_chromium_and_runs_notebooks():
+    script = (ROOT / "run.sh").read_text()
+    assert "apt-get install" in script and "chromium" in script
+    assert "--nbmake" in script
+    assert "notebooks/01_tour.ipynb" in script
