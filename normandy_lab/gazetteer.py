@@ -40,7 +40,9 @@ _LON_RANGE = (-2.5, 1.5)
 _LAT_RANGE = (48.0, 50.2)
 
 HAND_FILES = ("hand_places.yaml", "hand_military.yaml")
-_HAND_KEYS = {"name", "kind", "lon", "lat", "aliases", "source", "accuracy_m"}
+_HAND_KEYS = {"name", "kind", "lon", "lat", "aliases", "source", "accuracy_m", "basis"}
+BASES = ("sourced", "derived", "estimated")
+"""How a coordinate was obtained, from strongest to weakest."""
 
 
 class UnknownPlaceError(KeyError):
@@ -73,6 +75,11 @@ class Place:
         Where the coordinates come from.
     accuracy_m
         Estimated error of the point as the place's location, metres.
+    basis
+        ``"sourced"`` (a cited source gives the number; GeoNames rows),
+        ``"derived"`` (computed from a position a source describes in words)
+        or ``"estimated"`` (placed by the compilers from knowledge of the
+        ground).
     origin
         ``"geonames"`` or the hand file it came from.
     population
@@ -87,6 +94,7 @@ class Place:
     source: str
     accuracy_m: float
     origin: str
+    basis: str = "sourced"
     population: int = 0
     note: str = ""
     alternates: tuple[str, ...] = field(default=(), repr=False)
@@ -155,8 +163,14 @@ def _hand_entries(path: Path) -> list[Place]:
         aliases = entry["aliases"] or []
         if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             raise GazetteerDataError(f"{path}: {where}: field 'aliases' must be a list of strings")
+        if entry["basis"] not in BASES:
+            raise GazetteerDataError(
+                f"{path}: {where}: field 'basis' is {entry['basis']!r}; expected one of {', '.join(BASES)}"
+            )
         if not str(entry["source"]).strip():
-            raise GazetteerDataError(f"{path}: {where}: field 'source' is empty; say where the coordinates come from")
+            raise GazetteerDataError(
+                f"{path}: {where}: field 'source' is empty; say where the coordinates come from"
+            )
         places.append(
             Place(
                 name=str(entry["name"]),
@@ -167,6 +181,7 @@ def _hand_entries(path: Path) -> list[Place]:
                 source=str(entry["source"]),
                 accuracy_m=float(entry["accuracy_m"]),
                 origin=path.name,
+                basis=str(entry["basis"]),
                 note=str(entry.get("note", "") or ""),
             )
         )
@@ -301,7 +316,8 @@ def places():  # -> geopandas.GeoDataFrame
     """Return every entry as a GeoDataFrame of points in EPSG:4326.
 
     Columns: ``name``, ``kind``, ``aliases`` (joined with ``"|"``),
-    ``source``, ``accuracy_m``, ``origin``, ``population``, ``geometry``.
+    ``source``, ``accuracy_m``, ``basis``, ``origin``, ``population``,
+    ``geometry``.
     """
     import geopandas as gpd
 
@@ -313,6 +329,7 @@ def places():  # -> geopandas.GeoDataFrame
             "aliases": ["|".join(p.aliases) for p in rows],
             "source": [p.source for p in rows],
             "accuracy_m": [p.accuracy_m for p in rows],
+            "basis": [p.basis for p in rows],
             "origin": [p.origin for p in rows],
             "population": [p.population for p in rows],
         },

@@ -16,7 +16,7 @@ Layers available now:
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 
 from normandy_lab import gazetteer
 from normandy_lab.paths import map_file
@@ -43,7 +43,7 @@ def layer_names() -> list[str]:
     return sorted(_LAYERS)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _cached(name: str):  # -> geopandas.GeoDataFrame
     return _LAYERS[name]()
 

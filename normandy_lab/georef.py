@@ -1,4 +1,4 @@
-"""Placing a hex lattice on the Earth: similarity fits to control points.
+r"""Placing a hex lattice on the Earth: similarity fits to control points.
 
 A rule system's hexes live on a *lattice plane*: the :class:`~normandy_lab.hexgrid.Layout`
 plane of unit hexes (circumradius 1), with ``y`` flipped so that it points
@@ -205,7 +205,10 @@ class Georeference:
 
 
 def fit_similarity(
-    plane_xy: npt.ArrayLike, metric_xy: npt.ArrayLike, scale: float | None = None
+    plane_xy: npt.ArrayLike,
+    metric_xy: npt.ArrayLike,
+    scale: float | None = None,
+    sigma: npt.ArrayLike | None = None,
 ) -> Georeference:
     """Least-squares similarity transform from plane to metric coordinates.
 
@@ -219,6 +222,9 @@ def fit_similarity(
         When given, the scale is held at this value (metres per plane unit)
         and only rotation and translation are fitted; this is how a grid
         with a single control point is placed.
+    sigma
+        Standard error of each point, metres; points are weighted by
+        ``1 / sigma**2`` (weighted least squares).  Unweighted when None.
 
     Returns
     -------
@@ -233,17 +239,19 @@ def fit_similarity(
     p = np.asarray(plane_xy, float).reshape(-1, 2)
     m = np.asarray(metric_xy, float).reshape(-1, 2)
     n = len(p)
+    w = np.ones(n) if sigma is None else 1.0 / np.asarray(sigma, float) ** 2
     if scale is not None:
         if n < 1:
             raise ValueError("a fixed-scale fit needs at least one control point")
-        pc, mc = p.mean(axis=0), m.mean(axis=0)
+        pc = np.average(p, axis=0, weights=w)
+        mc = np.average(m, axis=0, weights=w)
         if n == 1:
             theta = 0.0
         else:
             dp, dm = p - pc, m - mc
             theta = math.atan2(
-                float(np.sum(dp[:, 0] * dm[:, 1] - dp[:, 1] * dm[:, 0])),
-                float(np.sum(dp[:, 0] * dm[:, 0] + dp[:, 1] * dm[:, 1])),
+                float(np.sum(w * (dp[:, 0] * dm[:, 1] - dp[:, 1] * dm[:, 0]))),
+                float(np.sum(w * (dp[:, 0] * dm[:, 0] + dp[:, 1] * dm[:, 1]))),
             )
         a, b = scale * math.cos(theta), scale * math.sin(theta)
         tx = mc[0] - (a * pc[0] - b * pc[1])
@@ -255,6 +263,7 @@ def fit_similarity(
     design[0::2] = np.column_stack([p[:, 0], -p[:, 1], np.ones(n), np.zeros(n)])
     design[1::2] = np.column_stack([p[:, 1], p[:, 0], np.zeros(n), np.ones(n)])
     target = m.reshape(-1)
-    solution, *_ = np.linalg.lstsq(design, target, rcond=None)
+    root_w = np.repeat(np.sqrt(w), 2)
+    solution, *_ = np.linalg.lstsq(design * root_w[:, None], target * root_w, rcond=None)
     a, b, tx, ty = (float(v) for v in solution)
     return Georeference(a, b, tx, ty)

@@ -10,7 +10,7 @@ rules can work on numpy arrays.
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 
 import numpy as np
 import pandas as pd
@@ -42,7 +42,6 @@ from normandy_lab.hexgrid import (
 )
 from normandy_lab.numbering import HexIdError, Scheme, Sheet, scheme
 
-
 # Names of the axial directions of hexgrid.HEX_DIRECTIONS on the map (the
 # layout plane has y pointing south).
 POINTY_DIRECTIONS = ("E", "NE", "NW", "W", "SW", "SE")
@@ -67,6 +66,54 @@ def plane_of_ids(hex_scheme: Scheme, hex_ids: tuple[str, ...] | list[str]) -> tu
     q, r = global_to_axial(hex_scheme, np.array(cols), np.array(rows))
     x, y = hex_to_pixel_array(layout_of(hex_scheme), q, r)
     return float(x.mean()), float(-y.mean())
+
+
+# RMS distance from the centre of a regular hexagon to a point spread
+# uniformly over it, in hexes across the flats: sqrt(5/36).
+HEX_QUANTISATION_RMS = (5.0 / 36.0) ** 0.5
+
+
+def control_sigma(hex_scheme: Scheme, point: ControlPoint) -> float:
+    """Return the standard error (metres) of a control point.
+
+    Two independent errors add: the place's own accuracy (from the
+    gazetteer) and where inside its hex the place may lie (a single hex:
+    0.37 hex RMS; a group of n hexes: that divided by sqrt(n)).
+    """
+    accuracy = gazetteer.place(point.place).accuracy_m
+    quantisation = HEX_QUANTISATION_RMS * hex_scheme.hex_size_m / len(point.hex_ids) ** 0.5
+    return float((accuracy**2 + quantisation**2) ** 0.5)
+
+
+def fit_control_points(
+    hex_scheme: Scheme,
+    points: list[ControlPoint] | tuple[ControlPoint, ...],
+    printed_size: bool = False,
+) -> tuple[Georeference, np.ndarray, np.ndarray, np.ndarray]:
+    """Fit a scheme's placement to control points by weighted least squares.
+
+    With ``printed_size`` (or a single point) the hex size is held at the
+    rulebook's printed scale and only origin and rotation are fitted.
+
+    Returns
+    -------
+    tuple
+        The :class:`~normandy_lab.georef.Georeference`, the points' lattice-plane
+        coordinates ``(n, 2)``, their Lambert-93 coordinates ``(n, 2)`` and
+        their standard errors ``(n,)``.
+    """
+    if not points:
+        raise ValueError(
+            f"{hex_scheme.system}: no control point is marked 'fit' in maps/grids/control_points.yaml"
+        )
+    plane = np.array([plane_of_ids(hex_scheme, p.hex_ids) for p in points])
+    lon, lat = zip(*(gazetteer.lookup(p.place) for p in points), strict=True)
+    X, Y = lonlat_to_metric(lon, lat)
+    metric = np.column_stack([X, Y])
+    sigma = np.array([control_sigma(hex_scheme, p) for p in points])
+    # One point fixes the origin only: hold the printed hex size, grid north up.
+    fixed = hex_scheme.hex_size_m / np.sqrt(3.0) if printed_size or len(points) < 2 else None
+    return fit_similarity(plane, metric, scale=fixed, sigma=sigma), plane, metric, sigma
 
 
 class HexGrid:
@@ -113,7 +160,11 @@ class HexGrid:
                     key = sheet.to_global(int(row), int(col))
                     current = best.get(key)
                     if current is None or sheet.stacking > current[0]:
-                        best[key] = (sheet.stacking, sheet.letter, self.scheme.format(sheet.letter, int(row), int(col)))
+                        best[key] = (
+                            sheet.stacking,
+                            sheet.letter,
+                            self.scheme.format(sheet.letter, int(row), int(col)),
+                        )
         keys = sorted(best, key=lambda k: (k[1], k[0]))
         gcol = np.array([k[0] for k in keys], dtype=np.int64)
         grow = np.array([k[1] for k in keys], dtype=np.int64)
@@ -172,7 +223,7 @@ class HexGrid:
         return self.scheme.ids_at(int(self._gcol[i]), int(self._grow[i]))
 
     def _printed_id(self, j: int, letter: str) -> str:
-        """The id of hex ``j`` as printed on sheet ``letter``, or its canonical id if not there."""
+        """Return the id of hex ``j`` as printed on sheet ``letter``, else its canonical id."""
         sheet = self.scheme.sheets[letter]
         row, col = sheet.from_global(int(self._gcol[j]), int(self._grow[j]))
         if sheet.contains(row, col):
@@ -235,7 +286,9 @@ class HexGrid:
         """The similarity transform fitted to this system's ``fit`` control points."""
         points = [p for p in control_points(self.system) if p.use == "fit"]
         if not points:
-            raise ValueError(f"{self.system}: no control point is marked 'fit' in maps/grids/control_points.yaml")
+            raise ValueError(
+                f"{self.system}: no control point is marked 'fit' in maps/grids/control_points.yaml"
+            )
         plane = np.array([self._plane_of_point(p) for p in points])
         lon, lat = zip(*(gazetteer.lookup(p.place) for p in points), strict=True)
         X, Y = lonlat_to_metric(lon, lat)
@@ -324,7 +377,8 @@ class HexGrid:
         Columns: ``hex_id``, ``sheet``, ``place``, ``use``, ``place_lon``,
         ``place_lat``, ``hex_lon``, ``hex_lat``, ``east_km``, ``north_km``
         (place minus hex centre), ``residual_km``, ``residual_hex`` (in hexes
-        of the fitted size), ``located_hex`` (the hex that contains the place)
+        of the fitted size), ``sigma_km`` (the point's standard error, its
+        weight in the fit), ``located_hex`` (the hex that contains the place)
         and ``hexes_off`` (its distance from the cited hex).
         """
         rows = []
@@ -350,6 +404,7 @@ class HexGrid:
                     "north_km": dn / 1000.0,
                     "residual_km": float(np.hypot(de, dn)) / 1000.0,
                     "residual_hex": float(np.hypot(de, dn)) / geo.hex_size_m,
+                    "sigma_km": control_sigma(self.scheme, p) / 1000.0,
                     "located_hex": located,
                     "hexes_off": None
                     if located is None
@@ -402,7 +457,7 @@ def _with_sheets(base: Scheme, sheets: dict[str, Sheet]) -> Scheme:
     return replace(base, sheets=sheets)
 
 
-@lru_cache(maxsize=None)
+@cache
 def grid(system: str) -> HexGrid:
     """Return the georeferenced grid of ``system`` (``"bfn"``, ``"cobra"``, ``"kg"``, ``"gts"``).
 

@@ -400,7 +400,9 @@ def roffset_from_cube_array(offset: int, q: npt.ArrayLike, r: npt.ArrayLike) -> 
     return q + (r + offset * (r & 1)) // 2, r
 
 
-def polygon_corners_array(layout: Layout, q: npt.ArrayLike, r: npt.ArrayLike) -> tuple[FloatArray, FloatArray]:
+def polygon_corners_array(
+    layout: Layout, q: npt.ArrayLike, r: npt.ArrayLike
+) -> tuple[FloatArray, FloatArray]:
     """Vertices of many hexes at once: two ``(n, 6)`` arrays of ``x`` and ``y``."""
     cx, cy = hex_to_pixel_array(layout, q, r)
     angles = 2.0 * np.pi * (layout.orientation.start_angle + np.arange(6)) / 6.0

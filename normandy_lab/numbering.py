@@ -412,6 +412,4 @@ def scheme(system: str) -> Scheme:
     try:
         return SCHEMES[system]
     except KeyError:
-        raise KeyError(
-            f"unknown rule system {system!r}; choose one of {', '.join(SYSTEMS)}"
-        ) from None
+        raise KeyError(f"unknown rule system {system!r}; choose one of {', '.join(SYSTEMS)}") from None

@@ -7,7 +7,8 @@ its own by its control points, its shift against the reference sheet is
 read off and rounded to the nearest lattice position of the right parity,
 and then every combination within a small radius of that estimate is tried
 with one joint least-squares fit of all control points; the smallest RMS
-wins.
+wins.  "Smallest" is the fit's own criterion: the sum of squared
+residuals weighted by each point's standard error.
 
 The shifts found are committed in :mod:`normandy_lab.numbering`; the test
 suite runs this search again and checks that they are still the best.
@@ -21,8 +22,8 @@ from dataclasses import replace
 import numpy as np
 
 from normandy_lab import gazetteer
-from normandy_lab.georef import control_points, fit_similarity, lonlat_to_metric
-from normandy_lab.grid import HexGrid, plane_of_ids
+from normandy_lab.georef import control_points, lonlat_to_metric
+from normandy_lab.grid import HexGrid, fit_control_points
 from normandy_lab.hexgrid import hex_round_array, pixel_to_hex_array
 from normandy_lab.numbering import Scheme, Sheet, scheme
 
@@ -34,14 +35,18 @@ def _parity_step(hex_scheme: Scheme) -> tuple[int, int]:
     return (2, 1) if hex_scheme.orientation == "pointy" else (1, 2)
 
 
-def _rms(hex_scheme: Scheme) -> float:
-    points = [p for p in control_points(hex_scheme.system) if p.use == "fit"]
-    plane = np.array([plane_of_ids(hex_scheme, p.hex_ids) for p in points])
-    lon, lat = zip(*(gazetteer.lookup(p.place) for p in points), strict=True)
-    X, Y = lonlat_to_metric(lon, lat)
-    geo = fit_similarity(plane, np.column_stack([X, Y]))
+def _search_points(system: str) -> list:
+    # Every point that is not dropped: an integer shift needs only coarse
+    # information, and the weak points carry it too (weighted by their errors).
+    return [p for p in control_points(system) if p.use != "dropped"]
+
+
+def _chi2(hex_scheme: Scheme) -> float:
+    """Weighted sum of squared residuals of a fit at the printed hex size."""
+    points = _search_points(hex_scheme.system)
+    geo, plane, metric, sigma = fit_control_points(hex_scheme, points, printed_size=True)
     fx, fy = geo.plane_to_metric(plane[:, 0], plane[:, 1])
-    return float(np.sqrt(np.mean((fx - X) ** 2 + (fy - Y) ** 2)) / geo.hex_size_m)
+    return float(np.sum(((fx - metric[:, 0]) ** 2 + (fy - metric[:, 1]) ** 2) / sigma**2))
 
 
 def _with_shift(hex_scheme: Scheme, letter: str, row_shift: int, col_shift: int) -> Scheme:
@@ -56,9 +61,7 @@ def _estimate(hex_scheme: Scheme, letter: str, reference: HexGrid) -> tuple[int,
     sheet = hex_scheme.sheets[letter]
     row_step, col_step = _parity_step(hex_scheme)
     row_shifts, col_shifts = [], []
-    for point in control_points(system):
-        if point.use != "fit":
-            continue
+    for point in _search_points(system):
         for hex_id in point.hex_ids:
             sheet_letter, row, col = hex_scheme.parse(hex_id)
             if sheet_letter != letter:
@@ -73,8 +76,8 @@ def _estimate(hex_scheme: Scheme, letter: str, reference: HexGrid) -> tuple[int,
             col_shifts.append(int(gcol[0]) - sheet.col_sign * col)
     if not row_shifts:
         raise ValueError(f"{system}: sheet {letter} has no 'fit' control point to place it")
-    row_shift = int(round(float(np.median(row_shifts)) / row_step)) * row_step
-    col_shift = int(round(float(np.median(col_shifts)) / col_step)) * col_step
+    row_shift = round(float(np.median(row_shifts)) / row_step) * row_step
+    col_shift = round(float(np.median(col_shifts)) / col_step) * col_step
     return row_shift, col_shift
 
 
@@ -88,8 +91,7 @@ def search_sheet_shifts(system: str, letters: list[str], radius: int = 2) -> dic
     letters
         The sheets whose shifts are searched; the other sheets stay where
         :mod:`normandy_lab.numbering` puts them and must carry at least
-        one control point between them (or the first searched sheet is
-        estimated against a fixed-scale fit of its own points).
+        one ``fit`` control point between them.
     radius
         How many parity steps either side of the estimate are tried.
 
@@ -99,19 +101,14 @@ def search_sheet_shifts(system: str, letters: list[str], radius: int = 2) -> dic
         ``{letter: (row_shift, col_shift)}``.
     """
     base = scheme(system)
-    reference_points = [
-        p
-        for p in control_points(system)
-        if p.use == "fit" and base.parse(p.hex_ids[0])[0] not in letters
-    ]
-    if len(reference_points) < 2:
-        raise ValueError(f"{system}: need two fit points off the searched sheets to anchor the search")
-    plane = np.array([plane_of_ids(base, p.hex_ids) for p in reference_points])
-    lon, lat = zip(*(gazetteer.lookup(p.place) for p in reference_points), strict=True)
-    X, Y = lonlat_to_metric(lon, lat)
+    reference_points = [p for p in _search_points(system) if base.parse(p.hex_ids[0])[0] not in letters]
+    if not reference_points:
+        raise ValueError(f"{system}: no fit point lies off the searched sheets to anchor the search")
     reference = HexGrid(base)
-    # Place the reference grid by the reference sheets' points alone.
-    reference.__dict__["georeference"] = fit_similarity(plane, np.column_stack([X, Y]))
+    # Place the reference grid by the reference sheets' points alone (with a
+    # single point: the printed hex size and grid north, which the joint fits
+    # confirm to within 0.5 % and 1 degree).
+    reference.__dict__["georeference"] = fit_control_points(base, reference_points, printed_size=True)[0]
     estimates = {letter: _estimate(base, letter, reference) for letter in letters}
     row_step, col_step = _parity_step(base)
     offsets = range(-radius, radius + 1)
@@ -124,8 +121,8 @@ def search_sheet_shifts(system: str, letters: list[str], radius: int = 2) -> dic
         candidate = base
         for letter, (row_shift, col_shift) in zip(letters, combo, strict=True):
             candidate = _with_shift(candidate, letter, row_shift, col_shift)
-        rms = _rms(candidate)
-        if best is None or rms < best[0] - 1e-9:
-            best = (rms, dict(zip(letters, combo, strict=True)))
+        chi2 = _chi2(candidate)
+        if best is None or chi2 < best[0] - 1e-9:
+            best = (chi2, dict(zip(letters, combo, strict=True)))
     assert best is not None
     return best[1]

@@ -33,7 +33,7 @@ def _polygons(level_wanted: int):
     raw = (data_dir / "gshhs_f.dat").read_bytes()
     with open(data_dir / "gshhsmeta_f.dat", encoding="ascii") as handle:
         for line in handle:
-            level, _area, npts, south, north, offset, nbytes, _pid = line.split()
+            level, _area, npts, south, north, offset, _nbytes, _pid = line.split()
             if int(level) != level_wanted or float(north) < SOUTH or float(south) > NORTH:
                 continue
             xy = np.frombuffer(raw, dtype="<f4", count=2 * int(npts), offset=int(offset)).reshape(-1, 2)

@@ -30,10 +30,7 @@ OUTPUT = Path(__file__).resolve().parents[1] / "maps" / "gazetteer" / "geonames_
 
 def _latin(text: str) -> bool:
     """Return True when every letter of ``text`` is from the Latin script."""
-    for char in text:
-        if char.isalpha() and "LATIN" not in unicodedata.name(char, ""):
-            return False
-    return True
+    return all("LATIN" in unicodedata.name(char, "") for char in text if char.isalpha())
 
 
 def main() -> None:

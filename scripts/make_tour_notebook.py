@@ -10,9 +10,12 @@ cells = [
     nbformat.v4.new_markdown_cell(
         "# normandy_lab: a tour\n\n"
         "Four published wargames cover the 1944 Normandy campaign, each with its own hex map:\n"
-        "*The Battle for Normandy* (`bfn`, 1.16 km hexes, seven sheets A–G), *Cobra* (`cobra`, 2-mile hexes),\n"
-        "*The Killing Ground* with its *OVERLORD* expansion (`kg`, 2.5 km hexes) and *The Greatest Day: Utah Beach*\n"
-        "(`gts`, 500 m hexes). None of their printed maps is in the rulebooks, so normandy_lab places each grid on the\n"
+        "*The Battle for Normandy* (`bfn`, 1.16 km hexes, seven sheets A–G),\n"
+        "*Cobra* (`cobra`, 2-mile hexes),\n"
+        "*The Killing Ground* with its *OVERLORD* expansion (`kg`, 2.5 km hexes)\n"
+        "and *The Greatest Day: Utah Beach*\n"
+        "(`gts`, 500 m hexes). None of their printed maps is in the rulebooks,\n"
+        "so normandy_lab places each grid on the\n"
         "real Earth by fitting it to the hexes the rules tie to named places.\n\n"
         "Pick a grid below; hover over a hex to read its id as the game map prints it."
     ),
@@ -26,13 +29,15 @@ cells = [
     nbformat.v4.new_markdown_cell(
         "## How well do the grids sit on the map?\n\n"
         "Each grid's origin, hex size and rotation are fitted by least squares to its control points.\n"
-        "The residual is the distance from a place to the centre of the hex the rules put it in, in km and in hexes."
+        "The residual is the distance from a place to the centre of the hex\n"
+        "the rules put it in, in km and in hexes."
     ),
     nbformat.v4.new_code_cell(
         "pd.concat([nl.grid(system).residual_summary() for system in nl.SYSTEMS], ignore_index=True).round(2)"
     ),
     nbformat.v4.new_code_cell(
-        'nl.grid("bfn").residuals()[["hex_id", "place", "use", "residual_km", "residual_hex", "located_hex"]].round(2)'
+        'columns = ["hex_id", "place", "use", "residual_km", "residual_hex", "located_hex"]\n'
+        'nl.grid("bfn").residuals()[columns].round(2)'
     ),
     nbformat.v4.new_markdown_cell(
         "## Scripting the grids\n\nPlaces come from the gazetteer; grids answer in their own printed ids."
@@ -42,15 +47,18 @@ cells = [
         "{system: nl.grid(system).locate(*bridge) for system in nl.SYSTEMS}"
     ),
     nbformat.v4.new_code_cell(
-        'bfn = nl.grid("bfn")\n'
-        'bfn.neighbors("C3014"), bfn.distance("C3014", "C2805"), bfn.center("C3014")'
+        'bfn = nl.grid("bfn")\nbfn.neighbors("C3014"), bfn.distance("C3014", "C2805"), bfn.center("C3014")'
     ),
     nbformat.v4.new_code_cell(
         'pd.DataFrame([nl.grid(system).describe() for system in nl.SYSTEMS]).set_index("system")'
     ),
 ]
 notebook = nbformat.v4.new_notebook(cells=cells)
-notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+notebook.metadata["kernelspec"] = {
+    "name": "python3",
+    "display_name": "Python 3 (ipykernel)",
+    "language": "python",
+}
 notebook.metadata["language_info"] = {"name": "python"}
 path = Path(__file__).resolve().parents[1] / "notebooks" / "01_tour.ipynb"
 nbformat.write(notebook, path)

@@ -33,7 +33,7 @@ def test_bfn_17_1_pathfinder_moves_west_and_north_east():
 
 
 def test_bfn_18_1_gold_king_red_landing_queue():
-    """BfN 18.1: King Red beach hex 1829, assault hexes 1728, 1628, 1527, each next to the one before, going north."""
+    """BfN 18.1: King Red beach hex 1829, then assault hexes 1728, 1628, 1527, each adjacent, going north."""
     g = grid("bfn")
     queue = ["C1829", "C1728", "C1628", "C1527"]
     for nearer, farther in itertools.pairwise(queue):
@@ -118,7 +118,9 @@ def test_kg_destroyed_bridge_hexsides_join_adjacent_hexes(a, b, rule):
     assert grid("kg").distance(a, b) == 1, rule
 
 
-@pytest.mark.parametrize(("north", "west"), [("N4533", "W4730"), ("N4535", "W4732"), ("N4635", "W4632"), ("N4537", "W4734")])
+@pytest.mark.parametrize(
+    ("north", "west"), [("N4533", "W4730"), ("N4535", "W4732"), ("N4635", "W4632"), ("N4537", "W4734")]
+)
 def test_kg_22_7_double_references_are_the_same_hex(north, west):
     """KG 22.7 lists set-up hexes on both the North map and the West map."""
     g = grid("kg")
@@ -157,25 +159,76 @@ def test_gts_4_4_3_assault_sectors_abut():
     assert grid("gts").distance("28.018", "29.017") == 1
 
 
+# GTS 3.2: the fifteen airborne zones, as the rule lists their hexes (LZ O adds six hexes to DZ O).
 DROP_ZONES = {
-    "DZ A": ["32.028", "33.027", "33.028", "34.027", "34.028", "34.029", "35.027", "35.028", "36.028"],
-    "DZ B": ["38.038", "39.037", "39.038", "40.037", "40.038", "40.039", "41.037", "41.038", "42.038"],
-    "DZ C": ["27.036", "28.036", "28.037", "29.035", "29.036", "29.037", "30.036", "30.037", "31.036"],
-    "DZ D": ["24.045", "25.044", "25.045", "26.044", "26.045", "26.046", "27.044", "27.045", "28.045"],
-    "LZ E": ["29.037", "30.037", "30.038", "31.037", "31.038", "31.039", "32.037", "32.038", "32.039"],
-    "DZ T": ["49.031", "50.031", "50.032", "51.030", "51.031", "51.032", "52.031", "52.032", "53.031"],
+    "DZ A": "32.028 33.027 33.028 34.027 34.028 34.029 35.027 35.028 36.028",
+    "DZ B": "38.038 39.037 39.038 40.037 40.038 40.039 41.037 41.038 42.038",
+    "DZ C": "27.036 28.036 28.037 29.035 29.036 29.037 30.036 30.037 31.036",
+    "DZ D": "24.045 25.044 25.045 26.044 26.045 26.046 27.044 27.045 28.045",
+    "Alt DZ D": "31.041 32.041 32.042 33.040 33.041 33.042 34.041 34.042",
+    "LZ E": "29.037 30.037 30.038 31.037 31.038 31.039 32.037 32.038 32.039",
+    "DZ O": "43.030 44.030 44.031 45.029 45.030 46.030 46.031 47.030",
+    "LZ O": "43.030 44.030 44.031 45.029 45.030 46.030 46.031 47.030"
+    " 42.030 43.029 44.029 45.028 46.029 47.029",
+    "DZ N": "52.037 52.038 53.036 53.037 54.036 54.037 55.036 55.037",
+    "DZ T": "49.031 50.031 50.032 51.030 51.031 51.032 52.031 52.032 53.031",
+    "DZ 1": "77.041 77.042 78.041 78.042 78.043 79.041 79.042",
+    "DZ 2": "85.044 85.045 86.044 86.045 86.046 87.044 87.045 88.045",
+    "DZ 3": "84.039 84.040 84.041 85.038 85.039 85.040 86.040",
+    "LZ 4": "87.042 88.042 88.043 89.041 89.042",
+    "LZ 5": "81.040 81.041 82.041 82.042",
 }
 
 
+def _shared_hexsides(g, hexes):
+    return sum(1 for a, b in itertools.combinations(hexes, 2) if g.distance(a, b) == 1)
+
+
+def _connected(g, hexes):
+    seen, todo = {hexes[0]}, [hexes[0]]
+    while todo:
+        here = todo.pop()
+        for other in hexes:
+            if other not in seen and g.distance(here, other) == 1:
+                seen.add(other)
+                todo.append(other)
+    return len(seen) == len(hexes)
+
+
 @pytest.mark.parametrize("zone", sorted(DROP_ZONES))
+def test_gts_3_2_every_airborne_zone_is_one_connected_patch(zone):
+    """GTS 3.2: each zone is a patch of touching hexes."""
+    assert _connected(grid("gts"), DROP_ZONES[zone].split())
+
+
+@pytest.mark.parametrize("zone", ["DZ A", "DZ B", "DZ C", "DZ D", "DZ T"])
 def test_gts_3_2_nine_hex_drop_zones_are_a_flower_and_two_tips(zone):
-    """GTS 3.2: each nine-hex zone is a seven-hex flower plus two tips: 16 shared hexsides, one centre with six neighbours inside."""
+    """GTS 3.2: these nine-hex zones are a seven-hex flower plus two tips.
+
+    That is 16 shared hexsides and one centre with all six neighbours inside.
+    """
     g = grid("gts")
-    hexes = DROP_ZONES[zone]
-    shared = sum(1 for a, b in itertools.combinations(hexes, 2) if g.distance(a, b) == 1)
-    assert shared == 16
+    hexes = DROP_ZONES[zone].split()
+    assert _shared_hexsides(g, hexes) == 16
     inside = {h: sum(1 for o in hexes if o != h and g.distance(h, o) == 1) for h in hexes}
     assert max(inside.values()) == 6
+
+
+def test_gts_3_2_zones_are_most_compact_with_odd_columns_shoved_south():
+    """The zone lists of GTS 3.2 fix the column parity: the other parity breaks them apart."""
+    from dataclasses import replace
+
+    from normandy_lab.grid import HexGrid
+    from normandy_lab.hexgrid import EVEN
+
+    ours = grid("gts")
+    other = HexGrid(replace(ours.scheme, offset=EVEN))
+    for zone, hexes in DROP_ZONES.items():
+        ids = hexes.split()
+        assert _shared_hexsides(ours, ids) >= _shared_hexsides(other, ids), zone
+    assert sum(_shared_hexsides(ours, z.split()) for z in DROP_ZONES.values()) > sum(
+        _shared_hexsides(other, z.split()) for z in DROP_ZONES.values()
+    )
 
 
 def test_gts_3_3_1_drift_direction_one_is_north_up_the_column():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -72,7 +74,7 @@ def test_linedraw_is_a_connected_path_of_minimal_length(a, b):
     line = hex_linedraw(a, b)
     assert line[0] == a and line[-1] == b
     assert len(line) == hex_distance(a, b) + 1
-    assert all(hex_distance(p, q) == 1 for p, q in zip(line, line[1:], strict=False))
+    assert all(hex_distance(p, q) == 1 for p, q in itertools.pairwise(line))
 
 
 @pytest.mark.parametrize("radius", [0, 1, 2, 5])

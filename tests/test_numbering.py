@@ -68,7 +68,14 @@ def test_malformed_ids_say_system_form_and_input(system, bad):
 
 @pytest.mark.parametrize(
     ("system", "off_map"),
-    [("bfn", "A9999"), ("bfn", "C0000"), ("cobra", "A0234"), ("cobra", "B0130"), ("kg", "N9901"), ("gts", "99.999")],
+    [
+        ("bfn", "A9999"),
+        ("bfn", "C0000"),
+        ("cobra", "A0234"),
+        ("cobra", "B0130"),
+        ("kg", "N9901"),
+        ("gts", "99.999"),
+    ],
 )
 def test_off_map_ids_are_refused_with_the_extent(system, off_map):
     with pytest.raises(HexIdError, match="off the map"):

@@ -26,8 +26,10 @@ def test_environment_yml_lists_every_pyproject_dependency_with_the_same_bounds()
     for requirement in wanted:
         name = _name(requirement)
         assert name in conda_by_name, f"environment.yml lacks {name} (pyproject: {requirement})"
-        bound = requirement[len(name):].replace(" ", "")
-        assert conda_by_name[name].endswith(bound), f"{name}: pyproject says {bound!r}, environment.yml {conda_by_name[name]!r}"
+        bound = requirement[len(name) :].replace(" ", "")
+        assert conda_by_name[name].endswith(bound), (
+            f"{name}: pyproject says {bound!r}, environment.yml {conda_by_name[name]!r}"
+        )
     pip_section = next(d for d in env["dependencies"] if isinstance(d, dict))["pip"]
     assert "-e ." in pip_section
     python = next(d for d in conda if d.startswith("python"))

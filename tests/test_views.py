@@ -33,4 +33,4 @@ def test_picker_switches_the_whole_grid_source():
 def test_standalone_html_needs_no_network():
     html = file_html(grid_figure("gts"), INLINE, "gts")
     assert "cdn.bokeh.org" not in html
-    assert "<script src=\"http" not in html
+    assert '<script src="http' not in html
