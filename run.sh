@@ -47,8 +47,13 @@ case "${1:-}" in
   lab)
     ensure_venv "lab"
     port=${LAB_PORT:-8888}
-    echo "run.sh: JupyterLab will listen on http://127.0.0.1:$port/lab (the address with its token is printed below)"
-    exec "$VENV/bin/jupyter" lab --ip=127.0.0.1 --port="$port" --no-browser notebooks/01_tour.ipynb
+    echo "run.sh: JupyterLab will open the tour at http://127.0.0.1:$port/lab/tree/notebooks/01_tour.ipynb (the address with its login token is printed below)"
+    root_flag=()
+    if [ "$(id -u)" = 0 ]; then
+      root_flag=(--allow-root)  # containers and CI machines often run as root
+    fi
+    exec "$VENV/bin/jupyter" lab --ip=127.0.0.1 --port="$port" --no-browser "${root_flag[@]}" \
+      --ServerApp.root_dir="$PWD" --LabApp.default_url=/lab/tree/notebooks/01_tour.ipynb
     ;;
   test)
     ensure_venv "lab,test,dev"

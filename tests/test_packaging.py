@@ -48,4 +48,4 @@ def test_run_sh_installs_chromium_and_runs_notebooks():
     script = (ROOT / "run.sh").read_text()
     assert "apt-get install" in script and "chromium" in script
     assert "--nbmake" in script
-    assert "notebooks/01_tour.ipynb" in script
+    assert "/lab/tree/notebooks/01_tour.ipynb" in script

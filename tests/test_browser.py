@@ -1,0 +1,54 @@
+"""The grid map as a standalone page, opened in a real Chromium with no network.
+
+Screenshots go to ``test-artifacts/`` (see README).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from bokeh.embed import file_html
+from bokeh.resources import INLINE
+
+from normandy_lab.views import grid_figure
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (bash run.sh test installs it)"),
+]
+
+
+def test_standalone_grid_map_renders_offline(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    page_path = tmp_path / "bfn_grid.html"
+    page_path.write_text(file_html(grid_figure("bfn", width=800, height=600), INLINE, "BfN grid"))
+    ARTIFACTS.mkdir(exist_ok=True)
+    requests: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 900, "height": 700})
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(page_path.as_uri())
+        page.wait_for_selector("canvas", state="attached", timeout=30_000)
+        page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0", timeout=30_000)
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(ARTIFACTS / "bfn_grid_map.png"))
+        canvases = page.locator("canvas").count()
+        browser.close()
+    assert canvases >= 1
+    assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requests), requests
+    assert (ARTIFACTS / "bfn_grid_map.png").stat().st_size > 20_000
