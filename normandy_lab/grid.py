@@ -9,7 +9,6 @@ rules can work on numpy arrays.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache, cached_property
 
 import numpy as np
@@ -40,7 +39,7 @@ from normandy_lab.hexgrid import (
     roffset_from_cube_array,
     roffset_to_cube_array,
 )
-from normandy_lab.numbering import HexIdError, Scheme, Sheet, scheme
+from normandy_lab.numbering import HexIdError, Scheme, scheme
 
 # Names of the axial directions of hexgrid.HEX_DIRECTIONS on the map (the
 # layout plane has y pointing south).
@@ -451,10 +450,6 @@ class HexGrid:
             "lon_range": (float(lon.min()), float(lon.max())),
             "lat_range": (float(lat.min()), float(lat.max())),
         }
-
-
-def _with_sheets(base: Scheme, sheets: dict[str, Sheet]) -> Scheme:
-    return replace(base, sheets=sheets)
 
 
 @cache

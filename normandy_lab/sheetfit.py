@@ -2,13 +2,17 @@
 
 Where the rules do not say how two sheets' numbers relate (The Battle for
 Normandy's sheets B and C against A, The Killing Ground's sheet E), the
-integer row and column shifts are searched: each sheet is first placed on
-its own by its control points, its shift against the reference sheet is
-read off and rounded to the nearest lattice position of the right parity,
-and then every combination within a small radius of that estimate is tried
-with one joint least-squares fit of all control points; the smallest RMS
-wins.  "Smallest" is the fit's own criterion: the sum of squared
-residuals weighted by each point's standard error.
+integer row and column shifts are searched.  The reference sheets are
+placed by their own control points; each searched sheet's points are
+located on that placement, which gives an estimate of its shift, rounded to
+the nearest lattice position of the right parity.  Every combination within
+a small radius of the estimates is then tried with one joint weighted
+least-squares fit, at the printed hex size, of every control point that is
+not dropped (an integer shift needs only coarse information, which the
+weaker points carry too); the smallest sum of squared residuals, each
+weighted by its point's standard error, wins.  Holding the printed size
+removes the trade-off between a sheet's shift and the grid's scale and
+rotation that a free fit would allow.
 
 The shifts found are committed in :mod:`normandy_lab.numbering`; the test
 suite runs this search again and checks that they are still the best.
