@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from normandy_lab.views.basemap import basemap, hex_source_data
+from normandy_lab.views.export import html_to_png, save_html, save_png
 from normandy_lab.views.mapview import (
     grid_figure,
     grid_picker,
@@ -12,10 +14,15 @@ from normandy_lab.views.mapview import (
 )
 
 __all__ = [
+    "basemap",
     "grid_figure",
     "grid_picker",
     "grid_source_data",
+    "hex_source_data",
+    "html_to_png",
     "land_source_data",
     "places_source_data",
+    "save_html",
+    "save_png",
     "show_inline",
 ]

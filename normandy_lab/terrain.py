@@ -1,0 +1,558 @@
+"""The terrain of every hex and hexside of a grid, derived from geography.
+
+The printed maps are not in the rulebooks, so each grid's terrain is derived
+from the real geography of :mod:`normandy_lab.geography`.  A
+:class:`TerrainMap` holds
+
+``hexes``
+    a GeoDataFrame indexed by canonical hex id: the geographic facts
+    (``land_fraction``, ``builtup`` class and fractions, cover fractions,
+    ``marsh_fraction``, ``height_m``, ``beach``, the places in the hex) and
+    the terrain in the rule system's own words (``terrain``, ``settlement``).
+``hexsides``
+    a GeoDataFrame of every pair of adjacent hexes (``a``, ``b``) with what
+    lies between them: ``water`` (the most important river, stream or canal
+    crossed going from one centre to the other, and its name), ``road``
+    (the best road class linking the two hexes), ``railway``,
+    ``road_bridge``/``rail_bridge``, ``all_sea`` and ``beach``.
+``arrays``
+    the same as numpy arrays over the grid's dense hex index, for
+    vectorised rules.
+
+How the facts are derived (see :class:`TerrainConfig` for the numbers):
+
+* Areas are measured in Lambert-93.  A hex is sea when less than
+  ``sea_land_fraction`` of it is land.
+* A river, stream or canal lies on a hexside when it crosses the straight
+  line between the two hexes' centres: moving from one hex to the other
+  crosses it.
+* A road or railway links two hexes when its course runs from one to the
+  other.  Each course is followed in small steps; where it passes through a
+  hex vertex (jumping to a hex that is not adjacent), the hexes between are
+  filled in along the hex line, so that every road and railway is a
+  continuous chain of hexsides.
+* A hexside that carries a road (railway) and a water crossing is a road
+  (rail) bridge: a road crossing a river always crosses it on a bridge.
+* A hexside is all-sea when the edge between the two hexes touches no land.
+
+Maps are built once and cached on disk (``NORMANDY_LAB_CACHE``, default
+``~/.cache/normandy_lab``); the cache key covers every input file, the code
+that derives terrain and the configuration, so a change to any of them
+rebuilds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import pickle
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from normandy_lab import geography
+from normandy_lab.georef import metric_to_lonlat
+from normandy_lab.grid import HexGrid, grid
+from normandy_lab.hexgrid import HEX_DIRECTIONS, Hex, hex_linedraw, hex_round_array, pixel_to_hex_array
+from normandy_lab.paths import REPO_ROOT, map_file
+from normandy_lab.terrain_vocab import VOCABULARIES
+
+WATER_CLASSES = ("none", "canal", "stream", "river", "major_river")
+"""Water on a hexside, in increasing order of importance (array code = index)."""
+ROAD_CLASSES = ("none", "secondary", "primary", "highway")
+"""Road linking two hexes, in increasing order (array code = index)."""
+BUILTUP_CLASSES = ("none", "village", "town", "city")
+"""Built-up class of a hex (array code = index)."""
+
+_CODE_FILES = ("terrain.py", "terrain_vocab.py", "geography.py", "grid.py", "georef.py", "numbering.py")
+
+
+@dataclass(frozen=True)
+class TerrainConfig:
+    """The numbers of the derivation; every one can be changed.
+
+    Attributes
+    ----------
+    sea_land_fraction
+        A hex with less land than this is a sea hex.
+    builtup_fraction
+        Share of a hex a built-up area must cover to give the hex its class
+        (a city or town whose centre point lies in the hex counts anyway).
+    cover_fraction
+        Share of a hex that woods (or marsh) must cover for the hex to be
+        woods (marsh).
+    marsh_fraction
+        Share of a hex that marsh or 1944 inundation must cover for the hex
+        to be marsh/flooded.
+    step_fraction
+        Step, in hexes, at which road and railway courses are followed.
+    """
+
+    sea_land_fraction: float = 0.5
+    builtup_fraction: float = 0.25
+    cover_fraction: float = 0.4
+    marsh_fraction: float = 0.4
+    step_fraction: float = 0.1
+    vocabulary_options: dict[str, Any] = field(default_factory=dict)
+
+    def key(self) -> str:
+        """Return a stable text of the configuration, for cache keys."""
+        return repr(sorted(asdict(self).items()))
+
+
+@dataclass
+class TerrainMap:
+    """The terrain of one grid: hexes, hexsides and arrays (see the module docstring)."""
+
+    system: str
+    hexes: Any  # geopandas.GeoDataFrame
+    hexsides: Any  # geopandas.GeoDataFrame
+    arrays: dict[str, np.ndarray]
+    config: TerrainConfig
+
+    @property
+    def grid(self) -> HexGrid:
+        """The grid this map belongs to."""
+        return grid(self.system)
+
+    def hexside(self, a: str, b: str) -> pd.Series:
+        """Return the hexside record between two adjacent hexes (any printed ids)."""
+        g = self.grid
+        key = _side_key(g.canonical(a), g.canonical(b))
+        try:
+            return self.hexsides.loc[key]
+        except KeyError:
+            raise KeyError(f"{self.system}: {a} and {b} are not adjacent hexes on the map") from None
+
+    def hex(self, hex_id: str) -> pd.Series:
+        """Return the record of one hex (any printed id)."""
+        return self.hexes.loc[self.grid.canonical(hex_id)]
+
+
+def _side_key(a: str, b: str) -> str:
+    return f"{a}|{b}" if a < b else f"{b}|{a}"
+
+
+# ---------------------------------------------------------------------------
+# Geometry helpers
+
+
+def _metric_polygons(g: HexGrid):
+    frame = g.to_geodataframe().to_crs("EPSG:2154")
+    return frame.geometry.values
+
+
+def _area_fractions(hex_geoms, polygons, areas: np.ndarray) -> np.ndarray:
+    """Share of each hex covered by the union of ``polygons`` (metric)."""
+    import shapely
+
+    out = np.zeros(len(hex_geoms))
+    if len(polygons) == 0:
+        return out
+    union = shapely.union_all(polygons)
+    tree = shapely.STRtree(hex_geoms)
+    hits = np.unique(tree.query(union, predicate="intersects"))
+    if len(hits):
+        inter = shapely.intersection(hex_geoms[hits], union)
+        out[hits] = shapely.area(inter) / areas[hits]
+    return np.clip(out, 0.0, 1.0)
+
+
+def _to_metric(frame):
+    return frame.to_crs("EPSG:2154") if len(frame) else frame
+
+
+def _progress(total: int, desc: str):
+    try:
+        from tqdm.auto import tqdm
+
+        return tqdm(total=total, desc=desc, unit="step", leave=False)
+    except ImportError:  # pragma: no cover - tqdm is a dependency
+        return None
+
+
+# ---------------------------------------------------------------------------
+# The build
+
+
+def _hex_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarray]:
+    import shapely
+
+    geoms = _metric_polygons(g)
+    areas = shapely.area(geoms)
+    facts: dict[str, Any] = {}
+
+    def step(text: str) -> None:
+        if bar is not None:
+            bar.set_description(f"{g.system}: {text}")
+            bar.update(1)
+
+    step("land and sea")
+    land = _to_metric(geography.layer("land")).geometry.values
+    facts["land_fraction"] = _area_fractions(geoms, land, areas)
+
+    step("built-up areas")
+    builtup = _to_metric(geography.layer("builtup"))
+    places = geography.layer("places")
+    code = np.zeros(len(geoms), dtype=np.int8)
+    for level, name in enumerate(BUILTUP_CLASSES[1:], start=1):
+        polys = builtup[builtup["class"] == name].geometry.values
+        fraction = _area_fractions(geoms, polys, areas)
+        facts[f"{name}_fraction"] = fraction
+        code = np.where(fraction >= config.builtup_fraction, np.maximum(code, level), code)
+    # A city or town whose outline is small against the hex still marks the
+    # hex that holds its centre.
+    centres = builtup.geometry.representative_point()
+    located = g.locate_array(*metric_to_lonlat(centres.x.values, centres.y.values))
+    for hex_id, cls in zip(located, builtup["class"], strict=True):
+        if hex_id is not None:
+            i = g.index(hex_id)
+            code[i] = max(code[i], BUILTUP_CLASSES.index(cls))
+    facts["builtup"] = code
+
+    step("land cover")
+    cover = _to_metric(geography.layer("landcover"))
+    for name in ("bocage", "open", "forest"):
+        facts[f"{name}_fraction"] = _area_fractions(
+            geoms, cover[cover["class"] == name].geometry.values, areas
+        )
+
+    step("marsh and inundations")
+    wet = _to_metric(geography.layer("wetlands"))
+    facts["marsh_fraction"] = _area_fractions(geoms, wet.geometry.values, areas)
+    facts["inundation_fraction"] = _area_fractions(
+        geoms, wet[wet["class"] == "inundation"].geometry.values, areas
+    )
+
+    step("heights")
+    heights = geography.layer("heights")
+    height = np.full(len(geoms), np.nan)
+    hill_names = np.full(len(geoms), "", dtype=object)
+    if len(heights):
+        points = heights.geometry.representative_point()
+        located = g.locate_array(points.x.values, points.y.values)
+        elevations = (
+            heights["elevation_m"] if "elevation_m" in heights else pd.Series(np.nan, index=heights.index)
+        )
+        for hex_id, name, elevation in zip(located, heights["name"], elevations, strict=True):
+            if hex_id is None:
+                continue
+            i = g.index(hex_id)
+            elevation = float(elevation) if pd.notna(elevation) else np.nan
+            if np.isnan(height[i]) or elevation > height[i]:
+                height[i] = elevation
+            hill_names[i] = f"{hill_names[i]}; {name}" if hill_names[i] else name
+    facts["height_m"] = height
+    facts["hills"] = hill_names
+
+    step("beaches")
+    coast = _to_metric(geography.layer("coast_features"))
+    beaches = coast[coast["class"].isin(["beach", "sector"])]
+    beach_name = np.full(len(geoms), "", dtype=object)
+    if len(beaches):
+        tree = shapely.STRtree(geoms)
+        owners = beaches["beach"] if "beach" in beaches else pd.Series("", index=beaches.index)
+        for name, cls, owner, geometry in zip(
+            beaches["name"], beaches["class"], owners.fillna(""), beaches.geometry, strict=True
+        ):
+            label = name if cls == "beach" else f"{owner} {name}".strip()
+            for i in tree.query(geometry, predicate="intersects"):
+                beach_name[i] = f"{beach_name[i]}; {label}" if beach_name[i] else label
+    facts["beach"] = beach_name
+
+    step("places")
+    place_name = np.full(len(geoms), "", dtype=object)
+    best_pop = np.full(len(geoms), -1)
+    located = g.locate_array(places.geometry.x.values, places.geometry.y.values)
+    for hex_id, name, population in zip(located, places["name"], places["population"], strict=True):
+        if hex_id is None:
+            continue
+        i = g.index(hex_id)
+        if population > best_pop[i]:
+            best_pop[i], place_name[i] = population, name
+    facts["place"] = place_name
+    return facts
+
+
+def _adjacent_pairs(g: HexGrid) -> tuple[np.ndarray, np.ndarray]:
+    left, right = [], []
+    for i, (q, r) in enumerate(zip(g._q.tolist(), g._r.tolist(), strict=True)):
+        for d in HEX_DIRECTIONS[:3]:
+            j = g._index_of_axial.get((q + d.q, r + d.r))
+            if j is not None:
+                left.append(i)
+                right.append(j)
+    return np.array(left, dtype=np.int64), np.array(right, dtype=np.int64)
+
+
+def _course_links(g: HexGrid, lines, config: TerrainConfig) -> list[list[tuple[int, int]]]:
+    """For each line (metric), the chain of adjacent hex pairs it runs through."""
+    import shapely
+
+    step = g.georeference.hex_size_m * config.step_fraction
+    links = []
+    for line in lines:
+        length = shapely.length(line)
+        n = max(2, int(np.ceil(length / step)) + 1)
+        pts = shapely.line_interpolate_point(line, np.linspace(0.0, length, n))
+        x, y = shapely.get_x(pts), shapely.get_y(pts)
+        px, py = g.georeference.metric_to_plane(x, y)
+        fq, fr = pixel_to_hex_array(g.layout, px, -py)
+        q, r = hex_round_array(fq, fr)
+        chain: list[tuple[int, int]] = []
+        previous: Hex | None = None
+        for qq, rr in zip(q.tolist(), r.tolist(), strict=True):
+            here = Hex(qq, rr)
+            if here == previous:
+                continue
+            if previous is not None:
+                path = hex_linedraw(previous, here)
+                for a, b in itertools.pairwise(path):
+                    ia = g._index_of_axial.get((a.q, a.r))
+                    ib = g._index_of_axial.get((b.q, b.r))
+                    if ia is not None and ib is not None:
+                        chain.append((ia, ib))
+            previous = here
+        links.append(chain)
+    return links
+
+
+def _hexside_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarray]:
+    import shapely
+
+    def step(text: str) -> None:
+        if bar is not None:
+            bar.set_description(f"{g.system}: {text}")
+            bar.update(1)
+
+    step("hexsides")
+    left, right = _adjacent_pairs(g)
+    px, py = g._plane(g._q, g._r)
+    cx, cy = g.georeference.plane_to_metric(px, py)
+    centre_segments = shapely.linestrings(
+        np.stack([np.column_stack([cx[left], cy[left]]), np.column_stack([cx[right], cy[right]])], axis=1)
+    )
+    # The shared edge: perpendicular to the centre line, through its middle,
+    # one side long (the circumradius).
+    mx, my = (cx[left] + cx[right]) / 2, (cy[left] + cy[right]) / 2
+    dx, dy = cx[right] - cx[left], cy[right] - cy[left]
+    length = np.hypot(dx, dy)
+    half = g.georeference.hex_size_m / np.sqrt(3.0) / 2.0
+    ux, uy = -dy / length * half, dx / length * half
+    edges = shapely.linestrings(
+        np.stack([np.column_stack([mx - ux, my - uy]), np.column_stack([mx + ux, my + uy])], axis=1)
+    )
+    index_of_pair = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(left, right, strict=True))}
+
+    def side(a: int, b: int) -> int | None:
+        return index_of_pair.get((a, b), index_of_pair.get((b, a)))
+
+    n = len(left)
+    step("rivers, streams and canals")
+    water = np.zeros(n, dtype=np.int8)
+    water_name = np.full(n, "", dtype=object)
+    rivers = _to_metric(geography.layer("rivers"))
+    if len(rivers):
+        tree = shapely.STRtree(centre_segments)
+        for name, cls, geometry in zip(rivers["name"], rivers["class"], rivers.geometry, strict=True):
+            level = WATER_CLASSES.index(cls)
+            for k in tree.query(geometry, predicate="intersects"):
+                if level > water[k]:
+                    water[k] = level
+                    water_name[k] = name
+                elif level == water[k] and name not in water_name[k].split("; "):
+                    water_name[k] = f"{water_name[k]}; {name}"
+
+    step("sea")
+    land = shapely.union_all(_to_metric(geography.layer("land")).geometry.values)
+    shapely.prepare(land)
+    all_sea = ~shapely.intersects(land, edges)
+
+    step("roads")
+    road = np.zeros(n, dtype=np.int8)
+    road_name = np.full(n, "", dtype=object)
+    roads = _to_metric(geography.layer("roads"))
+    chains = _course_links(g, roads.geometry.values, config)
+    for name, cls, chain in zip(roads["name"], roads["class"], chains, strict=True):
+        level = ROAD_CLASSES.index(cls)
+        for a, b in chain:
+            k = side(a, b)
+            if k is None:
+                continue
+            road[k] = max(road[k], level)
+            if name not in road_name[k].split("; "):
+                road_name[k] = f"{road_name[k]}; {name}" if road_name[k] else name
+
+    step("railways")
+    railway = np.zeros(n, dtype=bool)
+    railway_name = np.full(n, "", dtype=object)
+    rails = _to_metric(geography.layer("railways"))
+    chains = _course_links(g, rails.geometry.values, config)
+    for name, chain in zip(rails["name"], chains, strict=True):
+        for a, b in chain:
+            k = side(a, b)
+            if k is None:
+                continue
+            railway[k] = True
+            if name not in railway_name[k].split("; "):
+                railway_name[k] = f"{railway_name[k]}; {name}" if railway_name[k] else name
+
+    step("beaches")
+    coast = _to_metric(geography.layer("coast_features"))
+    beach_lines = coast[coast["class"] == "beach"].geometry.values
+    beach = np.zeros(n, dtype=bool)
+    if len(beach_lines):
+        beach = shapely.intersects(shapely.union_all(beach_lines), edges)
+
+    return {
+        "left": left,
+        "right": right,
+        "edges": edges,
+        "water": water,
+        "water_name": water_name,
+        "road": road,
+        "road_name": road_name,
+        "railway": railway,
+        "railway_name": railway_name,
+        "road_bridge": (road > 0) & (water > 0),
+        "rail_bridge": railway & (water > 0),
+        "all_sea": all_sea,
+        "beach": beach,
+    }
+
+
+def build_terrain_map(system: str, config: TerrainConfig | None = None, progress: bool = True) -> TerrainMap:
+    """Derive the terrain of ``system``'s grid from geography (no cache)."""
+    import geopandas as gpd
+
+    config = config or TerrainConfig()
+    g = grid(system)
+    bar = _progress(14, f"{system}: terrain") if progress else None
+    try:
+        facts = _hex_facts(g, config, bar)
+        sides = _hexside_facts(g, config, bar)
+        if bar is not None:
+            bar.set_description(f"{system}: terrain types")
+            bar.update(1)
+        vocabulary = VOCABULARIES[system]
+        labels = vocabulary.classify_hexes(facts, config)
+        side_labels = vocabulary.classify_hexsides(sides, facts, config)
+    finally:
+        if bar is not None:
+            bar.close()
+    ids = np.array(g.ids(), dtype=object)
+    polygons = g.to_geodataframe()
+    hex_columns = {key: value for key, value in facts.items()}
+    hex_columns["builtup"] = np.array(BUILTUP_CLASSES, dtype=object)[facts["builtup"]]
+    hex_columns.update(labels)
+    hexes = gpd.GeoDataFrame(
+        {"hex_id": ids, "sheet": polygons["sheet"].values, **hex_columns},
+        geometry=polygons.geometry.values,
+        crs="EPSG:4326",
+        index=pd.Index(ids, name="id"),
+    )
+    left, right = sides["left"], sides["right"]
+    a, b = ids[left], ids[right]
+    keys = [_side_key(x, y) for x, y in zip(a, b, strict=True)]
+    edge_lonlat = gpd.GeoSeries(sides["edges"], crs="EPSG:2154").to_crs("EPSG:4326")
+    hexsides = gpd.GeoDataFrame(
+        {
+            "a": a,
+            "b": b,
+            "water": np.array(WATER_CLASSES, dtype=object)[sides["water"]],
+            "water_name": sides["water_name"],
+            "road": np.array(ROAD_CLASSES, dtype=object)[sides["road"]],
+            "road_name": sides["road_name"],
+            "railway": sides["railway"],
+            "railway_name": sides["railway_name"],
+            "road_bridge": sides["road_bridge"],
+            "rail_bridge": sides["rail_bridge"],
+            "all_sea": sides["all_sea"],
+            "beach": sides["beach"],
+            **side_labels,
+        },
+        geometry=edge_lonlat.values,
+        crs="EPSG:4326",
+        index=pd.Index(keys, name="side"),
+    )
+    arrays = {
+        "land_fraction": facts["land_fraction"],
+        "builtup": facts["builtup"],
+        "marsh_fraction": facts["marsh_fraction"],
+        "forest_fraction": facts["forest_fraction"],
+        "bocage_fraction": facts["bocage_fraction"],
+        "open_fraction": facts["open_fraction"],
+        "height_m": facts["height_m"],
+        "terrain": vocabulary.codes(labels["terrain"]),
+        "side_left": left,
+        "side_right": right,
+        "side_water": sides["water"],
+        "side_road": sides["road"],
+        "side_railway": sides["railway"],
+        "side_all_sea": sides["all_sea"],
+        "side_road_bridge": sides["road_bridge"],
+        "side_rail_bridge": sides["rail_bridge"],
+    }
+    return TerrainMap(system=system, hexes=hexes, hexsides=hexsides, arrays=arrays, config=config)
+
+
+# ---------------------------------------------------------------------------
+# Cache
+
+
+def cache_dir() -> Path:
+    """Return the terrain cache directory (``NORMANDY_LAB_CACHE`` or ``~/.cache/normandy_lab``)."""
+    configured = os.environ.get("NORMANDY_LAB_CACHE")
+    base = Path(configured) if configured else Path.home() / ".cache" / "normandy_lab"
+    return base / "terrain"
+
+
+def cache_key(system: str, config: TerrainConfig) -> str:
+    """Return the hash of everything a terrain map depends on."""
+    digest = hashlib.sha256()
+    digest.update(system.encode())
+    digest.update(config.key().encode())
+    for path in [*geography.input_files(), map_file("grids", "control_points.yaml")]:
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    for name in _CODE_FILES:
+        digest.update((REPO_ROOT / "normandy_lab" / name).read_bytes())
+    return digest.hexdigest()[:20]
+
+
+_MEMORY: dict[tuple[str, str], TerrainMap] = {}
+
+
+def terrain_map(system: str, config: TerrainConfig | None = None, progress: bool = True) -> TerrainMap:
+    """Return the :class:`TerrainMap` of ``system``, from the cache when it is current.
+
+    The first call for a system (or after any input changed) derives the map
+    and saves it under :func:`cache_dir`; later calls load it.
+    """
+    config = config or TerrainConfig()
+    key = cache_key(system, config)
+    if (system, key) in _MEMORY:
+        return _MEMORY[(system, key)]
+    path = cache_dir() / f"{system}-{key}.pickle"
+    if path.exists():
+        try:
+            with open(path, "rb") as handle:
+                result = pickle.load(handle)
+        except Exception:  # a damaged cache file is rebuilt, never trusted
+            path.unlink(missing_ok=True)
+            result = None
+        if isinstance(result, TerrainMap):
+            _MEMORY[(system, key)] = result
+            return result
+    result = build_terrain_map(system, config, progress=progress)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(f".tmp{os.getpid()}")
+    with open(temporary, "wb") as handle:
+        pickle.dump(result, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(temporary, path)  # atomic: a crash never leaves a partial cache file
+    _MEMORY[(system, key)] = result
+    return result

@@ -1,0 +1,377 @@
+"""The basemap: 1944 Normandy drawn from the project's own layers, optionally with a grid's terrain.
+
+Everything is in Web Mercator (EPSG:3857); nothing is fetched from a tile
+server.  Each layer is one ``ColumnDataSource`` (named after the layer), so
+that callers can replace whole columns at once.  Town labels thin out as
+the view zooms out: cities always, towns below about 120 km of view width,
+villages below about 40 km (a small ``CustomJS`` on the x-range, so it also
+works in a saved HTML page with no kernel).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from normandy_lab import geography
+from normandy_lab.views.mapview import land_source_data, to_mercator
+
+# Colours of the hex terrain, by rule-system label.
+TERRAIN_COLOURS = {
+    "Sea": "#9ec9e8",
+    "All Sea": "#9ec9e8",
+    "Impassable": "#9ec9e8",
+    "Clear": "#f4efc7",
+    "Farmland": "#d9e6a8",
+    "Bocage": "#9cc47a",
+    "Hedgerow": "#9cc47a",
+    "Forest": "#3f7f3a",
+    "Woods": "#3f7f3a",
+    "Light Woods": "#5d9a4f",
+    "Flooded/Marsh": "#7fb7c9",
+    "Marsh": "#7fb7c9",
+    "Flooded": "#a6d3e3",
+    "Beach": "#f2d68c",
+    "Village": "#c9b79c",
+    "Town": "#a88f76",
+    "City": "#7a6a5e",
+}
+_RIVER_WIDTH = {"major_river": 3.0, "river": 2.0, "stream": 1.2, "canal": 2.0}
+_ROAD_STYLE = {"highway": ("#c0392b", 2.6), "primary": ("#e67e22", 1.8), "secondary": ("#8d6e63", 1.0)}
+_LANDCOVER_STYLE = {"forest": ("#2e7d32", 0.55), "bocage": ("#9ccc65", 0.25), "open": ("#fff3b0", 0.35)}
+
+
+def _lines(frame, **columns: Any) -> dict[str, list]:
+    xs, ys = [], []
+    for geometry in frame.geometry:
+        coords = np.asarray(geometry.coords)
+        mx, my = to_mercator(coords[:, 0], coords[:, 1])
+        xs.append(mx)
+        ys.append(my)
+    data: dict[str, list] = {"xs": xs, "ys": ys, "name": frame["name"].astype(str).tolist()}
+    for key, values in columns.items():
+        data[key] = list(values)
+    return data
+
+
+def _polygons(frame, **columns: Any) -> dict[str, list]:
+    xs, ys = [], []
+    for geometry in frame.geometry:
+        rings_x, rings_y = [], []
+        for ring in [geometry.exterior, *geometry.interiors]:
+            coords = np.asarray(ring.coords)
+            mx, my = to_mercator(coords[:, 0], coords[:, 1])
+            rings_x.append(mx)
+            rings_y.append(my)
+        xs.append([rings_x])
+        ys.append([rings_y])
+    data: dict[str, list] = {"xs": xs, "ys": ys, "name": frame["name"].astype(str).tolist()}
+    for key, values in columns.items():
+        data[key] = list(values)
+    return data
+
+
+def _places_by_rank():
+    """Split the labelled places into cities, towns and villages."""
+    places = geography.layer("places")
+    builtup = geography.layer("builtup")
+    cities = set(builtup.loc[builtup["class"] == "city", "name"])
+    towns = set(builtup.loc[builtup["class"] == "town", "name"])
+    populated = places[places["kind"].isin(["populated place", "village", "town"])]
+    ranks = []
+    for name, population in zip(populated["name"], populated["population"], strict=True):
+        if name in cities or population >= 20_000:
+            ranks.append(1)
+        elif name in towns or population >= 3_000:
+            ranks.append(2)
+        else:
+            ranks.append(3)
+    populated = populated.assign(rank=ranks)
+    west, south, east, north = geography.AREA
+    inside = populated.cx[west:east, south:north]
+    return inside
+
+
+def hex_source_data(system: str) -> dict[str, list]:
+    """Return ``patches`` columns of a grid's terrain hexes: outline, id, terrain, colour, hover text."""
+    from normandy_lab.terrain import terrain_map
+
+    tmap = terrain_map(system)
+    hexes = tmap.hexes
+    sides = tmap.hexsides
+    # One line of hexside features per hex, for the hover.
+    features: dict[str, list[str]] = {}
+    interesting = sides[(sides["water"] != "none") | (sides["road"] != "none") | sides["railway"]]
+    for a, b, water, water_name, road, road_name, rail, bridge in zip(
+        interesting["a"],
+        interesting["b"],
+        interesting["water_feature"],
+        interesting["water_name"],
+        interesting["road"],
+        interesting["road_name"],
+        interesting["railway"],
+        interesting["road_bridge"] | interesting["rail_bridge"],
+        strict=True,
+    ):
+        parts = []
+        if water_name:
+            parts.append(f"{water or 'water'} {water_name}" + (" (bridge)" if bridge else ""))
+        if road != "none":
+            parts.append(f"{road} road {road_name}")
+        if rail:
+            parts.append("railway")
+        text = ", ".join(parts)
+        for here, there in ((a, b), (b, a)):
+            features.setdefault(here, []).append(f"to {there}: {text}")
+    xs, ys = [], []
+    for polygon in hexes.geometry:
+        coords = np.asarray(polygon.exterior.coords)
+        mx, my = to_mercator(coords[:, 0], coords[:, 1])
+        xs.append(mx)
+        ys.append(my)
+    terrain = hexes["terrain"].astype(str).tolist()
+    settlement = hexes["settlement"].astype(str).tolist()
+    return {
+        "xs": xs,
+        "ys": ys,
+        "hex_id": hexes.index.astype(str).tolist(),
+        "terrain": terrain,
+        "settlement": settlement,
+        "place": hexes["place"].astype(str).tolist(),
+        "colour": [
+            TERRAIN_COLOURS.get(
+                s if s and s in TERRAIN_COLOURS and t not in ("Sea", "All Sea", "Impassable") else t,
+                "#cccccc",
+            )
+            for t, s in zip(terrain, settlement, strict=True)
+        ],
+        "features": ["; ".join(features.get(h, [])[:6]) for h in hexes.index],
+    }
+
+
+def basemap(
+    system: str | None = None,
+    width: int = 1000,
+    height: int = 800,
+    extent: tuple[float, float, float, float] | None = None,
+    hex_alpha: float = 0.45,
+):  # -> bokeh Figure
+    """Return a bokeh figure of 1944 Normandy, optionally with ``system``'s terrain hexes.
+
+    Parameters
+    ----------
+    system
+        ``"bfn"``, ``"cobra"``, ``"kg"`` or ``"gts"`` to draw that grid's
+        terrain hexes on top (hover: hex id, terrain, hexside features);
+        None for the geography alone.
+    width, height
+        Figure size in pixels.
+    extent
+        ``(west, south, east, north)`` in degrees; the campaign area by default.
+    hex_alpha
+        Opacity of the terrain hexes.
+
+    Returns
+    -------
+    bokeh.plotting.figure
+        Layers can be hidden by clicking the legend.
+    """
+    from bokeh.models import ColumnDataSource, CustomJS, HoverTool, LabelSet
+    from bokeh.plotting import figure
+
+    west, south, east, north = extent or geography.AREA
+    (x0, x1), (y0, y1) = to_mercator([west, east], [south, north])
+    fig = figure(
+        title="Normandy, 1944" + (f" — {system} terrain" if system else ""),
+        x_range=(float(x0), float(x1)),
+        y_range=(float(y0), float(y1)),
+        width=width,
+        height=height,
+        match_aspect=True,
+        x_axis_type="mercator",
+        y_axis_type="mercator",
+        tools="pan,wheel_zoom,box_zoom,reset,save",
+        active_scroll="wheel_zoom",
+        background_fill_color="#b7d7ee",
+    )
+    fig.grid.visible = False
+    fig.multi_polygons(
+        "xs",
+        "ys",
+        source=ColumnDataSource(land_source_data(), name="land"),
+        fill_color="#f6f2e4",
+        line_color="#7d7458",
+        line_width=0.6,
+        legend_label="land and sea",
+    )
+    cover = geography.layer("landcover")
+    for cls, (colour, alpha) in _LANDCOVER_STYLE.items():
+        part = cover[cover["class"] == cls]
+        if len(part):
+            fig.multi_polygons(
+                "xs",
+                "ys",
+                source=ColumnDataSource(_polygons(part), name=f"landcover_{cls}"),
+                fill_color=colour,
+                fill_alpha=alpha,
+                line_alpha=0.0,
+                legend_label="woods" if cls == "forest" else f"{cls} country",
+            )
+    wet = geography.layer("wetlands")
+    if len(wet):
+        fig.multi_polygons(
+            "xs",
+            "ys",
+            source=ColumnDataSource(_polygons(wet), name="wetlands"),
+            fill_color="#4f9fc0",
+            fill_alpha=0.35,
+            line_color="#2c7fa3",
+            line_alpha=0.6,
+            hatch_pattern="horizontal_line",
+            hatch_color="#2c7fa3",
+            hatch_alpha=0.5,
+            hatch_scale=6,
+            legend_label="marsh and inundations",
+        )
+    built = geography.layer("builtup")
+    if len(built):
+        fig.multi_polygons(
+            "xs",
+            "ys",
+            source=ColumnDataSource(_polygons(built), name="builtup"),
+            fill_color="#8a7f78",
+            fill_alpha=0.6,
+            line_color="#5a524c",
+            line_width=0.5,
+            legend_label="built-up areas",
+        )
+    rivers = geography.layer("rivers")
+    if len(rivers):
+        fig.multi_line(
+            "xs",
+            "ys",
+            source=ColumnDataSource(
+                _lines(rivers, width=[_RIVER_WIDTH[c] for c in rivers["class"]]), name="rivers"
+            ),
+            line_color="#2b7bba",
+            line_width="width",
+            legend_label="rivers and canals",
+        )
+    roads = geography.layer("roads")
+    if len(roads):
+        styles = [_ROAD_STYLE[c] for c in roads["class"]]
+        fig.multi_line(
+            "xs",
+            "ys",
+            source=ColumnDataSource(
+                _lines(roads, colour=[s[0] for s in styles], width=[s[1] for s in styles]), name="roads"
+            ),
+            line_color="colour",
+            line_width="width",
+            legend_label="1944 roads",
+        )
+    rails = geography.layer("railways")
+    if len(rails):
+        fig.multi_line(
+            "xs",
+            "ys",
+            source=ColumnDataSource(_lines(rails), name="railways"),
+            line_color="#222222",
+            line_width=1.4,
+            line_dash="dashed",
+            legend_label="1944 railways",
+        )
+    coast = geography.layer("coast_features")
+    lines = coast[coast.geometry.geom_type == "LineString"]
+    if len(lines):
+        widths = [5.0 if c == "beach" else 3.0 for c in lines["class"]]
+        colours = ["#e0b040" if c == "beach" else "#d35400" for c in lines["class"]]
+        fig.multi_line(
+            "xs",
+            "ys",
+            source=ColumnDataSource(_lines(lines, width=widths, colour=colours), name="beaches"),
+            line_color="colour",
+            line_width="width",
+            legend_label="beaches and sectors",
+        )
+    points = coast[coast.geometry.geom_type == "Point"]
+    if len(points):
+        px, py = to_mercator(points.geometry.x.values, points.geometry.y.values)
+        fig.scatter(
+            "x",
+            "y",
+            source=ColumnDataSource(
+                {"x": px, "y": py, "name": points["name"].astype(str).tolist()}, name="coast_points"
+            ),
+            marker="triangle",
+            size=7,
+            color="#d35400",
+            legend_label="draws, exits, Mulberries",
+        )
+    if system is not None:
+        hexes = ColumnDataSource(hex_source_data(system), name="hexes")
+        renderer = fig.patches(
+            "xs",
+            "ys",
+            source=hexes,
+            fill_color="colour",
+            fill_alpha=hex_alpha,
+            line_color="#555555",
+            line_alpha=0.35,
+            line_width=0.4,
+            hover_fill_alpha=0.8,
+            legend_label=f"{system} terrain hexes",
+        )
+        fig.add_tools(
+            HoverTool(
+                renderers=[renderer],
+                tooltips=[
+                    ("hex", "@hex_id"),
+                    ("terrain", "@terrain @settlement"),
+                    ("place", "@place"),
+                    ("hexsides", "@features"),
+                ],
+            )
+        )
+    places = _places_by_rank()
+    label_sets = []
+    for rank, size in ((1, "10pt"), (2, "9pt"), (3, "8pt")):
+        part = places[places["rank"] == rank]
+        x, y = to_mercator(part.geometry.x.values, part.geometry.y.values)
+        source = ColumnDataSource({"x": x, "y": y, "name": part["name"].tolist()}, name=f"places_rank{rank}")
+        fig.scatter("x", "y", source=source, size=6 - rank, color="#222222", visible=rank == 1)
+        labels = LabelSet(
+            x="x",
+            y="y",
+            text="name",
+            source=source,
+            x_offset=3,
+            y_offset=2,
+            text_font_size=size,
+            visible=rank == 1,
+        )
+        fig.add_layout(labels)
+        label_sets.append((labels, fig.renderers[-1]))
+    # Labels thin out as the view zooms out (works without a kernel).
+    thin = CustomJS(
+        args={
+            "xr": fig.x_range,
+            "towns": label_sets[1][0],
+            "villages": label_sets[2][0],
+            "town_dots": label_sets[1][1],
+            "village_dots": label_sets[2][1],
+        },
+        code="""
+            const span = xr.end - xr.start;
+            towns.visible = span < 160000; town_dots.visible = towns.visible;
+            villages.visible = span < 50000; village_dots.visible = villages.visible;
+        """,
+    )
+    fig.x_range.js_on_change("start", thin)
+    fig.x_range.js_on_change("end", thin)
+    fig.legend.click_policy = "hide"
+    fig.legend.location = "top_right"
+    fig.legend.label_text_font_size = "8pt"
+    fig.legend.background_fill_alpha = 0.7
+    return fig
