@@ -204,15 +204,30 @@ def _hex_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarray]:
         fraction = _area_fractions(geoms, polys, areas)
         facts[f"{name}_fraction"] = fraction
         code = np.where(fraction >= config.builtup_fraction, np.maximum(code, level), code)
+    # The name of the built-up area covering most of each hex.
+    builtup_name = np.full(len(geoms), "", dtype=object)
+    best = np.zeros(len(geoms))
+    if len(builtup):
+        tree = shapely.STRtree(geoms)
+        for name, polygon in zip(builtup["name"], builtup.geometry, strict=True):
+            hits = tree.query(polygon, predicate="intersects")
+            share = shapely.area(shapely.intersection(geoms[hits], polygon)) / areas[hits]
+            better = share > best[hits]
+            best[hits[better]] = share[better]
+            builtup_name[hits[better]] = name
     # A city or town whose outline is small against the hex still marks the
     # hex that holds its centre.
     centres = builtup.geometry.representative_point()
     located = g.locate_array(*metric_to_lonlat(centres.x.values, centres.y.values))
-    for hex_id, cls in zip(located, builtup["class"], strict=True):
+    for hex_id, cls, name in zip(located, builtup["class"], builtup["name"], strict=True):
         if hex_id is not None:
             i = g.index(hex_id)
-            code[i] = max(code[i], BUILTUP_CLASSES.index(cls))
+            if BUILTUP_CLASSES.index(cls) > code[i]:
+                code[i] = BUILTUP_CLASSES.index(cls)
+                builtup_name[i] = name
     facts["builtup"] = code
+    facts["builtup_name"] = builtup_name
+    facts["hex_id"] = np.array(g.ids(), dtype=object)
 
     step("land cover")
     cover = _to_metric(geography.layer("landcover"))

@@ -53,6 +53,11 @@ class TerrainVocabulary:
         ``river``, ``major_river``) in the system's words.
     rules
         Rule references of each type, for hover text and documentation.
+    forced_city_names, forced_city_hexes
+        Towns whose built-up hexes the rules call City hexes whatever their
+        size (BfN 7.4's supply cities), and hexes the rules list as city
+        hexes (Cobra 16.1, 17.3.6c): the derivation cannot see a map's art,
+        so the rules' own lists win.
     """
 
     system: str
@@ -68,18 +73,25 @@ class TerrainVocabulary:
     mixed: str
     beach: str
     settlement_replaces_country: bool = False
+    forced_city_names: tuple[str, ...] = ()
+    forced_city_hexes: tuple[str, ...] = ()
 
     def classify_hexes(self, facts: dict[str, Any], config: Any) -> dict[str, np.ndarray]:
         """Return ``terrain`` and ``settlement`` labels for every hex."""
         terrain = _country(facts, config, self.bocage, self.open, self.mixed)
         terrain[facts["forest_fraction"] >= config.cover_fraction] = self.woods
         wet = facts["marsh_fraction"] >= config.marsh_fraction
-        flooded = wet & (facts["inundation_fraction"] >= facts["marsh_fraction"] / 2)
+        inundated = wet & (facts["inundation_fraction"] >= facts["marsh_fraction"] / 2)
         terrain[wet] = self.marsh
-        terrain[flooded] = self.flooded
+        terrain[inundated] = self.flooded
         beach = np.array([bool(b) for b in facts["beach"]])
         terrain[beach & (facts["land_fraction"] >= config.sea_land_fraction)] = self.beach
         settlement = np.array(SETTLEMENTS, dtype=object)[facts["builtup"]]
+        if self.forced_city_names:
+            named = np.isin(facts["builtup_name"], list(self.forced_city_names)) & (settlement != "")
+            settlement[named] = "City"
+        if self.forced_city_hexes:
+            settlement[np.isin(facts["hex_id"], list(self.forced_city_hexes))] = "City"
         if self.settlement_replaces_country:
             has = settlement != ""
             terrain[has] = settlement[has]
@@ -130,15 +142,20 @@ BFN = TerrainVocabulary(
     open="Clear",
     mixed="Farmland",
     beach="Beach",
+    forced_city_names=("Bayeux", "Cherbourg", "Caen", "Argentan", "Flers", "Vire"),
 )
 """The Battle for Normandy: 10.6 and the reconstructed TEC (digest 5.1).  Mixed
 country (neither bocage nor open dominant) is Farmland, the rulebook's
-"light bocage"."""
+"light bocage".  Only the major rivers (and the Caen canal, which the bridging
+example treats as a river beside the Orne) are Major River hexsides; the
+smaller named rivers are Streams, or every valley would bar armour.  The six
+German supply cities of 7.4 are City hexes whatever their size; a City
+replaces the country in combat, a Town or Village adds to it (12.6.5)."""
 
 COBRA = TerrainVocabulary(
     system="cobra",
     terrains=("All Sea", "Clear", "Bocage", "Light Woods", "Marsh", "Beach"),
-    water_names={"canal": "Minor River", "stream": "", "river": "Minor River", "major_river": "Major River"},
+    water_names={"canal": "", "stream": "", "river": "Minor River", "major_river": "Major River"},
     rules={
         "Clear": "1 MP (5.1a)",
         "Bocage": "Bocage Area, hedge pattern (8.3.2a); supply counts 2 hexes off road (10.3d)",
@@ -158,21 +175,27 @@ COBRA = TerrainVocabulary(
     open="Clear",
     mixed="Clear",
     beach="Beach",
+    forced_city_names=("Caen", "Cherbourg", "Bayeux", "Saint-Lô"),
+    forced_city_hexes=("B1207", "B1307", "B1308", "B1407", "B3620", "A2601", "A2701"),
 )
 """Cobra: 5.x, 7.0, 8.3.2, 10.3 (digest 5.2).  At 3.2 km a hex, only
 dominant bocage makes a Bocage hex; mixed country is Clear.  Streams are
-below the map's scale (no hexside)."""
+below the map's scale (no hexside), and the Caen canal runs beside the Orne
+within a hex, so it adds no hexside of its own.  The rules' city hexes
+(Cherbourg 16.1, Bayeux 17.3.6c) and cities (Caen, St-Lô, 16.2) are City."""
 
 KG = TerrainVocabulary(
     system="kg",
-    terrains=("All Sea", "Clear", "Bocage", "Woods", "Marsh", "Beach"),
-    water_names={"canal": "River", "stream": "", "river": "River", "major_river": "Major River"},
+    terrains=("All Sea", "Clear", "Hedgerow", "Bocage", "Woods", "Marsh", "Beach"),
+    water_names={"canal": "", "stream": "", "river": "River", "major_river": "Major River"},
     rules={
-        "Clear": "KG base terrain",
-        "Bocage": "26.4.5 additional terrain",
-        "Beach": "treated as clear (26.2.5)",
-        "Major River": "bridges and bridge hexsides (26.4.5)",
-        "All Sea": "naval fire ranges (26.8.2)",
+        "Clear": "KG base terrain (the KG terrain chart is not in the seeds)",
+        "Hedgerow": "26.8.1-26.8.2: exempts its occupant from attacking adjacent units",
+        "Bocage": "26.8.1: a German final step loss may become a retreat",
+        "Beach": "treated as clear (26.4.5)",
+        "Major River": "bridge repair over a major river (26.19.5)",
+        "All Sea": "naval fire protection ranges (26.8.2)",
+        "City": "German city supply (26.11.2); Cherbourg's N1410",
     },
     sea="All Sea",
     marsh="Marsh",
@@ -180,12 +203,15 @@ KG = TerrainVocabulary(
     woods="Woods",
     bocage="Bocage",
     open="Clear",
-    mixed="Clear",
+    mixed="Hedgerow",
     beach="Beach",
+    forced_city_hexes=("N1410",),
 )
-"""The Killing Ground with OVERLORD: 26.2.5, 26.4.5 (digest 1.2).  The base
-KG terrain chart is not in the seeds; woods and marsh follow the other
-systems."""
+"""The Killing Ground with OVERLORD: 26.4.5, 26.8.1-26.8.2, 26.19.5.  The
+base KG terrain chart is not in the seeds; woods and marsh follow the other
+systems (marked as a reconstruction).  Mixed hedged farmland is Hedgerow,
+dominant bocage Bocage.  The Caen canal adds no hexside beside the Orne at
+2.5 km a hex."""
 
 GTS = TerrainVocabulary(
     system="gts",
@@ -208,17 +234,17 @@ GTS = TerrainVocabulary(
         "Village": "2.1.3",
         "Town": "2.1.4",
         "City": "2.1.5",
-        "Marsh": "2.1.7: vehicles only in column on a road",
+        "Marsh": "2.1.7: the 1944 inundations; vehicles only in column on a road",
         "Beach": "2.1.8: only on the Beach Overlay",
         "Hedgerow": "2.1.9: the bocage; allows German Bocage markers (16.3)",
-        "Flooded": "2.1.11: the 1944 inundations, passable",
+        "Flooded": "2.1.11: wet, ditched farmland; passable",
         "Impassable": "2.1.14: the sea",
         "Stream": "2.2.3: +2 MP leg, vehicles by road only",
         "River": "2.2.4: crossed only at bridges or ferries",
     },
     sea="Impassable",
-    marsh="Marsh",
-    flooded="Flooded",
+    marsh="Flooded",
+    flooded="Marsh",
     woods="Woods",
     bocage="Hedgerow",
     open="Clear",
@@ -228,7 +254,10 @@ GTS = TerrainVocabulary(
 )
 """The Greatest Day: Utah Beach, exclusive rules 2.1-2.2 (digest 3.1-3.2).
 One centre dot decides a hex's terrain, so a village, town or city replaces
-the country; mixed country in the Cotentin is hedgerow."""
+the country; mixed country in the Cotentin is hedgerow.  The 1944
+inundations, which vehicles crossed only on the causeways and which drowned
+paratroopers, are Marsh (2.1.7: vehicles only on roads, drop +3); other wet
+ground is Flooded (2.1.11: ditched farmland, passable)."""
 
 VOCABULARIES: dict[str, TerrainVocabulary] = {v.system: v for v in (BFN, COBRA, KG, GTS)}
 """The vocabulary of every rule system."""
