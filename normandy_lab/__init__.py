@@ -10,6 +10,7 @@ from normandy_lab.gazetteer import UnknownPlaceError, lookup
 from normandy_lab.georef import ControlPoint, Georeference
 from normandy_lab.grid import HexGrid, grid
 from normandy_lab.numbering import SYSTEMS, HexIdError, scheme
+from normandy_lab.terrain import TerrainConfig, TerrainMap, terrain_map
 
 __version__ = "0.1.0"
 
@@ -19,6 +20,8 @@ __all__ = [
     "Georeference",
     "HexGrid",
     "HexIdError",
+    "TerrainConfig",
+    "TerrainMap",
     "UnknownPlaceError",
     "__version__",
     "gazetteer",
@@ -27,4 +30,5 @@ __all__ = [
     "hexgrid",
     "lookup",
     "scheme",
+    "terrain_map",
 ]

@@ -166,13 +166,26 @@ def _to_metric(frame):
     return frame.to_crs("EPSG:2154") if len(frame) else frame
 
 
-def _progress(total: int, desc: str):
-    try:
+class _Stages:
+    """A progress bar that names the stage under way and counts finished ones."""
+
+    def __init__(self, system: str, total: int) -> None:
         from tqdm.auto import tqdm
 
-        return tqdm(total=total, desc=desc, unit="step", leave=False)
-    except ImportError:  # pragma: no cover - tqdm is a dependency
-        return None
+        self.system = system
+        self.started = False
+        self.bar = tqdm(total=total, desc=f"{system}: terrain", unit="stage", leave=False)
+
+    def next_stage(self, text: str) -> None:
+        if self.started:
+            self.bar.update(1)
+        self.started = True
+        self.bar.set_description(f"{self.system} terrain: {text}")
+
+    def close(self) -> None:
+        if self.started:
+            self.bar.update(1)
+        self.bar.close()
 
 
 # ---------------------------------------------------------------------------
@@ -188,8 +201,7 @@ def _hex_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarray]:
 
     def step(text: str) -> None:
         if bar is not None:
-            bar.set_description(f"{g.system}: {text}")
-            bar.update(1)
+            bar.next_stage(text)
 
     step("land and sea")
     land = _to_metric(geography.layer("land")).geometry.values
@@ -282,6 +294,7 @@ def _hex_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarray]:
     step("places")
     place_name = np.full(len(geoms), "", dtype=object)
     best_pop = np.full(len(geoms), -1)
+    places = places[places["kind"].isin(["populated place", "village", "hamlet", "town"])]
     located = g.locate_array(places.geometry.x.values, places.geometry.y.values)
     for hex_id, name, population in zip(located, places["name"], places["population"], strict=True):
         if hex_id is None:
@@ -290,6 +303,9 @@ def _hex_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarray]:
         if population > best_pop[i]:
             best_pop[i], place_name[i] = population, name
     facts["place"] = place_name
+    # A village: a populated place (GeoNames, 500+ people, or a hand-listed
+    # village or hamlet) stands in the hex.
+    facts["village_point"] = best_pop >= 0
     return facts
 
 
@@ -336,13 +352,46 @@ def _course_links(g: HexGrid, lines, config: TerrainConfig) -> list[list[tuple[i
     return links
 
 
+def _attach_crossings(lines, chains, rivers, side, cx, cy, water, water_name) -> np.ndarray:
+    """Put each real crossing of a road (railway) over water on the road's own hexside.
+
+    A road may cross a river inside a hex (Pegasus Bridge lies in the same
+    BfN hex as Bénouville).  The crossing then belongs to the road's link
+    from that hex to the next one: the link whose centre line passes
+    nearest the crossing gets the river, and is a bridge.  Returns the mask
+    of hexsides that received a crossing.
+    """
+    import shapely
+
+    crossed = np.zeros(len(water), dtype=bool)
+    if not len(rivers):
+        return crossed
+    tree = shapely.STRtree(rivers.geometry.values)
+    names, classes = rivers["name"].to_numpy(), rivers["class"].to_numpy()
+    for line, chain in zip(lines, chains, strict=True):
+        links = [(k, a, b) for a, b in chain if (k := side(a, b)) is not None]
+        if not links:
+            continue
+        segments = shapely.linestrings([[(cx[a], cy[a]), (cx[b], cy[b])] for _, a, b in links])
+        for r in tree.query(line, predicate="intersects"):
+            points = shapely.get_parts(shapely.intersection(line, rivers.geometry.values[r]))
+            for point in points:
+                where = point if point.geom_type == "Point" else point.representative_point()
+                k = links[int(np.argmin(shapely.distance(segments, where)))][0]
+                level = WATER_CLASSES.index(classes[r])
+                water[k] = max(water[k], level)
+                if names[r] not in water_name[k].split("; "):
+                    water_name[k] = f"{water_name[k]}; {names[r]}" if water_name[k] else names[r]
+                crossed[k] = True
+    return crossed
+
+
 def _hexside_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarray]:
     import shapely
 
     def step(text: str) -> None:
         if bar is not None:
-            bar.set_description(f"{g.system}: {text}")
-            bar.update(1)
+            bar.next_stage(text)
 
     step("hexsides")
     left, right = _adjacent_pairs(g)
@@ -401,6 +450,7 @@ def _hexside_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarr
             road[k] = max(road[k], level)
             if name not in road_name[k].split("; "):
                 road_name[k] = f"{road_name[k]}; {name}" if road_name[k] else name
+    road_crossings = _attach_crossings(roads.geometry.values, chains, rivers, side, cx, cy, water, water_name)
 
     step("railways")
     railway = np.zeros(n, dtype=bool)
@@ -415,6 +465,7 @@ def _hexside_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarr
             railway[k] = True
             if name not in railway_name[k].split("; "):
                 railway_name[k] = f"{railway_name[k]}; {name}" if railway_name[k] else name
+    rail_crossings = _attach_crossings(rails.geometry.values, chains, rivers, side, cx, cy, water, water_name)
 
     step("beaches")
     coast = _to_metric(geography.layer("coast_features"))
@@ -433,8 +484,8 @@ def _hexside_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarr
         "road_name": road_name,
         "railway": railway,
         "railway_name": railway_name,
-        "road_bridge": (road > 0) & (water > 0),
-        "rail_bridge": railway & (water > 0),
+        "road_bridge": ((road > 0) & (water > 0)) | road_crossings,
+        "rail_bridge": (railway & (water > 0)) | rail_crossings,
         "all_sea": all_sea,
         "beach": beach,
     }
@@ -446,13 +497,12 @@ def build_terrain_map(system: str, config: TerrainConfig | None = None, progress
 
     config = config or TerrainConfig()
     g = grid(system)
-    bar = _progress(14, f"{system}: terrain") if progress else None
+    bar = _Stages(system, 14) if progress else None
     try:
         facts = _hex_facts(g, config, bar)
         sides = _hexside_facts(g, config, bar)
         if bar is not None:
-            bar.set_description(f"{system}: terrain types")
-            bar.update(1)
+            bar.next_stage("terrain types")
         vocabulary = VOCABULARIES[system]
         labels = vocabulary.classify_hexes(facts, config)
         side_labels = vocabulary.classify_hexsides(sides, facts, config)

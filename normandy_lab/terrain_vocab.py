@@ -58,6 +58,9 @@ class TerrainVocabulary:
         size (BfN 7.4's supply cities), and hexes the rules list as city
         hexes (Cobra 16.1, 17.3.6c): the derivation cannot see a map's art,
         so the rules' own lists win.
+    villages
+        Whether the system marks villages: then every hex where a populated
+        place stands is at least a Village.
     """
 
     system: str
@@ -75,6 +78,7 @@ class TerrainVocabulary:
     settlement_replaces_country: bool = False
     forced_city_names: tuple[str, ...] = ()
     forced_city_hexes: tuple[str, ...] = ()
+    villages: bool = False
 
     def classify_hexes(self, facts: dict[str, Any], config: Any) -> dict[str, np.ndarray]:
         """Return ``terrain`` and ``settlement`` labels for every hex."""
@@ -87,6 +91,8 @@ class TerrainVocabulary:
         beach = np.array([bool(b) for b in facts["beach"]])
         terrain[beach & (facts["land_fraction"] >= config.sea_land_fraction)] = self.beach
         settlement = np.array(SETTLEMENTS, dtype=object)[facts["builtup"]]
+        if self.villages:
+            settlement[(settlement == "") & facts["village_point"]] = "Village"
         if self.forced_city_names:
             named = np.isin(facts["builtup_name"], list(self.forced_city_names)) & (settlement != "")
             settlement[named] = "City"
@@ -143,6 +149,7 @@ BFN = TerrainVocabulary(
     mixed="Farmland",
     beach="Beach",
     forced_city_names=("Bayeux", "Cherbourg", "Caen", "Argentan", "Flers", "Vire"),
+    villages=True,
 )
 """The Battle for Normandy: 10.6 and the reconstructed TEC (digest 5.1).  Mixed
 country (neither bocage nor open dominant) is Farmland, the rulebook's
@@ -251,6 +258,7 @@ GTS = TerrainVocabulary(
     mixed="Hedgerow",
     beach="Beach",
     settlement_replaces_country=True,
+    villages=True,
 )
 """The Greatest Day: Utah Beach, exclusive rules 2.1-2.2 (digest 3.1-3.2).
 One centre dot decides a hex's terrain, so a village, town or city replaces

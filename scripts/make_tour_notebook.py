@@ -40,6 +40,26 @@ cells = [
         'nl.grid("bfn").residuals()[columns].round(2)'
     ),
     nbformat.v4.new_markdown_cell(
+        "## The terrain of 1944, hex by hex\n\n"
+        "Each grid's terrain is derived from the geography of 1944: the coast, rivers and canals, the\n"
+        "inundations, woods, bocage and open country, towns, and the roads and railways of the time.\n"
+        "Hover over a hex for its printed id, its terrain in the game's own words, and what lies on its\n"
+        "hexsides; click the legend to hide a layer. Below, the Caen sector on The Battle for Normandy's\n"
+        "1.16 km hexes, and the Utah sector on The Greatest Day's 500 m hexes."
+    ),
+    nbformat.v4.new_code_cell(
+        "from jupyter_bokeh.widgets import BokehModel\n\n"
+        "from normandy_lab.views import basemap\n\n"
+        'BokehModel(basemap("bfn", extent=(-0.75, 49.0, -0.1, 49.36), width=900, height=650))'
+    ),
+    nbformat.v4.new_code_cell(
+        'BokehModel(basemap("gts", extent=(-1.45, 49.3, -1.1, 49.47), width=900, height=650))'
+    ),
+    nbformat.v4.new_code_cell(
+        'caen_sector = nl.terrain_map("bfn")\n'
+        'caen_sector.hexside("C3014", "C3013")[["water_name", "road", "road_bridge"]]'
+    ),
+    nbformat.v4.new_markdown_cell(
         "## Scripting the grids\n\nPlaces come from the gazetteer; grids answer in their own printed ids."
     ),
     nbformat.v4.new_code_cell(

@@ -52,3 +52,25 @@ def test_standalone_grid_map_renders_offline(tmp_path):
     assert canvases >= 1
     assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requests), requests
     assert (ARTIFACTS / "bfn_grid_map.png").stat().st_size > 20_000
+
+
+EXTENTS = {
+    "bfn": (-0.75, 49.0, -0.1, 49.36),  # the Caen sector
+    "cobra": (-1.7, 48.6, 0.3, 49.75),  # the whole campaign
+    "kg": (-1.3, 49.1, -0.4, 49.5),  # the beaches and the bocage
+    "gts": (-1.45, 49.3, -1.1, 49.47),  # Utah Beach and the airborne drop zones
+}
+
+
+@pytest.mark.parametrize("system", sorted(EXTENTS))
+def test_basemap_with_terrain_saves_as_html_and_png(system):
+    """Issue 3: the basemap with each grid saved as standalone HTML (INLINE) and as PNG by a real browser."""
+    from normandy_lab.views import basemap, html_to_png, save_html
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    fig = basemap(system, extent=EXTENTS[system], width=900, height=700)
+    html = save_html(fig, ARTIFACTS / f"basemap_{system}.html")
+    text = html.read_text()
+    assert "cdn.bokeh.org" not in text and '<script src="http' not in text
+    png = html_to_png(html, ARTIFACTS / f"basemap_{system}.png", width=950, height=760)
+    assert png.stat().st_size > 50_000

@@ -34,3 +34,31 @@ def test_standalone_html_needs_no_network():
     html = file_html(grid_figure("gts"), INLINE, "gts")
     assert "cdn.bokeh.org" not in html
     assert '<script src="http' not in html
+
+
+def test_basemap_draws_every_layer_and_terrain_hexes():
+    from normandy_lab.views import basemap
+
+    fig = basemap("kg")
+    names = {r.data_source.name for r in fig.renderers}
+    for layer in ("land", "rivers", "roads", "railways", "wetlands", "builtup", "beaches", "hexes"):
+        assert layer in names, layer
+    assert any(name.startswith("landcover_") for name in names)
+    hexes = fig.select_one({"name": "hexes"})
+    assert len(hexes.data["hex_id"]) == len(grid("kg"))
+    # Hexes are one patches glyph, not one glyph per hex.
+    assert sum(1 for r in fig.renderers if r.data_source.name == "hexes") == 1
+
+
+def test_basemap_without_a_grid_and_label_thinning():
+    from bokeh.models import CustomJS
+
+    from normandy_lab.views import basemap
+
+    fig = basemap(None, width=600, height=500)
+    assert fig.select_one({"name": "hexes"}) is None
+    callbacks = fig.x_range.js_property_callbacks
+    assert any(isinstance(cb, CustomJS) for cbs in callbacks.values() for cb in cbs)
+    ranks = [fig.select_one({"name": f"places_rank{rank}"}) for rank in (1, 2, 3)]
+    assert all(r is not None and len(r.data["name"]) > 0 for r in ranks)
+    assert len(ranks[2].data["name"]) > len(ranks[0].data["name"])
