@@ -6,6 +6,9 @@ The public API is re-exported here; see ``docs/architecture.md``.
 from __future__ import annotations
 
 from normandy_lab import gazetteer, geography, hexgrid
+from normandy_lab.engine import GameState, ScenarioError, Unit, ezoc, ezoc_coverage, load_scenario, supply
+from normandy_lab.engine.sequence import next_phase, phase_effects, previous_phase
+from normandy_lab.engine.study import Study, StudyError, load_study, save_study
 from normandy_lab.gazetteer import UnknownPlaceError, lookup
 from normandy_lab.georef import ControlPoint, Georeference
 from normandy_lab.grid import HexGrid, grid
@@ -17,18 +20,32 @@ __version__ = "0.1.0"
 __all__ = [
     "SYSTEMS",
     "ControlPoint",
+    "GameState",
     "Georeference",
     "HexGrid",
     "HexIdError",
+    "ScenarioError",
+    "Study",
+    "StudyError",
     "TerrainConfig",
     "TerrainMap",
+    "Unit",
     "UnknownPlaceError",
     "__version__",
+    "ezoc",
+    "ezoc_coverage",
     "gazetteer",
     "geography",
     "grid",
     "hexgrid",
+    "load_scenario",
+    "load_study",
     "lookup",
+    "next_phase",
+    "phase_effects",
+    "previous_phase",
+    "save_study",
     "scheme",
+    "supply",
     "terrain_map",
 ]

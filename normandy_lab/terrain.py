@@ -90,6 +90,12 @@ class TerrainConfig:
         to be marsh/flooded.
     step_fraction
         Step, in hexes, at which road and railway courses are followed.
+    inlet_fraction
+        Share of the line between two land hex centres that must cross the
+        sea for the hexside to be a water crossing (an estuary or inlet).
+    mouth_extension_m
+        How far a river that ends at the coast is continued out to sea, so
+        that no hexside slips round its mouth.
     """
 
     sea_land_fraction: float = 0.5
@@ -97,6 +103,8 @@ class TerrainConfig:
     cover_fraction: float = 0.4
     marsh_fraction: float = 0.4
     step_fraction: float = 0.1
+    inlet_fraction: float = 0.05
+    mouth_extension_m: float = 1500.0
     vocabulary_options: dict[str, Any] = field(default_factory=dict)
 
     def key(self) -> str:
@@ -352,6 +360,28 @@ def _course_links(g: HexGrid, lines, config: TerrainConfig) -> list[list[tuple[i
     return links
 
 
+def _extend_mouth(line, land, length: float):
+    """Continue a river that ends at the coast a little way out to sea.
+
+    A river digitised to its mouth stops on the shoreline; a hexside whose
+    centre line passes just seaward of that point would slip round it.
+    Continuing the last segment ``length`` metres into the sea closes the gap
+    (a line over the sea changes nothing else: sea hexsides are all-sea).
+    """
+    import shapely
+
+    coords = np.asarray(line.coords)
+    end = shapely.Point(coords[-1])
+    if length <= 0 or (land.boundary.distance(end) > 500.0 and land.contains(end)):
+        return line
+    direction = coords[-1] - coords[-2]
+    norm = float(np.hypot(*direction))
+    if norm == 0:
+        return line
+    tip = coords[-1] + direction / norm * length
+    return shapely.LineString([*coords, tip])
+
+
 def _attach_crossings(lines, chains, rivers, side, cx, cy, water, water_name) -> np.ndarray:
     """Put each real crossing of a road (railway) over water on the road's own hexside.
 
@@ -420,9 +450,12 @@ def _hexside_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarr
     water = np.zeros(n, dtype=np.int8)
     water_name = np.full(n, "", dtype=object)
     rivers = _to_metric(geography.layer("rivers"))
+    land = shapely.union_all(_to_metric(geography.layer("land")).geometry.values)
+    shapely.prepare(land)
     if len(rivers):
         tree = shapely.STRtree(centre_segments)
-        for name, cls, geometry in zip(rivers["name"], rivers["class"], rivers.geometry, strict=True):
+        mouths = [_extend_mouth(line, land, config.mouth_extension_m) for line in rivers.geometry]
+        for name, cls, geometry in zip(rivers["name"], rivers["class"], mouths, strict=True):
             level = WATER_CLASSES.index(cls)
             for k in tree.query(geometry, predicate="intersects"):
                 if level > water[k]:
@@ -432,9 +465,21 @@ def _hexside_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarr
                     water_name[k] = f"{water_name[k]}; {name}"
 
     step("sea")
-    land = shapely.union_all(_to_metric(geography.layer("land")).geometry.values)
-    shapely.prepare(land)
     all_sea = ~shapely.intersects(land, edges)
+    # An estuary or inlet: both centres on land, but the line between them
+    # crosses open water (the Orne mouth, the Baie des Veys).  It is a water
+    # crossing like a major river.
+    centres_on_land = shapely.contains_xy(land, cx, cy)
+    both = centres_on_land[left] & centres_on_land[right]
+    if both.any():
+        wet_share = np.zeros(n)
+        idx = np.nonzero(both)[0]
+        seg = centre_segments[idx]
+        wet_share[idx] = shapely.length(shapely.difference(seg, land)) / shapely.length(seg)
+        inlet = both & (wet_share >= config.inlet_fraction)
+        level = WATER_CLASSES.index("major_river")
+        water_name[inlet & (water < level)] = "sea inlet"
+        water[inlet] = np.maximum(water[inlet], level)
 
     step("roads")
     road = np.zeros(n, dtype=np.int8)

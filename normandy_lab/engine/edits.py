@@ -1,0 +1,134 @@
+"""An analyst's edits of a state (what-ifs).  Each returns a new state and logs what it did.
+
+Moves go through :func:`normandy_lab.engine.movement.move_unit`, which checks
+them against the rules and refuses an illegal one with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
+from normandy_lab.engine.movement import move_unit
+from normandy_lab.engine.state import GameState, Unit
+from normandy_lab.grid import grid
+from normandy_lab.rules import ruleset
+from normandy_lab.terrain import terrain_map
+
+__all__ = [
+    "add_unit",
+    "apply_edit",
+    "clear_interdiction",
+    "destroy_bridge",
+    "interdict_hex",
+    "move_unit",
+    "remove_unit",
+    "repair_bridge",
+    "set_air",
+    "set_weather",
+]
+
+
+def _side_key(state: GameState, a: str, b: str) -> str:
+    g = grid(state.system)
+    a, b = g.canonical(a), g.canonical(b)
+    if g.distance(a, b) != 1:
+        raise ValueError(
+            f"{a} and {b} are not adjacent: a bridge is on the hexside between two adjacent hexes"
+        )
+    return f"{a}|{b}" if a < b else f"{b}|{a}"
+
+
+def destroy_bridge(state: GameState, a: str, b: str) -> GameState:
+    """Destroy the bridge on the a|b hexside (14.1, 11.3): the water there is unbridged."""
+    key = _side_key(state, a, b)
+    side = terrain_map(state.system, progress=False).hexsides.loc[key]
+    if not (side["road_bridge"] or side["rail_bridge"]):
+        raise ValueError(
+            f"there is no bridge on the {key} hexside "
+            f"(water: {side['water'] or 'none'}, road: {side['road']})"
+        )
+    return state.evolve(
+        destroyed_bridges=state.destroyed_bridges | {key}, log=(*state.log, f"destroy bridge {key}")
+    )
+
+
+def repair_bridge(state: GameState, a: str, b: str) -> GameState:
+    """Repair a destroyed bridge (14.2)."""
+    key = _side_key(state, a, b)
+    if key not in state.destroyed_bridges:
+        raise ValueError(f"the bridge on {key} is not destroyed")
+    return state.evolve(
+        destroyed_bridges=state.destroyed_bridges - {key}, log=(*state.log, f"repair bridge {key}")
+    )
+
+
+def set_weather(state: GameState, weather: str) -> GameState:
+    """Set the day's weather (an analyst's what-if; 8.0 lists the weathers)."""
+    rules = ruleset(state.system)
+    if weather not in rules.weather_effects:
+        raise ValueError(f"unknown weather {weather!r}; choose one of {', '.join(rules.weather_effects)}")
+    return state.evolve(weather=weather, log=(*state.log, f"weather {weather}"))
+
+
+def set_air(
+    state: GameState, allied: dict[str, int] | None = None, german_aa: dict[str, int] | None = None
+) -> GameState:
+    """Set Allied air points and German AA points per map (11.1)."""
+    sheets = set(grid(state.system).scheme.sheets)
+    for name, values in (("allied", allied or {}), ("german_aa", german_aa or {})):
+        for sheet, points in values.items():
+            if sheet not in sheets or points < 0:
+                raise ValueError(f"{name}: map {sheet!r} must be one of {sorted(sheets)} with points >= 0")
+    return state.evolve(
+        air_points={**state.air_points, **(allied or {})},
+        aa_points={**state.aa_points, **(german_aa or {})},
+        log=(*state.log, f"air {allied or {}} AA {german_aa or {}}"),
+    )
+
+
+def add_unit(state: GameState, unit: Unit) -> GameState:
+    """Add a unit (its hex must be a land hex, its id new)."""
+    if any(u.id == unit.id for u in state.units):
+        raise ValueError(f"a unit with id {unit.id!r} already exists")
+    hex_id = grid(state.system).canonical(unit.hex)
+    if terrain_map(state.system, progress=False).hex(hex_id)["terrain"] in ("Sea", "All Sea", "Impassable"):
+        raise ValueError(f"{hex_id} is a sea hex")
+    unit = replace(unit, hex=hex_id)
+    return state.evolve(units=(*state.units, unit), log=(*state.log, f"add {unit.id} at {hex_id}"))
+
+
+def remove_unit(state: GameState, unit_id: str) -> GameState:
+    """Remove a unit."""
+    state.unit(unit_id)  # raises with suggestions when unknown
+    return state.evolve(
+        units=tuple(u for u in state.units if u.id != unit_id), log=(*state.log, f"remove {unit_id}")
+    )
+
+
+def apply_edit(state: GameState, edit: dict) -> GameState:
+    """Apply one edit given as data (the form studies store): ``{"op": ..., ...}``."""
+    op = edit.get("op")
+    if op == "move":
+        return move_unit(state, edit["unit"], edit["to"])
+    if op == "interdict":
+        return interdict_hex(state, edit["hex"])
+    if op == "clear_interdiction":
+        return clear_interdiction(state, edit["hex"])
+    if op == "destroy_bridge":
+        return destroy_bridge(state, *edit["hexside"])
+    if op == "repair_bridge":
+        return repair_bridge(state, *edit["hexside"])
+    if op == "weather":
+        return set_weather(state, edit["weather"])
+    if op == "air":
+        return set_air(state, edit.get("allied"), edit.get("german_aa"))
+    if op == "add_unit":
+        return add_unit(state, Unit(**edit["unit"]))
+    if op == "remove_unit":
+        return remove_unit(state, edit["unit"])
+    if op == "next_phase":
+        from normandy_lab.engine.sequence import next_phase
+
+        return next_phase(state)
+    raise ValueError(f"unknown edit {op!r}")

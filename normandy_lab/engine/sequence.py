@@ -1,0 +1,130 @@
+"""The sequence of play: stepping a state through the phases, and what each phase computes.
+
+Rules implemented (BfN): 4.0 (the Night, AM and PM turns and the End of
+Day), 3.7/16.0 (6 June's special turns), 8.0 and 8.1o (weather determined in
+the Night turn's first phase, with seeded 2D6 and the DRMs; the historical
+weather for the dates that have it), 11.1 (air allocation turns into map
+interdiction, :mod:`normandy_lab.engine.interdiction`), 7.1 (supply is
+determined at the start of each Movement phase: see :func:`phase_effects`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from normandy_lab.engine.state import GameState
+from normandy_lab.rules import Phase, ruleset
+
+
+def current_phase(state: GameState) -> Phase:
+    """Return the phase the state is in."""
+    return ruleset(state.system).sequence[state.turn][state.phase_index]
+
+
+def _turn_order(date: dt.date) -> list[str]:
+    if date == dt.date(1944, 6, 6):
+        return ["6 June Night", "6 June Invasion", "PM"]
+    return ["Night", "AM", "PM"]
+
+
+def roll_weather(state: GameState, date: dt.date, previous: str | None) -> tuple[str, int]:
+    """Determine a day's weather (8.0): the historical weather if the option is on and known, else 2D6.
+
+    Returns the weather and the number of dice drawn.  DRMs: -1 the day
+    after a Storm until July; +1 in August after a Clear day.
+    """
+    rules = ruleset(state.system)
+    if state.options.get("historical_weather", True) and date.isoformat() in rules.historical_weather:
+        return rules.historical_weather[date.isoformat()], 0
+    rng = state.rng()
+    roll = int(rng.integers(1, 7)) + int(rng.integers(1, 7))
+    if previous == "Storm" and date < dt.date(1944, 7, 1):
+        roll -= 1
+    if previous == "Clear" and date.month == 8:
+        roll += 1
+    roll = max(2, min(12, roll))
+    for low, high, name in rules.weather_table:
+        if low <= roll <= high:
+            return name, 2
+    raise AssertionError(f"no weather for roll {roll}")  # pragma: no cover - the table covers 2-12
+
+
+def next_phase(state: GameState) -> GameState:
+    """Return the state at the start of the next phase (stepping over turns and days).
+
+    Entering the Night turn's Weather Determination phase rolls (or looks
+    up) the day's weather.
+    """
+    rules = ruleset(state.system)
+    phases = rules.sequence[state.turn]
+    if state.phase_index + 1 < len(phases):
+        return state.evolve(phase_index=state.phase_index + 1)
+    order = _turn_order(state.date)
+    position = order.index(state.turn) if state.turn in order else len(order) - 1
+    if position + 1 < len(order):
+        return state.evolve(turn=order[position + 1], phase_index=0)
+    # End of Day: a new day begins with its Night turn.
+    date = state.date + dt.timedelta(days=1)
+    if date > dt.date.fromisoformat(rules.campaign[1]):
+        raise ValueError(f"the campaign ends on {rules.campaign[1]}; there is no next phase")
+    weather, drawn = roll_weather(state, date, state.weather)
+    moved = state.after_draws(drawn)
+    return moved.evolve(
+        date=date,
+        turn=_turn_order(date)[0],
+        phase_index=0,
+        weather=weather,
+        log=(*state.log, f"{date}: weather {weather}"),
+    )
+
+
+def previous_phase(state: GameState, history: list[GameState]) -> GameState:
+    """Return the state before ``state`` in ``history`` (states are immutable, so stepping back is free)."""
+    index = next((i for i, s in enumerate(history) if s is state), None)
+    if index is None or index == 0:
+        raise ValueError("no earlier state in this history")
+    return history[index - 1]
+
+
+@dataclass
+class PhaseSummary:
+    """What a phase computes for display: its name, phasing side, and results."""
+
+    label: str
+    phase: Phase
+    results: dict[str, Any]
+
+
+def phase_effects(state: GameState) -> PhaseSummary:
+    """Compute what the current phase does, as the rules say.
+
+    * weather -- the day's weather and its effects (8.0);
+    * air -- the interdiction penalty of every map (11.2);
+    * movement / mechanized movement -- supply is determined at the start of
+      movement (7.1): the out-of-supply units of the phasing side, and for
+      the Germans the interdiction penalty by map;
+    * combat -- the attack-strength halving of out-of-supply units (7.5);
+    * others -- bookkeeping, nothing to compute here.
+    """
+    from normandy_lab.engine.interdiction import map_penalties
+    from normandy_lab.engine.supply import supply
+
+    phase = current_phase(state)
+    rules = ruleset(state.system)
+    results: dict[str, Any] = {}
+    if phase.kind == "weather":
+        results = {"weather": state.weather, **rules.weather_effects[state.weather]}
+    elif phase.kind == "air":
+        results = {"interdiction": map_penalties(state)}
+    elif phase.kind in ("movement", "mech_movement", "combat"):
+        report = supply(state)
+        side = phase.side
+        out = [r.unit_id for r in report.out_of_supply(side)]
+        results = {"out_of_supply": out, "supply_halved": report.halved}
+        if side == "german" and phase.kind != "combat":
+            results["interdiction"] = map_penalties(state)
+        if phase.kind == "combat":
+            results["attack_halved"] = out
+    return PhaseSummary(label=state.label, phase=phase, results=results)

@@ -1,0 +1,160 @@
+"""The immutable game state.
+
+A :class:`GameState` is a frozen snapshot: units, hex control overrides,
+markers (destroyed bridges, interdicted hexes), weather, air allocation,
+date, turn and phase, and the seed and number of dice drawn so far.
+Everything that changes returns a new state (:func:`dataclasses.replace`);
+a history is simply a list of states, so stepping back and branching a
+what-if cost nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+SIDES = ("allied", "german")
+
+
+def other_side(side: str) -> str:
+    """Return the enemy of ``side``."""
+    return "german" if side == "allied" else "allied"
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit on the map.
+
+    Attributes
+    ----------
+    id
+        Unique id.
+    side, nationality
+        ``allied``/``german``; ``US``, ``UK``, ``CA``, ``FR``, ``PL``, ``DE``.
+    type, mechanized, size
+        Unit type (see the RuleSet's ``unit_types``), whether it moves and
+        traces as mechanized, and its size (``battalion``, ``division_hq``...).
+    formation
+        Its division or independent brigade (None for corps troops).
+    corps
+        Its corps.
+    hq
+        ``"division"``, ``"corps"`` or ``"kg"`` for HQs, else None.
+    hex
+        Canonical hex id.
+    steps
+        Remaining steps.
+    ma
+        Movement allowance (None: the RuleSet's default for its type).
+    """
+
+    id: str
+    name: str
+    side: str
+    nationality: str
+    type: str
+    mechanized: bool
+    size: str
+    formation: str | None
+    corps: str | None
+    hq: str | None
+    hex: str
+    steps: int
+    ma: int | None = None
+    status: str = "active"
+    note: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Beachhead:
+    """An Allied beachhead (18.8.2): a supply source, a corps HQ until the corps HQs land (7.2)."""
+
+    name: str
+    nationality: str
+    hex: str
+
+
+def _freeze(mapping: dict[str, Any] | None) -> MappingProxyType:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A snapshot of the game.  Immutable: use :meth:`evolve` to change it."""
+
+    system: str
+    scenario: str
+    date: dt.date
+    turn: str
+    phase_index: int
+    weather: str
+    units: tuple[Unit, ...]
+    beachheads: tuple[Beachhead, ...] = ()
+    air_points: MappingProxyType = field(default_factory=lambda: _freeze({}))
+    aa_points: MappingProxyType = field(default_factory=lambda: _freeze({}))
+    destroyed_bridges: frozenset[str] = frozenset()
+    interdicted_hexes: frozenset[str] = frozenset()
+    control: MappingProxyType = field(default_factory=lambda: _freeze({}))
+    german_supply_cities: frozenset[str] = frozenset()
+    csp: int = 0
+    seed: int = 0
+    draws: int = 0
+    options: MappingProxyType = field(default_factory=lambda: _freeze({}))
+    log: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Canonical order: results never depend on the order units were listed in.
+        object.__setattr__(self, "units", tuple(sorted(self.units, key=lambda u: u.id)))
+        for name in ("air_points", "aa_points", "control", "options"):
+            value = getattr(self, name)
+            if not isinstance(value, MappingProxyType):
+                object.__setattr__(self, name, _freeze(value))
+
+    def evolve(self, **changes: Any) -> GameState:
+        """Return a copy with ``changes`` applied."""
+        return replace(self, **changes)
+
+    def unit(self, unit_id: str) -> Unit:
+        """Return a unit by id; ``KeyError`` naming close ids when unknown."""
+        for u in self.units:
+            if u.id == unit_id:
+                return u
+        import difflib
+
+        close = difflib.get_close_matches(unit_id, [u.id for u in self.units], n=3)
+        raise KeyError(f"no unit {unit_id!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+
+    def units_of(self, side: str) -> tuple[Unit, ...]:
+        """Return the active units of ``side``."""
+        return tuple(u for u in self.units if u.side == side and u.status == "active")
+
+    def rng(self) -> np.random.Generator:
+        """Return the seeded generator positioned after the draws made so far.
+
+        Every random draw of the engine goes through this generator and
+        then records how many numbers it used (:meth:`after_draws`), so a
+        state replays identically.
+        """
+        generator = np.random.default_rng(self.seed)
+        if self.draws:
+            generator.integers(0, 10, size=self.draws)
+        return generator
+
+    def after_draws(self, count: int) -> GameState:
+        """Return a copy that records ``count`` more random draws."""
+        return self.evolve(draws=self.draws + count)
+
+    @property
+    def label(self) -> str:
+        """A readable label: date, turn and phase."""
+        from normandy_lab.rules import ruleset
+
+        phases = ruleset(self.system).sequence[self.turn]
+        phase = phases[self.phase_index]
+        side = f" ({phase.side})" if phase.side else ""
+        return f"{self.date:%d %B %Y}, {self.turn} — {phase.name}{side}"

@@ -1,0 +1,87 @@
+"""Zones of control and hex control (BfN 5.x, 3.3).
+
+Rules implemented (The Battle for Normandy):
+
+* 5.1 -- every ground unit exerts a ZOC into the six hexes around it
+  (artillery and strongpoints included; several ZOCs add nothing);
+* 5.3 -- ZOCs extend across every hexside except all-sea hexsides, and
+  into every hex except City hexes;
+* 3.3 -- a hex is controlled by the side that occupies it, or whose ZOC
+  alone covers it; a vacant hex in both sides' ZOCs keeps its control.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from normandy_lab.engine.state import GameState, other_side
+from normandy_lab.grid import grid
+from normandy_lab.network import edge_arrays
+from normandy_lab.terrain import terrain_map
+
+
+def _occupied(state: GameState, side: str) -> np.ndarray:
+    g = grid(state.system)
+    mask = np.zeros(len(g), dtype=bool)
+    for unit in state.units_of(side):
+        mask[g.index(unit.hex)] = True
+    return mask
+
+
+def zoc_mask(state: GameState, side: str) -> np.ndarray:
+    """Return a mask over the dense hex index of the hexes in ``side``'s ZOC (5.1, 5.3)."""
+    g = grid(state.system)
+    edges = edge_arrays(state.system)
+    settlement = terrain_map(state.system, progress=False).hexes["settlement"].to_numpy()
+    city = settlement == "City"
+    occupied = _occupied(state, side)
+    exerting = occupied[edges.src] & ~edges.all_sea & ~city[edges.dst]
+    mask = np.zeros(len(g), dtype=bool)
+    mask[edges.dst[exerting]] = True
+    return mask
+
+
+def ezoc(state: GameState, side: str) -> set[str]:
+    """Return the hexes in the enemy zone of control of ``side`` (the ZOC of ``side``'s enemy).
+
+    Examples
+    --------
+    ``ezoc(state, "allied")`` is every hex an Allied unit entering would
+    find in a German ZOC.
+    """
+    g = grid(state.system)
+    ids = np.asarray(g.ids(), dtype=object)
+    return set(ids[zoc_mask(state, other_side(side))])
+
+
+def ezoc_coverage(state: GameState):  # -> geopandas.GeoDataFrame
+    """Return the ZOC coverage of both sides as a GeoDataFrame of hexes.
+
+    Columns: ``hex_id``, ``allied_zoc``, ``german_zoc``, ``contested`` and
+    the hex polygon.  Only hexes in some ZOC are listed.
+    """
+    g = grid(state.system)
+    allied, german = zoc_mask(state, "allied"), zoc_mask(state, "german")
+    keep = allied | german
+    frame = g.to_geodataframe()[keep]
+    frame = frame.assign(allied_zoc=allied[keep], german_zoc=german[keep], contested=(allied & german)[keep])
+    return frame[["hex_id", "allied_zoc", "german_zoc", "contested", "geometry"]]
+
+
+def hex_control(state: GameState) -> np.ndarray:
+    """Return the controlling side of every hex ("allied", "german" or "") (3.3).
+
+    Occupied hexes belong to the occupant; hexes in one side's ZOC only
+    belong to that side; the rest keep the scenario's explicit control.
+    """
+    g = grid(state.system)
+    control = np.full(len(g), "", dtype=object)
+    for hex_id, side in state.control.items():
+        control[g.index(hex_id)] = side
+    allied_zoc, german_zoc = zoc_mask(state, "allied"), zoc_mask(state, "german")
+    control[allied_zoc & ~german_zoc] = "allied"
+    control[german_zoc & ~allied_zoc] = "german"
+    allied, german = _occupied(state, "allied"), _occupied(state, "german")
+    control[allied] = "allied"
+    control[german] = "german"
+    return control

@@ -1,0 +1,64 @@
+"""What a rule system provides to the engine.
+
+A :class:`RuleSet` is data (the terrain costs, the weather table, the
+sequence of play, supply ranges, unit defaults) plus the few functions that
+differ between systems.  The engine core reads only this interface.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One step of the sequence of play.
+
+    Attributes
+    ----------
+    name
+        As the rulebook names it ("Allied Movement").
+    turn
+        The turn it belongs to ("Night", "AM", "PM", "End of Day", or a
+        special 6 June turn).
+    side
+        The phasing side ("allied", "german") or None for a shared phase.
+    kind
+        What the engine does in it: ``weather``, ``air``, ``movement``,
+        ``mech_movement``, ``combat``, ``engineering``, ``reinforcement``,
+        ``naval``, ``bookkeeping``, ``armed_recon``, ``end_of_turn``,
+        ``end_of_day``.
+    rules
+        Rule numbers.
+    """
+
+    name: str
+    turn: str
+    side: str | None
+    kind: str
+    rules: str = ""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A game's rules as data.  See :mod:`normandy_lab.rules.bfn` for the only one so far."""
+
+    system: str
+    title: str
+    turns: tuple[str, ...]
+    sequence: dict[str, tuple[Phase, ...]]
+    weather_table: tuple[tuple[int, int, str], ...]
+    weather_effects: dict[str, dict[str, Any]]
+    historical_weather: dict[str, str]
+    terrain_cost: dict[str, dict[str, float]]
+    road_cost: dict[str, float]
+    unit_defaults: dict[str, dict[str, Any]]
+    supply: dict[str, Any]
+    interdiction_track: tuple[tuple[int, int], ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    unit_types: tuple[str, ...] = ()
+    sizes: tuple[str, ...] = ()
+    stacking_limit: int = 6
+    stacking_points: dict[str, int] = field(default_factory=dict)
+    campaign: tuple[str, str] = ("1944-06-06", "1944-08-20")

@@ -1,0 +1,216 @@
+"""The Battle for Normandy (GMT, 2013 rulebook) as data.
+
+Rule numbers are the rulebook's (``../shared/seeds/000_*``; digest
+``../shared/rules/battle-for-normandy.md``).  The Terrain Effects Chart, the
+Air Interdiction Track and the counters' values are not in the rulebook:
+what is reconstructed is marked RECONSTRUCTED here and in ``docs/engine.md``,
+and every reconstructed number can be changed through :data:`BFN_RULES`'s
+``options`` or by building a new RuleSet with :func:`dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+from normandy_lab.rules.base import Phase, RuleSet
+
+ALLIED, GERMAN = "allied", "german"
+
+
+def _player_turn(turn: str) -> tuple[Phase, ...]:
+    """Return the phases of an AM or PM turn; the two are identical (4.0 B, C)."""
+    return (
+        Phase("Allied Artillery Ready", turn, ALLIED, "bookkeeping", "12.5.2"),
+        Phase("Allied Movement", turn, ALLIED, "movement", "10.0, 7.1"),
+        Phase("Allied Combat", turn, ALLIED, "combat", "12.0"),
+        Phase("Allied Mechanized Movement", turn, ALLIED, "mech_movement", "10.5"),
+        Phase("German Artillery Ready", turn, GERMAN, "bookkeeping", "12.5.2"),
+        Phase("German Movement", turn, GERMAN, "movement", "10.0, 7.1, 11.2"),
+        Phase("German Combat", turn, GERMAN, "combat", "12.0"),
+        Phase("German Mechanized Movement", turn, GERMAN, "mech_movement", "10.5, 11.2"),
+        Phase("Allied Armed Recon Air Attack", turn, ALLIED, "armed_recon", "11.3"),
+        Phase("End of Turn", turn, None, "end_of_turn", "4.0; 20.7"),
+    )
+
+
+# 4.0: Night turn (Night Inter-Phase, Allied and German Night player turns),
+# AM and PM turns, End of Day.
+SEQUENCE: dict[str, tuple[Phase, ...]] = {
+    "Night": (
+        Phase("Weather Determination", "Night", None, "weather", "8.0, 8.1o"),
+        Phase("Mulberry Harbor Construction", "Night", ALLIED, "bookkeeping", "19.4.1"),
+        Phase("Cherbourg Port Destruction", "Night", GERMAN, "bookkeeping", "20.4"),
+        Phase("Allied Naval Movement", "Night", ALLIED, "naval", "10.9"),
+        Phase("Replacement & Reinforcement", "Night", None, "reinforcement", "9.2-9.6, 20.3"),
+        Phase("Air Allocation", "Night", None, "air", "11.1, 11.2"),
+        Phase("Allied Engineering", "Night", ALLIED, "engineering", "14.0"),
+        Phase("Allied Artillery Ready", "Night", ALLIED, "bookkeeping", "12.5.2"),
+        Phase("Allied Night Movement", "Night", ALLIED, "movement", "10.7, 7.1"),
+        Phase("Allied Night Combat", "Night", ALLIED, "combat", "12.6.1"),
+        Phase("German Engineering", "Night", GERMAN, "engineering", "14.0"),
+        Phase("German Artillery Ready", "Night", GERMAN, "bookkeeping", "12.5.2"),
+        Phase("German Night Movement", "Night", GERMAN, "movement", "10.7, 7.1"),
+        Phase("German Night Combat", "Night", GERMAN, "combat", "12.6.1"),
+    ),
+    "AM": _player_turn("AM"),
+    "PM": (*_player_turn("PM"), Phase("End of Day", "PM", None, "end_of_day", "4.0 D")),
+    # 3.7 and 16.0: 6 June has no Night Inter-Phase and no Night player turns.
+    "6 June Night": (
+        Phase("Allied Parachute Drop", "6 June Night", ALLIED, "bookkeeping", "17.1-17.4"),
+        Phase("German Airborne Reaction", "6 June Night", GERMAN, "movement", "17.5"),
+    ),
+    "6 June Invasion": (
+        Phase("Beach Invasion Phase 1", "6 June Invasion", ALLIED, "combat", "18.3-18.7"),
+        Phase("Beach Invasion Phase 2", "6 June Invasion", ALLIED, "combat", "18.3-18.7"),
+        Phase("Beach Invasion Phase 3", "6 June Invasion", ALLIED, "combat", "18.3-18.7"),
+        Phase("Invasion End Phase", "6 June Invasion", None, "bookkeeping", "18.8"),
+    ),
+}
+
+# 8.0: 2D6 weather table (roll range, weather).
+WEATHER_TABLE = (
+    (12, 12, "Clear"),
+    (10, 11, "Partly Cloudy"),
+    (9, 9, "Cloudy"),
+    (8, 8, "Overcast"),
+    (7, 7, "Heavy Overcast"),
+    (6, 6, "Fog"),
+    (5, 5, "Light Showers"),
+    (3, 4, "Heavy Rain"),
+    (2, 2, "Storm"),
+)
+
+# Summary of Weather Effects (8.0): CSPs per day, Allied air points lost,
+# supply range halved (7.3.3), combat DRM, whether there is an Air
+# Allocation Phase (11.1.1: none in Heavy Rain or Storm).
+WEATHER_EFFECTS = {
+    "Clear": {"csp": 12, "air_loss": 0, "supply_halved": False, "combat_drm": 0, "air": True},
+    "Partly Cloudy": {"csp": 11, "air_loss": 10, "supply_halved": False, "combat_drm": 0, "air": True},
+    "Cloudy": {"csp": 10, "air_loss": 30, "supply_halved": False, "combat_drm": 0, "air": True},
+    "Overcast": {"csp": 9, "air_loss": 40, "supply_halved": False, "combat_drm": 0, "air": True},
+    "Heavy Overcast": {"csp": 8, "air_loss": 55, "supply_halved": False, "combat_drm": 0, "air": True},
+    "Fog": {"csp": 7, "air_loss": 70, "supply_halved": False, "combat_drm": 0, "air": True},
+    "Light Showers": {"csp": 6, "air_loss": 80, "supply_halved": False, "combat_drm": 0, "air": True},
+    "Heavy Rain": {"csp": 5, "air_loss": None, "supply_halved": True, "combat_drm": -1, "air": False},
+    "Storm": {"csp": 0, "air_loss": None, "supply_halved": True, "combat_drm": -2, "air": False},
+}
+
+# 8.1o Historical Weather gives 6-9 June.  The great Channel storm of
+# 19-21 June 1944 (which wrecked Mulberry A) is added from the histories
+# (Ellis, Victory in the West I, ch. XI; Ruppenthal, Logistical Support I,
+# ch. X); other dates have no historical entry and are rolled.
+HISTORICAL_WEATHER = {
+    "1944-06-06": "Overcast",
+    "1944-06-07": "Overcast",
+    "1944-06-08": "Cloudy",
+    "1944-06-09": "Heavy Rain",
+    "1944-06-19": "Storm",
+    "1944-06-20": "Storm",
+    "1944-06-21": "Storm",
+}
+
+# RECONSTRUCTED Terrain Effects Chart (the TEC is not in the rulebook; 10.6
+# states Farmland 2 MP for infantry, Flooded/Marsh all MPs for infantry and
+# road-only for mechanized, streams +2 and closed to vehicles, major rivers
+# all MPs for infantry and bridge-only for the rest).  "all" = the unit's
+# whole allowance; None = prohibited.
+TERRAIN_COST = {
+    "infantry": {
+        "Clear": 1,
+        "Farmland": 2,
+        "Bocage": 3,
+        "Forest": 2,
+        "Flooded/Marsh": "all",
+        "Beach": 1,
+        "Sea": None,
+        "City": 1,
+    },
+    "mechanized": {
+        "Clear": 1,
+        "Farmland": 2,
+        "Bocage": 4,
+        "Forest": 3,
+        "Flooded/Marsh": None,
+        "Beach": 1,
+        "Sea": None,
+        "City": 1,
+    },
+}
+# 10.6: hexside costs.
+HEXSIDE_COST = {
+    "infantry": {"Stream": 2, "Major River": "all"},
+    "mechanized": {"Stream": None, "Major River": None},
+}
+
+# 10.6, 7.3.2: road rates per hex (the normal highway rate is not given;
+# RECONSTRUCTED as the primary rate; 1/3 is the strategic and supply rate).
+ROAD_COST = {"highway": 0.5, "primary": 0.5, "secondary": 1.0, "railway": 1.0}
+SUPPLY_ROAD_COST = {"highway": 1.0 / 3.0, "primary": 0.5, "secondary": 1.0, "railway": 1.0}
+
+# RECONSTRUCTED counter values by unit type (the counters are not in the
+# rulebook): movement allowance, mechanized, stacking points (6.0: 6 per hex).
+UNIT_DEFAULTS = {
+    "infantry": {"ma": 6, "mechanized": False, "stack": 2},
+    "parachute": {"ma": 6, "mechanized": False, "stack": 2},
+    "glider": {"ma": 6, "mechanized": False, "stack": 2},
+    "commando": {"ma": 7, "mechanized": False, "stack": 2},
+    "ranger": {"ma": 7, "mechanized": False, "stack": 2},
+    "armor": {"ma": 10, "mechanized": True, "stack": 2},
+    "assault_gun": {"ma": 10, "mechanized": True, "stack": 2},
+    "tank_destroyer": {"ma": 10, "mechanized": True, "stack": 2},
+    "mech_infantry": {"ma": 10, "mechanized": True, "stack": 2},
+    "recon": {"ma": 12, "mechanized": True, "stack": 1},
+    "artillery": {"ma": 6, "mechanized": False, "stack": 1},
+    "rocket_artillery": {"ma": 8, "mechanized": True, "stack": 1},
+    "anti_tank": {"ma": 6, "mechanized": False, "stack": 1},
+    "flak": {"ma": 6, "mechanized": False, "stack": 1},
+    "engineer": {"ma": 6, "mechanized": False, "stack": 1},
+    "hq": {"ma": 8, "mechanized": False, "stack": 1},
+    "static": {"ma": 0, "mechanized": False, "stack": 1},
+    "strongpoint": {"ma": 0, "mechanized": False, "stack": 0},
+}
+
+SIZES = ("company", "battalion", "regiment", "brigade", "division_hq", "corps_hq", "army_hq")
+
+# 7.2, 7.3.1, 7.3.3, 7.4 and the Supply Reference Chart.
+SUPPLY = {
+    "unit_range_hexes": 6,  # 7.3.1: six hexes ...
+    "unit_range_mp": 6,  # ... or 6 MPs, the owner's choice
+    "division_hq_range_mp": 20,  # 7.2
+    "attach_limit": 3,  # 7.2: up to three other units per division HQ
+    "defensive_support_hexes": 3,  # 12.5.4: OOS units within 3 hexes of a supplied unit
+    "beachheads_are_corps_hq_until": "1944-06-11",  # 7.2
+    "german_supply_cities": ("Bayeux", "Cherbourg", "Caen", "Argentan", "Flers", "Vire"),  # 7.4
+    "marsh_supply_cost": 6,  # RECONSTRUCTED: 'all MPs' of an infantry allowance of 6
+}
+
+# RECONSTRUCTED Air Interdiction Track (11.2): (smallest Allied-minus-AA
+# difference, MP penalty).  The rulebook's example fixes 0 -> 0, 10 -> 1 and
+# 20 -> 4; the steps between are a reconstruction.
+INTERDICTION_TRACK = ((5, 1), (13, 2), (17, 3), (20, 4), (30, 5))
+
+UNIT_TYPES = tuple(UNIT_DEFAULTS)
+
+BFN_RULES = RuleSet(
+    system="bfn",
+    title="The Battle for Normandy",
+    turns=("Night", "AM", "PM"),
+    sequence=SEQUENCE,
+    weather_table=WEATHER_TABLE,
+    weather_effects=WEATHER_EFFECTS,
+    historical_weather=HISTORICAL_WEATHER,
+    terrain_cost={**TERRAIN_COST, "hexside": HEXSIDE_COST},  # type: ignore[dict-item]
+    road_cost=ROAD_COST,
+    unit_defaults=UNIT_DEFAULTS,
+    supply={**SUPPLY, "road_cost": SUPPLY_ROAD_COST},
+    interdiction_track=INTERDICTION_TRACK,
+    options={
+        "historical_weather": True,  # 8.1o, extended with dated storms
+        "what_if_interdiction": "block",  # analyst hex interdiction: "block" or "+N" MP
+        "night_halving_until": "1944-07-01",  # 10.7
+    },
+    unit_types=UNIT_TYPES,
+    sizes=SIZES,
+    stacking_limit=6,
+    stacking_points={k: v["stack"] for k, v in UNIT_DEFAULTS.items()},
+    campaign=("1944-06-06", "1944-08-20"),
+)
+"""The Battle for Normandy's rules as data."""

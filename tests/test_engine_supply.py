@@ -1,0 +1,307 @@
+"""Supply (BfN 7.x), zones of control (5.x) and the rulebook's worked examples on the real map."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import normandy_lab as nl
+from normandy_lab.engine import load_scenario, load_scenario_text, supply
+from normandy_lab.engine.edits import add_unit, destroy_bridge, remove_unit, set_weather
+from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
+from normandy_lab.engine.state import Unit
+from normandy_lab.engine.supply import supply_distances, supply_networkx
+from normandy_lab.engine.zoc import ezoc, hex_control, zoc_mask
+
+DATA = Path(__file__).parent / "data"
+PEGASUS = DATA / "bfn_pegasus_1944-06-07.yaml"
+
+
+@pytest.fixture(scope="module")
+def pegasus():
+    return load_scenario(PEGASUS)
+
+
+def _unit(uid, side, hex_id, formation=None, utype="infantry", hq=None, nationality=None, size="battalion"):
+    return Unit(
+        id=uid,
+        name=uid,
+        side=side,
+        nationality=nationality or ("UK" if side == "allied" else "DE"),
+        type=utype,
+        mechanized=utype in ("armor", "mech_infantry"),
+        size=size,
+        formation=formation,
+        corps=None,
+        hq=hq,
+        hex=hex_id,
+        steps=3 if hq is None else 1,
+    )
+
+
+# ------------------------------------------------------------- 12.5.4 example
+
+
+def test_12_5_4_sixth_airborne_hq_is_out_of_supply_with_pegasus_in_german_hands(pegasus):
+    """12.5.4 example: the 6th AB HQ is out of supply, as Pegasus Bridge is German; the reason names it."""
+    report = supply(pegasus)
+    hq = report["GB-6AB-HQ"]
+    assert not hq.general
+    assert "DE-PEG" in hq.blocking_units
+    assert hq.blocking_hex in nl.grid("bfn").neighbors("C3014") or hq.blocking_hex == "C3014"
+
+
+def test_12_5_4_division_units_follow_their_hq(pegasus):
+    report = supply(pegasus)
+    para = report["GB-6AB-9"]
+    assert not para.general and not para.combat
+    assert "GB-6AB-HQ" in para.reason
+
+
+def test_12_5_4_the_third_division_battalion_next_to_benouville_is_in_supply(pegasus):
+    """12.5.4: a 3rd Division battalion in 2913, next to Bénouville, is in supply."""
+    report = supply(pegasus)
+    battalion = report["GB-3D-1"]
+    assert battalion.general and battalion.combat
+    assert battalion.path[0] == "C2913" and battalion.path[-1] == pegasus.unit("GB-3D-HQ").hex
+
+
+def test_12_5_4_out_of_supply_defenders_within_3_hexes_of_a_supplied_unit_get_defensive_support(pegasus):
+    """12.5.4: OOS defenders within 3 hexes of a unit in General Supply may receive defensive artillery."""
+    from normandy_lab.engine.supply import defensive_support_eligible
+
+    report = supply(pegasus)
+    assert not report["GB-6AB-9"].general
+    assert defensive_support_eligible(report, "GB-6AB-9")  # Hérouvillette is 3 hexes from C2913
+    far = pegasus.evolve(
+        units=tuple(dataclasses.replace(u, hex="C3109") if u.id == "GB-6AB-9" else u for u in pegasus.units)
+    )
+    assert not defensive_support_eligible(supply(far), "GB-6AB-9")
+
+
+def test_capturing_pegasus_restores_the_sixth_airborne(pegasus):
+    freed = remove_unit(pegasus, "DE-PEG")
+    report = supply(freed)
+    assert report["GB-6AB-HQ"].general
+    assert report["GB-6AB-9"].general and report["GB-6AB-9"].combat
+
+
+# ------------------------------------------------------------ 7.3.2 rivers
+
+
+def test_7_3_2_a_destroyed_bridge_cuts_the_line(pegasus):
+    freed = remove_unit(pegasus, "DE-PEG")
+    cut = destroy_bridge(freed, "C3014", "C3013")
+    report = supply(cut)
+    hq = report["GB-6AB-HQ"]
+    assert not hq.general
+    assert "unbridged" in hq.reason or hq.blocking_hex
+
+
+def test_7_3_2_an_hq_next_to_the_water_bridges_it_for_its_units(pegasus):
+    """7.3.2 exception and 14.2.1: an HQ counts from the far bank; its units trace to it."""
+    freed = destroy_bridge(remove_unit(pegasus, "DE-PEG"), "C3014", "C3013")
+    units = tuple(dataclasses.replace(u, hex="C3013") if u.id == "GB-6AB-HQ" else u for u in freed.units)
+    bridged = freed.evolve(units=units)
+    report = supply(bridged)
+    assert report["GB-6AB-HQ"].general
+    assert report["GB-6AB-9"].general
+
+
+# -------------------------------------------------------- 7.3 EZOC and units
+
+
+def test_7_3_a_friendly_unit_negates_the_ezoc_it_stands_in(pegasus):
+    """7.3 example (unit D): a friendly unit in an EZOC hex lets lines pass through it."""
+    freed = remove_unit(pegasus, "DE-PEG")
+    blocker = add_unit(freed, _unit("DE-PEG2", "german", "C3014", utype="strongpoint", size="company"))
+    assert not supply(blocker)["GB-6AB-HQ"].general
+    zone = ezoc(blocker, "allied")
+    # Stand a British unit in every EZOC hex along the bridge road except the occupied one.
+    negated = blocker
+    for n, hex_id in enumerate(sorted(zone & {"C3013", "C3113", "C3015", "C2914", "C2913", "C3114"})):
+        negated = add_unit(negated, _unit(f"GB-neg-{n}", "allied", hex_id, formation="3rd Division"))
+    before = supply(blocker)["GB-6AB-HQ"]
+    after = supply(negated)["GB-6AB-HQ"]
+    assert after.length_mp <= before.length_mp
+
+
+def test_5_3_zoc_never_enters_city_hexes_nor_crosses_all_sea():
+    state = load_scenario(PEGASUS)
+    tmap = nl.terrain_map("bfn")
+    g = nl.grid("bfn")
+    caen_city = [
+        h
+        for h in tmap.hexes.index
+        if tmap.hexes.at[h, "settlement"] == "City" and tmap.hexes.at[h, "builtup_name"] == "Caen"
+    ]
+    assert caen_city
+    mask = zoc_mask(state, "german")
+    assert not any(mask[g.index(h)] for h in caen_city)
+    sides = tmap.hexsides[tmap.hexsides["all_sea"]]
+    coastal = sides.iloc[0]
+    lonely = state.evolve(
+        units=(
+            _unit("DE-X", "german", coastal["a"])
+            if tmap.hex(coastal["a"])["terrain"] != "Sea"
+            else _unit("DE-X", "german", "C3014"),
+        )
+    )
+    lone = zoc_mask(lonely, "german")
+    assert lone.sum() <= 6
+
+
+def test_3_3_hex_control(pegasus):
+    control = hex_control(pegasus)
+    g = nl.grid("bfn")
+    assert control[g.index("C3014")] == "german"
+    assert control[g.index("C2913")] == "allied"
+
+
+# ------------------------------------------------------------ ranges (7.3.1)
+
+
+def test_7_3_3_heavy_rain_halves_ranges(pegasus):
+    freed = remove_unit(pegasus, "DE-PEG")
+    clear = supply(freed)
+    wet = supply(set_weather(freed, "Heavy Rain"))
+    assert wet.halved and not clear.halved
+    for uid, r in wet.units.items():
+        if r.general:
+            assert clear[uid].general
+    assert "3 hexes or 3 MP" in wet["GB-6AB-9"].limit
+
+
+def test_7_2_division_hq_range_is_20_mp(pegasus):
+    hq = supply(remove_unit(pegasus, "DE-PEG"))["GB-6AB-HQ"]
+    assert hq.general and hq.length_mp <= 20
+    assert "20 MP" in hq.limit
+
+
+def test_7_4_combat_supply_follows_nationality():
+    """7.4: British units draw combat supply from British beachheads only."""
+    text = PEGASUS.read_text().replace("nationality: UK, hex: C2525", "nationality: US, hex: C2525")
+    state = load_scenario_text(text, "us-beach.yaml")
+    report = supply(remove_unit(state, "DE-PEG"))
+    battalion = report["GB-3D-1"]
+    assert battalion.general
+    # The division HQ reaches a beachhead acting as a corps HQ (before 11 June), so combat supply holds...
+    assert battalion.combat
+    # ...but a British corps HQ cannot draw combat supply from a US beach.
+    with_corps = add_unit(
+        remove_unit(state, "DE-PEG"),
+        _unit("GB-ICORPS", "allied", "C2818", utype="hq", hq="corps", size="corps_hq"),
+    )
+    assert not supply(with_corps)["GB-ICORPS"].combat
+
+
+def test_7_4_german_sources_include_road_edge_hexes_and_cities(pegasus):
+    report = supply(pegasus)
+    sources = set(report.sources["german"])
+    assert "E1701" in sources  # the German entry hex of 22.6o is a road leaving the east edge
+    tmap = nl.terrain_map("bfn")
+    assert any(tmap.hexes.at[h, "builtup_name"] == "Caen" for h in sources)
+
+
+# ------------------------------------------------------------ reports
+
+
+def test_report_converts_to_geodataframes(pegasus):
+    report = supply(pegasus)
+    frame = report.to_geodataframe()
+    assert frame.crs.to_epsg() == 4326 and len(frame) == len(pegasus.units)
+    paths = report.paths()
+    assert len(paths) >= 3
+    ranges = report.supply_ranges()
+    assert {"owner", "kind", "side", "geometry"} <= set(ranges.columns)
+    assert ranges.to_crs("EPSG:2154").geometry.area.min() > 0
+
+
+def test_supply_range_of_an_hq_is_within_six_hexes(pegasus):
+    report = supply(pegasus)
+    g = nl.grid("bfn")
+    hq = pegasus.unit("GB-3D-HQ")
+    area = report.supply_range("GB-3D-HQ")
+    assert hq.hex in area
+    assert max(g.distance(hq.hex, h) for h in area) <= 7
+
+
+# -------------------------------------------------------- fast path = networkx
+
+
+@pytest.mark.parametrize("side", ["allied", "german"])
+def test_fast_path_matches_networkx(pegasus, side):
+    fast = supply_distances(pegasus, side)
+    reference = supply_networkx(pegasus, side)
+    assert fast.keys() == reference.keys()
+    for uid in fast:
+        assert fast[uid] == pytest.approx(reference[uid]), uid
+
+
+# ------------------------------------------------------------ properties
+
+HEXES = ["C3013", "C3112", "C3212", "C3011", "C2912", "C2815", "C2714", "C3115", "C3216", "C2916", "C3311"]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(HEXES))
+def test_property_adding_an_enemy_unit_never_puts_a_unit_into_supply(pegasus, hex_id):
+    before = supply(pegasus)
+    occupied = {u.hex for u in pegasus.units}
+    if hex_id in occupied:
+        return
+    after = supply(add_unit(pegasus, _unit("DE-NEW", "german", hex_id)))
+    for uid, r in after.units.items():
+        if uid in before.units and r.side == "allied" and r.general:
+            assert before[uid].general
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(HEXES))
+def test_property_removing_interdiction_never_puts_a_unit_out_of_supply(pegasus, hex_id):
+    interdicted = interdict_hex(pegasus, hex_id)
+    with_it = supply(interdicted)
+    without = supply(clear_interdiction(interdicted, hex_id))
+    for uid, r in with_it.units.items():
+        if r.general:
+            assert without[uid].general
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(["Clear", "Overcast", "Fog", "Light Showers"]))
+def test_property_heavy_rain_never_lengthens_a_range(pegasus, weather):
+    fair = supply(set_weather(pegasus, weather))
+    for bad in ("Heavy Rain", "Storm"):
+        foul = supply(set_weather(pegasus, bad))
+        for uid, r in foul.units.items():
+            if r.general:
+                assert fair[uid].general
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(HEXES))
+def test_property_a_friendly_unit_never_blocks_a_friendly_line(pegasus, hex_id):
+    before = supply(pegasus)
+    after = supply(add_unit(pegasus, _unit("GB-NEW", "allied", hex_id, formation="3rd Division")))
+    for uid, r in before.units.items():
+        if r.side == "allied" and r.general:
+            assert after[uid].general
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.permutations(range(9)))
+def test_property_results_do_not_depend_on_unit_order(pegasus, order):
+    units = list(pegasus.units)
+    shuffled = [units[i] for i in order if i < len(units)] + units[9:]
+    a = supply(pegasus)
+    b = supply(pegasus.evolve(units=tuple(shuffled)))
+    for uid in a.units:
+        assert (a[uid].general, a[uid].combat, a[uid].reason) == (
+            b[uid].general,
+            b[uid].combat,
+            b[uid].reason,
+        )
