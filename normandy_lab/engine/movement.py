@@ -225,10 +225,10 @@ def check_move(state: GameState, unit_id: str, destination: str, in_supply: bool
                 "for this unit, or enemy zones of control (5.2, 10.6)"
             ),
         )
+    start = g.index(unit.hex)
     path = [target]
-    while reach[path[-1]][1] is not None:
+    while path[-1] != start:
         path.append(reach[path[-1]][1])
-    path.append(g.index(unit.hex))
     path.reverse()
     return MoveCheck(True, reach[target][0], ma, [str(g._ids[i]) for i in path])
 

@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 import tempfile
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,9 @@ class StudyError(ValueError):
 
 def fingerprint(state: GameState) -> str:
     """Return a stable hash of everything in a state."""
-    data = asdict(state)
+    data = {f.name: getattr(state, f.name) for f in fields(state)}
+    data["units"] = [asdict(u) for u in state.units]
+    data["beachheads"] = [asdict(b) for b in state.beachheads]
     for key in ("air_points", "aa_points", "control", "options"):
         data[key] = dict(sorted(getattr(state, key).items()))
     data["destroyed_bridges"] = sorted(state.destroyed_bridges)
