@@ -47,6 +47,7 @@ import hashlib
 import itertools
 import os
 import pickle
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -635,16 +636,46 @@ def cache_key(system: str, config: TerrainConfig) -> str:
 
 
 _MEMORY: dict[tuple[str, str], TerrainMap] = {}
+_STAMPS: dict[tuple[str, str], tuple[tuple[float, ...], str]] = {}
+_CHECKED: dict[tuple[str, str], float] = {}
+
+
+def forget() -> None:
+    """Forget the terrain maps held in memory and the input checks (the disk cache stays)."""
+    _MEMORY.clear()
+    _STAMPS.clear()
+    _CHECKED.clear()
+
+
+def _current_key(system: str, config: TerrainConfig) -> str:
+    """Return the cache key, recomputed only when an input file's modification time changed."""
+    memo = (system, config.key())
+    known = _STAMPS.get(memo)
+    # Inputs are looked at again at most every second: enough to notice an
+    # edited data file, cheap for code that asks for the map many times.
+    if known is not None and time.monotonic() - _CHECKED.get(memo, 0.0) < 1.0:
+        return known[1]
+    files = [*geography.input_files(), map_file("grids", "control_points.yaml")]
+    files += [REPO_ROOT / "normandy_lab" / name for name in _CODE_FILES]
+    stamp = tuple(path.stat().st_mtime_ns for path in files)
+    _CHECKED[memo] = time.monotonic()
+    if known is not None and known[0] == stamp:
+        return known[1]
+    key = cache_key(system, config)
+    _STAMPS[memo] = (stamp, key)
+    return key
 
 
 def terrain_map(system: str, config: TerrainConfig | None = None, progress: bool = True) -> TerrainMap:
     """Return the :class:`TerrainMap` of ``system``, from the cache when it is current.
 
     The first call for a system (or after any input changed) derives the map
-    and saves it under :func:`cache_dir`; later calls load it.
+    and saves it under :func:`cache_dir`; later calls load it.  Input files
+    are checked at most once a second; :func:`forget` makes a change count
+    at once.
     """
     config = config or TerrainConfig()
-    key = cache_key(system, config)
+    key = _current_key(system, config)
     if (system, key) in _MEMORY:
         return _MEMORY[(system, key)]
     path = cache_dir() / f"{system}-{key}.pickle"

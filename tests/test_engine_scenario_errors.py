@@ -86,7 +86,12 @@ CASES = [
         ["units[3].formation", "no HQ of '50th Division'"],
     ),
     ("impossible stack", "hex: C3212", "hex: C2913", None),  # replaced below
-    ("steps out of range", "hex: C2913, steps: 3", "hex: C2913, steps: 7", ["units[3].steps", "1, 2 or 3"]),
+    (
+        "steps out of range",
+        "hex: C2913, steps: 3",
+        "hex: C2913, steps: 7",
+        ["units[3].steps", "between 1 and 3 for a battalion"],
+    ),
     (
         "hq without type",
         "type: hq, hq: division, size: division_hq, formation: 3rd Division",

@@ -373,16 +373,17 @@ def test_cache_is_reused_and_rebuilt_when_an_input_changes(tmp_path, monkeypatch
     monkeypatch.setenv("NORMANDY_LAB_MAPS", str(maps))
     monkeypatch.setenv("NORMANDY_LAB_CACHE", str(tmp_path / "cache"))
     geography.clear_cache()
-    terrain._MEMORY.clear()
+    terrain.forget()
     first = terrain.terrain_map("cobra", progress=False)
     files = list((tmp_path / "cache" / "terrain").glob("cobra-*.pickle"))
     assert len(files) == 1
-    terrain._MEMORY.clear()
+    terrain.forget()
     assert terrain.terrain_map("cobra", progress=False).hexes.equals(first.hexes)  # loaded, same
     heights = maps / "geography" / "heights.yaml"
     heights.write_text(heights.read_text() + "\n")
     geography.clear_cache()
+    terrain.forget()  # an edit is noticed within a second anyway; forget() makes it immediate
     terrain.terrain_map("cobra", progress=False)
     assert len(list((tmp_path / "cache" / "terrain").glob("cobra-*.pickle"))) == 2
     geography.clear_cache()
-    terrain._MEMORY.clear()
+    terrain.forget()

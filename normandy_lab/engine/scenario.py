@@ -63,6 +63,7 @@ TOP_FIELDS = {
     "description": False,
     "off_map": False,
     "options": False,
+    "independent_formations": False,
 }
 UNIT_FIELDS = {
     "id": True,
@@ -85,6 +86,8 @@ UNIT_FIELDS = {
 }
 NATIONALITIES = {"allied": ("US", "UK", "CA", "FR", "PL"), "german": ("DE",)}
 HQ_KINDS = ("division", "corps", "kg")
+# A regiment or brigade entry stands for its (up to three or four) battalions.
+MAX_STEPS = {"regiment": 9, "brigade": 12}
 
 
 class ScenarioError(ValueError):
@@ -415,9 +418,13 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
                 entry, f"{field}.mechanized", f"{mech!r} is not true or false", "write true or false"
             )
         steps = entry["steps"]
-        if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= 3:
+        most = MAX_STEPS.get(size, 3)
+        if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= most:
             raise check.fail(
-                entry, f"{field}.steps", f"{steps!r} is not 1, 2 or 3", "BfN units have 1 to 3 steps (3.4)"
+                entry,
+                f"{field}.steps",
+                f"{steps!r} is not between 1 and {most} for a {size}",
+                "BfN units have 1 to 3 steps (3.4); a regiment or brigade entry stands for its battalions",
             )
         ma = entry.get("ma")
         if ma is not None and (isinstance(ma, bool) or not isinstance(ma, int) or ma < 0):
@@ -455,27 +462,34 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
                 source=str(entry.get("source", "") or ""),
             )
         )
-    # Every division unit needs its division HQ (7.2).
+    # Every division unit needs its division HQ (7.2); independent brigades
+    # and regiments, declared as such, trace like corps units.
+    independent = data.get("independent_formations") or []
+    if not isinstance(independent, list):
+        raise check.fail(
+            data, "independent_formations", "must be a list of formation names", "e.g. [30. Schnelle Brigade]"
+        )
     hqs = {(u.side, u.formation) for u in units if u.hq in ("division", "kg")}
     for n, (entry, unit) in enumerate(zip(raw, units, strict=True)):
         if (
             unit.formation
             and unit.hq is None
             and (unit.side, unit.formation) not in hqs
-            and unit.size != "brigade"
+            and unit.formation not in independent
         ):
             raise check.fail(
                 entry,
                 f"units[{n}].formation",
                 f"no HQ of {unit.formation!r} in the scenario",
-                "add its division HQ (type: hq, hq: division) or clear 'formation' for a corps unit",
+                "add its division HQ (type: hq, hq: division), list it under independent_formations, "
+                "or clear 'formation' for a corps unit",
             )
     # Stacking (6.0): at most the RuleSet's stacking points per hex and side.
     stacks: dict[tuple[str, str], int] = defaultdict(int)
     first_line: dict[tuple[str, str], int] = {}
     for entry, unit in zip(raw, units, strict=True):
         key = (unit.hex, unit.side)
-        stacks[key] += rules.stacking_points[unit.type]
+        stacks[key] += rules.stacking_points[unit.type] * max(1, -(-unit.steps // 3))
         first_line.setdefault(key, entry.line)
         if stacks[key] > rules.stacking_limit:
             raise check.fail(

@@ -38,6 +38,7 @@ import datetime as dt
 import itertools
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -213,7 +214,6 @@ class _Tracer:
         edges = edge_arrays(state.system)
         self.edges = edges
         terrain = tmap.hexes["terrain"].to_numpy()
-        settlement = tmap.hexes["settlement"].to_numpy()
         self.terrain = terrain
         friendly = np.zeros(self.n, dtype=bool)
         enemy = np.zeros(self.n, dtype=bool)
@@ -243,16 +243,8 @@ class _Tracer:
         bridged = (edges.road_bridge | edges.rail_bridge) & ~destroyed[edges.side]
         self.wet = (edges.water > 0) & ~bridged
         # Supply MP of entering the next hex (7.3.2, infantry rates in any weather).
-        costs = rules.terrain_cost["infantry"]
         marsh_cost = rules.supply["marsh_supply_cost"]
-        hex_cost = np.array(
-            [
-                1.0
-                if s == "City"
-                else (marsh_cost if costs.get(t) == "all" else float(costs.get(t) or 0.0) or 1.0)
-                for t, s in zip(terrain, settlement, strict=True)
-            ]
-        )
+        hex_cost = _supply_hex_cost(state.system, id(rules))
         road_rate = rules.supply["road_cost"]
         by_road = np.array([road_rate.get(name, np.nan) for name in ROAD_CLASSES])
         step = np.where(edges.road > 0, by_road[edges.road], hex_cost[edges.dst])
@@ -339,52 +331,100 @@ def _german_sources(state: GameState, rules, control: np.ndarray) -> list[int]:
     return sorted(set(sources))
 
 
-def _first_block(tracer: _Tracer, origin: int, targets: list[int], state: GameState) -> dict[str, Any]:
-    """Explain why ``origin`` cannot reach ``targets``: the first block on the best unblocked line."""
-    e = tracer.edges
-    g = tracer.g
-    open_mask = ~e.all_sea
-    weight = np.ones(len(e))
-    forward = csr_matrix(
-        (weight[open_mask], (e.src[open_mask], e.dst[open_mask])), shape=(tracer.n, tracer.n)
-    )
-    dist, pred = dijkstra(forward, indices=origin, return_predecessors=True)
-    reachable = [t for t in targets if np.isfinite(dist[t])]
-    if not reachable:
-        return {"reason": "no line of any length: cut off by the sea"}
-    target = min(reachable, key=lambda t: dist[t])
-    path = [target]
-    while path[-1] != origin:
-        path.append(int(pred[path[-1]]))
-    path.reverse()
-    side_of = {(int(a), int(b)): k for k, (a, b) in enumerate(zip(e.src, e.dst, strict=True))}
-    for step, (a, b) in enumerate(itertools.pairwise(path)):
-        k = side_of[(a, b)]
-        if tracer.wet[k] and step > 0:
-            name = terrain_map(state.system, progress=False).hexsides.iloc[e.side[k]]["water_name"]
-            return {
-                "reason": f"unbridged {name or 'water'} between {g._ids[a]} and {g._ids[b]} "
-                "(7.3.2: only the unit's own first step may cross)",
-                "hex": str(g._ids[b]),
-                "units": [],
-            }
-        if tracer.blocked[b] and b != target:
-            hex_id = str(g._ids[b])
-            if tracer.enemy[b]:
+_HEX_COST: dict[tuple[str, int], np.ndarray] = {}
+
+
+def _supply_hex_cost(system: str, rules_id: int) -> np.ndarray:
+    """Supply MP of entering each hex off-road (7.3.2: infantry rates), cached per map and rules."""
+    key = (system, rules_id)
+    if key not in _HEX_COST:
+        rules = ruleset(system)
+        tmap = terrain_map(system, progress=False)
+        costs = rules.terrain_cost["infantry"]
+        marsh_cost = rules.supply["marsh_supply_cost"]
+        terrain = tmap.hexes["terrain"].to_numpy()
+        settlement = tmap.hexes["settlement"].to_numpy()
+        _HEX_COST[key] = np.array(
+            [
+                1.0
+                if s == "City"
+                else (marsh_cost if costs.get(t) == "all" else float(costs.get(t) or 0.0) or 1.0)
+                for t, s in zip(terrain, settlement, strict=True)
+            ]
+        )
+    return _HEX_COST[key]
+
+
+@lru_cache(maxsize=8)
+def _edge_lookup(system: str) -> dict[tuple[int, int], int]:
+    """Map (hex left, hex entered) to the directed edge's row (depends only on the map)."""
+    e = edge_arrays(system)
+    return {(a, b): k for k, (a, b) in enumerate(zip(e.src.tolist(), e.dst.tolist(), strict=True))}
+
+
+class _Explainer:
+    """Why lines fail: one search from all of a side's supply points over the unblocked map.
+
+    The best line from a unit to the nearest supply point, ignoring what
+    blocks lines (enemy units, EZOCs, unbridged water beyond the first step,
+    interdiction), is walked from the unit; the first block on it is the
+    reason.  One search serves every unit of the side.
+    """
+
+    def __init__(self, tracer: _Tracer, targets: list[int]) -> None:
+        e = tracer.edges
+        n = tracer.n
+        self.tracer = tracer
+        m = ~e.all_sea
+        reverse = csr_matrix((np.ones(int(m.sum())), (e.dst[m], e.src[m])), shape=(n, n))
+        if targets:
+            self.dist, self.pred, _ = dijkstra(
+                reverse, indices=targets, min_only=True, return_predecessors=True
+            )
+        else:
+            self.dist, self.pred = np.full(n, INF), np.full(n, -9999)
+        self.targets = set(targets)
+        self.edge_at = _edge_lookup(tracer.g.system)
+
+    def explain(self, origin: int, state: GameState) -> dict[str, Any]:
+        tracer, g = self.tracer, self.tracer.g
+        if not np.isfinite(self.dist[origin]):
+            return {"reason": "no line of any length: cut off by the sea"}
+        path = [origin]
+        while self.pred[path[-1]] >= 0:
+            path.append(int(self.pred[path[-1]]))
+        target = path[-1]
+        for step, (a, b) in enumerate(itertools.pairwise(path)):
+            k = self.edge_at[(a, b)]
+            if tracer.wet[k] and step > 0:
+                name = (
+                    terrain_map(state.system, progress=False).hexsides["water_name"].iat[tracer.edges.side[k]]
+                )
                 return {
-                    "reason": f"enemy units in {hex_id} (7.3)",
-                    "hex": hex_id,
-                    "units": tracer.enemy_units_at.get(b, []),
+                    "reason": f"unbridged {name or 'water'} between {g._ids[a]} and {g._ids[b]} "
+                    "(7.3.2: only the unit's own first step may cross)",
+                    "hex": str(g._ids[b]),
+                    "units": [],
                 }
-            if tracer.interdicted[b]:
-                return {"reason": f"{hex_id} is interdicted (what-if)", "hex": hex_id, "units": []}
-            exerting = [uid for j in g.neighbors(hex_id) for uid in tracer.enemy_units_at.get(g.index(j), [])]
-            return {
-                "reason": f"vacant hex {hex_id} in an EZOC (5.4, 7.3)",
-                "hex": hex_id,
-                "units": sorted(exerting),
-            }
-    return {"reason": "", "hex": "", "units": []}
+            if tracer.blocked[b] and b != target:
+                hex_id = str(g._ids[b])
+                if tracer.enemy[b]:
+                    return {
+                        "reason": f"enemy units in {hex_id} (7.3)",
+                        "hex": hex_id,
+                        "units": tracer.enemy_units_at.get(b, []),
+                    }
+                if tracer.interdicted[b]:
+                    return {"reason": f"{hex_id} is interdicted (what-if)", "hex": hex_id, "units": []}
+                exerting = [
+                    uid for j in g.neighbors(hex_id) for uid in tracer.enemy_units_at.get(g.index(j), [])
+                ]
+                return {
+                    "reason": f"vacant hex {hex_id} in an EZOC (5.4, 7.3)",
+                    "hex": hex_id,
+                    "units": sorted(exerting),
+                }
+        return {"reason": "", "hex": "", "units": []}
 
 
 def supply(state: GameState) -> SupplyReport:
@@ -543,6 +583,9 @@ def supply(state: GameState) -> SupplyReport:
                 r.combat = (not u.formation) or div_combat.get(u.formation, False)
         # Why: for each unit out of supply, the first thing that blocked its best line.
         hq_by_formation = {u.formation: u for u in divs}
+        supplied_hqs = [pos[u.id] for u in divs if div_ok[u.id]]
+        explainer = _Explainer(tracer, sorted(set(sources) | set(corps_hexes) | set(supplied_hqs)))
+        hq_reach: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         for u in sorted(units, key=lambda x: x.hq is None):  # HQs first: units may cite them
             r = reports[u.id]
             if r.general:
@@ -550,18 +593,20 @@ def supply(state: GameState) -> SupplyReport:
             own = pos[u.id]
             hq = hq_by_formation.get(u.formation) if u.hq is None else None
             if hq is not None and not reports[hq.id].general:
-                k_hex = tracer.with_first_step(tracer.distances([pos[hq.id]], hexes=True), hexes=True)[own]
-                k_mp = tracer.with_first_step(tracer.distances([pos[hq.id]]))[own]
+                if hq.id not in hq_reach:
+                    hq_reach[hq.id] = (
+                        tracer.with_first_step(
+                            tracer.distances([pos[hq.id]], hexes=True, limit=unit_hex_limit + 1), hexes=True
+                        ),
+                        tracer.with_first_step(tracer.distances([pos[hq.id]], limit=unit_mp_limit + 6)),
+                    )
+                k_hex, k_mp = hq_reach[hq.id][0][own], hq_reach[hq.id][1][own]
                 if within(k_hex, k_mp):
                     hq_report = reports[hq.id]
                     r.reason = f"its division HQ {hq.id} is out of supply: {hq_report.reason}"
                     r.blocking_hex, r.blocking_units = hq_report.blocking_hex, list(hq_report.blocking_units)
                     continue
-            targets = set(sources) | set(corps_hexes)
-            if hq is not None and reports[hq.id].general:
-                targets.add(pos[hq.id])
-            targets.discard(own)
-            block = _first_block(tracer, own, sorted(targets), state) if targets else {"reason": "no source"}
+            block = explainer.explain(own, state)
             if block.get("hex"):
                 r.reason = block["reason"]
                 r.blocking_hex = block["hex"]
@@ -588,47 +633,64 @@ def supply(state: GameState) -> SupplyReport:
 
 
 def _fill_paths(report: SupplyReport) -> None:
-    """Record the line each in-supply unit traced (the shortest legal line in hexes)."""
+    """Record the line each in-supply unit traced: the shortest legal line in hexes to what it reached.
+
+    Units are grouped by what they traced to, so one search serves a whole
+    division (or every unit tracing to the sources and corps HQs).
+    """
     state = report.state
     g = grid(state.system)
     for side, tracer in report._context["tracers"].items():
         hq_of = {u.formation: g.index(u.hex) for u in state.units_of(side) if u.hq in ("division", "kg")}
         corps = [g.index(u.hex) for u in state.units_of(side) if u.hq == "corps"]
         sources = [g.index(h) for h in report.sources[side]]
+        groups: dict[tuple[int, ...], list[Unit]] = {}
         for u in state.units_of(side):
             r = report.units[u.id]
             if not r.general:
                 continue
+            # HQs may trace far (20 MP, any length); other units only a few hexes.
+            reach = INF if u.hq else report._context["unit_hex_limit"] * 4 + 2
             if r.traced_to.startswith("division HQ") and u.formation in hq_of:
-                targets = [hq_of[u.formation]]
+                key = ((hq_of[u.formation],), reach)
             elif r.traced_to == "corps HQ":
-                targets = corps
+                key = (tuple(sorted(corps)), reach)
             else:
-                targets = sources + corps
-            origin = g.index(u.hex)
-            if not targets or origin in targets:
-                r.path = [u.hex]
+                key = (tuple(sorted(set(sources) | set(corps))), reach)
+            groups.setdefault(key, []).append(u)
+        e = tracer.edges
+        for (targets, reach), members in groups.items():
+            if not targets:
                 continue
             dist, pred, _ = dijkstra(
-                tracer.reverse_hex, indices=targets, min_only=True, return_predecessors=True
+                tracer.reverse_hex,
+                indices=list(targets),
+                min_only=True,
+                return_predecessors=True,
+                limit=reach,
             )
-            start = origin
-            if not np.isfinite(dist[origin]):
-                # The first step crossed water: continue from the far bank.
-                e = tracer.edges
-                m = tracer.first & (e.src == origin)
-                if not m.any():
+            for u in members:
+                origin = g.index(u.hex)
+                r = report.units[u.id]
+                if origin in targets:
+                    r.path = [u.hex]
                     continue
-                start = int(e.dst[m][np.argmin(dist[e.dst[m]])])
-                if not np.isfinite(dist[start]):
-                    continue
-            path = [origin] if start != origin else []
-            node = start
-            path.append(node)
-            while pred[node] >= 0:
-                node = int(pred[node])
+                start = origin
+                if not np.isfinite(dist[origin]):
+                    # The first step crossed water: continue from the far bank.
+                    m = tracer.first & (e.src == origin)
+                    if not m.any():
+                        continue
+                    start = int(e.dst[m][np.argmin(dist[e.dst[m]])])
+                    if not np.isfinite(dist[start]):
+                        continue
+                path = [origin] if start != origin else []
+                node = start
                 path.append(node)
-            r.path = [str(g._ids[i]) for i in path]
+                while pred[node] >= 0:
+                    node = int(pred[node])
+                    path.append(node)
+                r.path = [str(g._ids[i]) for i in path]
 
 
 def supply_networkx(state: GameState, side: str) -> dict[str, float]:
