@@ -258,6 +258,9 @@ class _Tracer:
         self.reverse_hex = self._reverse(usable, np.ones(len(edges)))
         # Edges a unit may take as its first step only: across unbridged water.
         self.first = ~edges.all_sea & self.wet & ~self.blocked[edges.dst]
+        self.first_src = edges.src[self.first]
+        self.first_dst = edges.dst[self.first]
+        self.first_mp = self.first_step_mp[self.first]
 
     def _reverse(self, mask: np.ndarray, weight: np.ndarray) -> csr_matrix:
         e = self.edges
@@ -276,12 +279,9 @@ class _Tracer:
         self, dist: np.ndarray, hexes: bool = False, free_crossing: bool = False
     ) -> np.ndarray:
         """Add the tracing unit's own first step across unbridged water (7.3.2)."""
-        e = self.edges
         out = dist.copy()
-        m = self.first
-        step = np.zeros(m.sum()) if free_crossing else np.ones(m.sum()) if hexes else self.first_step_mp[m]
-        candidate = dist[e.dst[m]] + step
-        np.minimum.at(out, e.src[m], candidate)
+        step = 0.0 if free_crossing else 1.0 if hexes else self.first_mp
+        np.minimum.at(out, self.first_src, dist[self.first_dst] + step)
         return out
 
     def unit_range_mask(self, targets: list[int], hex_limit: float, mp_limit: float) -> np.ndarray:
@@ -293,12 +293,26 @@ class _Tracer:
 
 def _german_sources(state: GameState, rules, control: np.ndarray) -> list[int]:
     """7.4: road hexes leaving the east or south map edge, and German-controlled supply-city hexes."""
-    g = grid(state.system)
     tmap = terrain_map(state.system, progress=False)
-    edges = edge_arrays(state.system)
+    sources = list(_edge_road_hexes(state.system))
+    builtup = tmap.hexes["builtup_name"].to_numpy()
+    settlement = tmap.hexes["settlement"].to_numpy()
+    for i in np.nonzero((settlement == "City") & np.isin(builtup, list(state.german_supply_cities)))[0]:
+        if control[i] != "allied":
+            sources.append(int(i))
+    return sorted(set(sources))
+
+
+@lru_cache(maxsize=8)
+def _edge_road_hexes(system: str) -> tuple[int, ...]:
+    """Land hexes with a road on the east or south edge of the maps (7.4); they depend only on the map."""
+    from normandy_lab.hexgrid import HEX_DIRECTIONS
+
+    g = grid(system)
+    tmap = terrain_map(system, progress=False)
+    edges = edge_arrays(system)
     names = g.directions()
     on_map = g._index_of_axial
-    from normandy_lab.hexgrid import HEX_DIRECTIONS
 
     def off(q: int, r: int, direction: str) -> bool:
         d = HEX_DIRECTIONS[names.index(direction)]
@@ -306,29 +320,20 @@ def _german_sources(state: GameState, rules, control: np.ndarray) -> list[int]:
 
     # The east edge: the eastward neighbour is off the map; the south edge:
     # both southward neighbours are (a west-edge hex misses only one).
-    if g.scheme.orientation == "pointy":
-
-        def on_edge(q: int, r: int) -> bool:
+    def on_edge(q: int, r: int) -> bool:
+        if g.scheme.orientation == "pointy":
             return off(q, r, "E") or (off(q, r, "SE") and off(q, r, "SW"))
-    else:
-
-        def on_edge(q: int, r: int) -> bool:
-            return off(q, r, "S") or (off(q, r, "NE") and off(q, r, "SE"))
+        return off(q, r, "S") or (off(q, r, "NE") and off(q, r, "SE"))
 
     has_road = np.zeros(len(g), dtype=bool)
     has_road[edges.src[edges.road > 0]] = True
     terrain = tmap.hexes["terrain"].to_numpy()
-    sources = []
+    found = []
     for i, (q, r) in enumerate(zip(g._q.tolist(), g._r.tolist(), strict=True)):
         land = terrain[i] not in ("Sea", "All Sea", "Impassable")
         if has_road[i] and land and on_edge(q, r):
-            sources.append(i)
-    builtup = tmap.hexes["builtup_name"].to_numpy()
-    settlement = tmap.hexes["settlement"].to_numpy()
-    for i in np.nonzero((settlement == "City") & np.isin(builtup, list(state.german_supply_cities)))[0]:
-        if control[i] != "allied":
-            sources.append(int(i))
-    return sorted(set(sources))
+            found.append(i)
+    return tuple(found)
 
 
 _HEX_COST: dict[tuple[str, int], np.ndarray] = {}

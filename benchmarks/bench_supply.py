@@ -1,0 +1,82 @@
+"""Benchmark: supply determination on the full BfN map with the 13 June 1944 scenario.
+
+Run::
+
+    .venv/bin/python benchmarks/bench_supply.py [--repeat N]
+
+Reports medians of: the full supply determination of both sides with its
+reports (reasons, paths); the EZOC coverage of both sides; one phase step
+(with what the phase computes); and, in the same run, the floor: one bare
+``scipy.sparse.csgraph`` multi-source Dijkstra over the same graph (the
+German supply sources to every hex, MP weights, matrix prebuilt).
+Targets (issue 4): supply of both sides <= 5x the floor and <= 50 ms.
+Results go to benchmarks/results/supply.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from scipy.sparse.csgraph import dijkstra
+
+from normandy_lab.engine import load_scenario, supply
+from normandy_lab.engine.sequence import next_phase, phase_effects
+from normandy_lab.engine.supply import _german_sources, _Tracer
+from normandy_lab.engine.zoc import hex_control, zoc_mask
+from normandy_lab.rules import ruleset
+
+
+def _median(fn, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+    state = load_scenario("bfn_1944-06-13_am")
+    supply(state)  # warm the caches (terrain map, edge arrays, cost tables)
+    rules = ruleset(state.system)
+    tracer = _Tracer(state, "german", rules)
+    sources = _german_sources(state, rules, hex_control(state))
+    matrix = tracer.reverse_mp
+    step_state = state.evolve(phase_index=0)
+
+    def one_step() -> None:
+        phase_effects(next_phase(step_state))
+
+    results = {
+        "units": len(state.units),
+        "supply_both_sides_median_s": _median(lambda: supply(state), args.repeat),
+        "ezoc_both_sides_median_s": _median(
+            lambda: (zoc_mask(state, "allied"), zoc_mask(state, "german")), args.repeat
+        ),
+        "phase_step_median_s": _median(one_step, args.repeat),
+        "floor_csgraph_multisource_dijkstra_median_s": _median(
+            lambda: dijkstra(matrix, indices=sources, min_only=True), args.repeat
+        ),
+    }
+    results["supply_over_floor"] = (
+        results["supply_both_sides_median_s"] / results["floor_csgraph_multisource_dijkstra_median_s"]
+    )
+    for key, value in results.items():
+        print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
+    verdict_ms = "meets" if results["supply_both_sides_median_s"] <= 0.050 else "MISSES"
+    verdict_x = "meets" if results["supply_over_floor"] <= 5 else "MISSES"
+    print(f"supply: {verdict_ms} the 50 ms target; {verdict_x} the 5x-floor target")
+    out = Path(__file__).resolve().parent / "results" / "supply.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()
