@@ -305,3 +305,13 @@ def test_property_results_do_not_depend_on_unit_order(pegasus, order):
             b[uid].combat,
             b[uid].reason,
         )
+
+
+def test_7_5_on_the_6_june_turns_everyone_is_in_supply(pegasus):
+    """7.5 June 6th exceptions: paratroops, invasion units and Germans are in supply on the Night and Invasion turns."""
+    import datetime as dt
+
+    d_day = pegasus.evolve(date=dt.date(1944, 6, 6), turn="6 June Invasion", phase_index=0)
+    report = supply(d_day)
+    assert all(r.general and r.combat for r in report.units.values())
+    assert not supply(pegasus)["GB-6AB-HQ"].general

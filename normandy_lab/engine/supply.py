@@ -626,6 +626,16 @@ def supply(state: GameState) -> SupplyReport:
             else:
                 why = "; ".join(f"{c['target']}: {c['why']}" for c in r.candidates)
                 r.reason = f"out of range: {why}" if why else "no legal line (7.3)"
+    # 7.5, June 6th exceptions: on the 6 June Night and Beach Invasion turns,
+    # paratroops, invasion units and every German unit are in general and
+    # combat supply whatever their lines.
+    if state.turn in ("6 June Night", "6 June Invasion"):
+        for r in reports.values():
+            if not (r.general and r.combat):
+                r.general = r.combat = True
+                r.reason = ""
+                r.traced_to = "6 June exception (7.5)"
+                r.blocking_hex, r.blocking_units = "", []
     report = SupplyReport(state=state, units=reports, sources=source_ids, halved=halved)
     report._context = {
         "tracers": tracers,
