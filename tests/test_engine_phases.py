@@ -208,33 +208,42 @@ def test_a_legal_move_returns_a_new_state(state):
 
 
 def test_10_6_mechanized_units_cannot_cross_an_unbridged_stream(state):
-    move = state.evolve(phase_index=1)
+    """10.6: streams are closed to vehicles (and cost infantry +2 MP) where no bridge carries a road."""
+    move = remove_unit(state, "DE-PEG").evolve(phase_index=1)
     tmap = nl.terrain_map("bfn")
     sides = tmap.hexsides
-    stream = sides[(sides["water_feature"] == "Stream") & ~sides["road_bridge"] & ~sides["rail_bridge"]].iloc[
-        0
+    clear = set(tmap.hexes.index[tmap.hexes["terrain"].isin(["Clear", "Farmland"])])
+    candidates = sides[
+        (sides["water_feature"] == "Stream")
+        & ~sides["road_bridge"]
+        & ~sides["rail_bridge"]
+        & (sides["road"] == "none")
+        & sides["a"].isin(clear)
+        & sides["b"].isin(clear)
     ]
-    land = [h for h in (stream["a"], stream["b"]) if tmap.hex(h)["terrain"] not in ("Sea", "Flooded/Marsh")]
-    if len(land) < 2:
-        pytest.skip("no clean stream hexside found")
-    tank = Unit(
-        id="GB-TANK",
-        name="tank",
-        side="allied",
-        nationality="UK",
-        type="armor",
-        mechanized=True,
-        size="battalion",
-        formation="3rd Division",
-        corps=None,
-        hq=None,
-        hex=land[0],
-        steps=3,
-    )
-    placed = add_unit(remove_unit(move, "DE-PEG"), tank)
-    reach = movement_range(placed, "GB-TANK", in_supply=True)
-    direct = check_move(placed, "GB-TANK", land[1], in_supply=True)
-    assert not direct.legal or len(direct.path) > 2 or land[1] not in reach or reach[land[1]] > 1
+    side = candidates.iloc[len(candidates) // 2]
+    common = {
+        "side": "allied",
+        "nationality": "UK",
+        "size": "battalion",
+        "formation": "3rd Division",
+        "corps": None,
+        "hq": None,
+        "hex": side["a"],
+        "steps": 3,
+    }
+    tank = Unit(id="GB-TANK", name="tank", type="armor", mechanized=True, **common)
+    foot = Unit(id="GB-FOOT", name="foot", type="infantry", mechanized=False, **common)
+    placed = add_unit(add_unit(move, tank), foot)
+    from normandy_lab.engine.movement import _costs
+
+    g = nl.grid("bfn")
+    a, b = g.index(side["a"]), g.index(side["b"])
+    entry = {"Clear": 1, "Farmland": 2}[tmap.hex(side["b"])["terrain"]]
+    foot_steps = {there: cost for there, cost, _ in _costs(placed, foot, True)[0][a]}
+    tank_steps = {there: cost for there, cost, _ in _costs(placed, tank, True)[0][a]}
+    assert foot_steps[b] == entry + 2  # infantry pays +2 to cross the stream
+    assert b not in tank_steps  # vehicles may not cross it
 
 
 # ---------------------------------------------------------------- studies
