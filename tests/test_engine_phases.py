@@ -305,3 +305,33 @@ def test_units_are_kept_in_a_canonical_order(state):
     reversed_units = state.evolve(units=tuple(reversed(state.units)))
     assert [u.id for u in reversed_units.units] == [u.id for u in state.units]
     assert dataclasses.replace(state, units=state.units[::-1]).units == state.units
+
+
+def test_7_5_combat_phase_shows_odds_with_out_of_supply_attackers_halved(state):
+    """7.5: attack strength halved (rounded up) out of supply; 3.2: combine a stack before halving."""
+    from normandy_lab.engine.sequence import combat_odds, unit_strength
+
+    combat = state.evolve(phase_index=2)  # Allied Combat
+    attacks = {a["defender_hex"]: a for a in combat_odds(combat, "allied")}
+    pegasus = attacks["C3014"]
+    para = combat.unit("GB-6AB-9")
+    assert "GB-6AB-9" in pegasus["attackers"] or "GB-3D-1" in pegasus["attackers"]
+    full = sum(unit_strength(combat, combat.unit(u))[0] for u in pegasus["attackers"])
+    assert pegasus["attack"] <= full
+    if para.id in pegasus["attackers"]:
+        assert pegasus["attack_lost_to_supply"] > 0
+    summary = phase_effects(combat)
+    assert summary.results.get("attacks")
+
+
+def test_printed_strengths_override_the_reconstruction():
+    text = PEGASUS.read_text().replace(
+        "hex: C2913, steps: 3}", "hex: C2913, steps: 3, attack: 7, defense: 5}"
+    )
+    s = nl.engine.load_scenario_text(text, "x.yaml")
+    from normandy_lab.engine.sequence import unit_strength
+
+    assert unit_strength(s, s.unit("GB-3D-1")) == (7, 5)
+    bad = PEGASUS.read_text().replace("hex: C2913, steps: 3}", "hex: C2913, steps: 3, attack: strong}")
+    with pytest.raises(nl.ScenarioError, match=r"units\[3\]\.attack"):
+        nl.engine.load_scenario_text(bad, "x.yaml")

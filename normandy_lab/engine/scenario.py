@@ -79,6 +79,8 @@ UNIT_FIELDS = {
     "hex": True,
     "steps": True,
     "ma": False,
+    "attack": False,
+    "defense": False,
     "status": False,
     "near": False,
     "source": False,
@@ -457,6 +459,8 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
                 hex=hex_id,
                 steps=steps,
                 ma=ma,
+                attack=_strength(check, entry, f"{field}.attack"),
+                defense=_strength(check, entry, f"{field}.defense"),
                 status=str(entry.get("status", "active")),
                 note=str(entry.get("note", "") or ""),
                 source=str(entry.get("source", "") or ""),
@@ -503,6 +507,17 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
     if units and not (sides["allied"] or sides["german"]):  # pragma: no cover - sides were checked
         raise check.fail(data, "units", "no unit has a side", "set side on every unit")
     return units
+
+
+def _strength(check: _Checker, entry: LineDict, field: str) -> int | None:
+    value = entry.get(field.rsplit(".", 1)[1])
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise check.fail(
+            entry, field, f"{value!r} is not a non-negative whole number", "give the printed strength"
+        )
+    return value
 
 
 def _beachheads(check: _Checker, data: LineDict, g) -> list[Beachhead]:

@@ -105,7 +105,8 @@ def phase_effects(state: GameState) -> PhaseSummary:
     * movement / mechanized movement -- supply is determined at the start of
       movement (7.1): the out-of-supply units of the phasing side, and for
       the Germans the interdiction penalty by map;
-    * combat -- the attack-strength halving of out-of-supply units (7.5);
+    * combat -- the attack-strength halving of out-of-supply units (7.5),
+      and every possible attack with its strengths and odds (12.4);
     * others -- bookkeeping, nothing to compute here.
     """
     from normandy_lab.engine.interdiction import map_penalties
@@ -127,4 +128,67 @@ def phase_effects(state: GameState) -> PhaseSummary:
             results["interdiction"] = map_penalties(state)
         if phase.kind == "combat":
             results["attack_halved"] = out
+            results["attacks"] = combat_odds(state, side)
     return PhaseSummary(label=state.label, phase=phase, results=results)
+
+
+def unit_strength(state: GameState, unit) -> tuple[int, int]:
+    """Return a unit's (attack, defense) strength: printed values, or the RECONSTRUCTED per-step ones."""
+    import math
+
+    per_step = state.options.get("strength_per_step") or ruleset(state.system).options["strength_per_step"]
+    attack_per, defense_per = per_step[unit.type]
+    attack = unit.attack if unit.attack is not None else math.ceil(attack_per * unit.steps)
+    defense = unit.defense if unit.defense is not None else math.ceil(defense_per * unit.steps)
+    return attack, defense
+
+
+def combat_odds(state: GameState, side: str) -> list[dict[str, Any]]:
+    """List the possible attacks of ``side``: each enemy hex it is adjacent to, with strengths and odds.
+
+    Rules: 7.5 (an out-of-supply unit's attack strength is halved, rounded
+    up; 3.2: combine a stack's values before halving); 12.4 (odds are the
+    attack over the defense, rounded in the defender's favour).  Combat
+    resolution (the CRT) is not implemented yet: this shows what would go in.
+    """
+    import math
+
+    from normandy_lab.engine.supply import supply
+    from normandy_lab.grid import grid
+
+    g = grid(state.system)
+    report = supply(state)
+    by_hex: dict[str, list] = {}
+    for u in state.units:
+        if u.status == "active":
+            by_hex.setdefault(u.hex, []).append(u)
+    out = []
+    for hex_id, defenders in sorted(by_hex.items()):
+        if defenders[0].side == side:
+            continue
+        attackers = [u for n in g.neighbors(hex_id) for u in by_hex.get(g.canonical(n), []) if u.side == side]
+        attackers = [u for u in attackers if unit_strength(state, u)[0] > 0]
+        if not attackers:
+            continue
+        supplied = sum(unit_strength(state, u)[0] for u in attackers if report[u.id].general)
+        unsupplied = sum(unit_strength(state, u)[0] for u in attackers if not report[u.id].general)
+        attack = supplied + math.ceil(unsupplied / 2)
+        defense = sum(unit_strength(state, u)[1] for u in defenders)
+        if defense <= 0:
+            ratio = "automatic"
+        elif attack >= defense:
+            ratio = f"{attack // defense}-1"
+        else:
+            ratio = f"1-{math.ceil(defense / attack)}" if attack else "none"
+        out.append(
+            {
+                "defender_hex": hex_id,
+                "defenders": [u.id for u in defenders],
+                "attackers": [u.id for u in attackers],
+                "attack": attack,
+                "attack_lost_to_supply": unsupplied - math.ceil(unsupplied / 2),
+                "defense": defense,
+                "odds": ratio,
+            }
+        )
+    return out

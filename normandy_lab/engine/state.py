@@ -65,6 +65,8 @@ class Unit:
     hex: str
     steps: int
     ma: int | None = None
+    attack: int | None = None
+    defense: int | None = None
     status: str = "active"
     note: str = ""
     source: str = ""

@@ -187,6 +187,30 @@ SUPPLY = {
 # 20 -> 4; the steps between are a reconstruction.
 INTERDICTION_TRACK = ((5, 1), (13, 2), (17, 3), (20, 4), (30, 5))
 
+# RECONSTRUCTED combat strengths per step (attack, defense) by type; the
+# counters are not in the rulebook.  A unit's strength is its steps times
+# these, rounded up; a scenario may give a unit its printed values instead.
+STRENGTH_PER_STEP = {
+    "infantry": (1.0, 1.0),
+    "parachute": (1.2, 1.2),
+    "glider": (1.0, 1.0),
+    "commando": (1.3, 1.2),
+    "ranger": (1.3, 1.2),
+    "armor": (1.7, 1.2),
+    "assault_gun": (1.3, 1.3),
+    "tank_destroyer": (1.3, 1.0),
+    "mech_infantry": (1.3, 1.3),
+    "recon": (0.8, 0.8),
+    "artillery": (0.0, 1.0),
+    "rocket_artillery": (0.0, 1.0),
+    "anti_tank": (0.5, 1.5),
+    "flak": (0.3, 1.0),
+    "engineer": (0.7, 0.7),
+    "hq": (0.0, 1.0),
+    "static": (0.0, 1.0),
+    "strongpoint": (0.0, 2.0),
+}
+
 UNIT_TYPES = tuple(UNIT_DEFAULTS)
 
 BFN_RULES = RuleSet(
@@ -206,6 +230,7 @@ BFN_RULES = RuleSet(
         "historical_weather": True,  # 8.1o, extended with dated storms
         "what_if_interdiction": "block",  # analyst hex interdiction: "block" or "+N" MP
         "night_halving_until": "1944-07-01",  # 10.7
+        "strength_per_step": STRENGTH_PER_STEP,  # RECONSTRUCTED counters
     },
     unit_types=UNIT_TYPES,
     sizes=SIZES,
