@@ -17,6 +17,17 @@ from normandy_lab.terrain import TerrainConfig, TerrainMap, terrain_map
 
 __version__ = "0.1.0"
 
+
+def explore(source, **kwargs):  # -> normandy_lab.views.explorer.Explorer
+    """Open the explorer on a scenario, a state or a study (see :func:`normandy_lab.views.explorer.explore`).
+
+    Imported lazily so that the engine can be used without bokeh and ipywidgets loaded.
+    """
+    from normandy_lab.views.explorer import explore as open_explorer
+
+    return open_explorer(source, **kwargs)
+
+
 __all__ = [
     "SYSTEMS",
     "ControlPoint",
@@ -32,6 +43,7 @@ __all__ = [
     "Unit",
     "UnknownPlaceError",
     "__version__",
+    "explore",
     "ezoc",
     "ezoc_coverage",
     "gazetteer",

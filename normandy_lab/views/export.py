@@ -72,3 +72,61 @@ def save_png(obj: Any, path: str | Path, width: int = 1100, height: int = 900) -
     with tempfile.TemporaryDirectory() as folder:
         html = save_html(obj, Path(folder) / "figure.html")
         return html_to_png(html, path, width=width, height=height)
+
+
+def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
+    """Write the layers of a state to one GeoPackage (EPSG:4326) that geopandas/pyogrio and QGIS open.
+
+    Layers: ``units`` (points with their supply report), ``supply_paths``
+    (the traced lines), ``supply_ranges`` (each in-supply HQ's and source's
+    range), ``zoc`` (hexes in each side's ZOC, overlap marked) and
+    ``interdicted_hexes`` (the analyst's what-if interdictions).  An
+    existing file at ``path`` is replaced only once the new one is complete.
+    """
+    import geopandas as gpd
+
+    from normandy_lab.engine.zoc import zoc_mask
+    from normandy_lab.grid import grid
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    g = grid(state.system)
+    hexes = g.to_geodataframe()
+    ids = list(g.ids())
+    allied, german = zoc_mask(state, "allied"), zoc_mask(state, "german")
+    zoc_rows = [
+        {"hex_id": ids[i], "allied_zoc": bool(allied[i]), "german_zoc": bool(german[i])}
+        for i in range(len(ids))
+        if allied[i] or german[i]
+    ]
+    zoc = gpd.GeoDataFrame(
+        zoc_rows, geometry=[hexes.geometry.loc[r["hex_id"]] for r in zoc_rows], crs="EPSG:4326"
+    )
+    interdicted = sorted(state.interdicted_hexes)
+    interdiction = gpd.GeoDataFrame(
+        {"hex_id": interdicted}, geometry=[hexes.geometry.loc[h] for h in interdicted], crs="EPSG:4326"
+    )
+    units = report.to_geodataframe().reset_index()
+    names = {u.id: u for u in state.units}
+    units["name"] = [names[u].name for u in units["unit_id"]]
+    units["type"] = [names[u].type for u in units["unit_id"]]
+    units["size"] = [names[u].size for u in units["unit_id"]]
+    units["steps"] = [names[u].steps for u in units["unit_id"]]
+    frames = {
+        "units": units,
+        "supply_paths": report.paths(),
+        "supply_ranges": report.supply_ranges(),
+        "zoc": zoc,
+        "interdicted_hexes": interdiction,
+    }
+    # Write next to the target, then rename: a failed export never destroys an earlier file.
+    temporary = path.with_name(f".{path.stem}.partial{path.suffix}")
+    temporary.unlink(missing_ok=True)
+    try:
+        for layer, frame in frames.items():
+            frame.to_file(temporary, layer=layer, driver="GPKG", engine="pyogrio")
+        temporary.replace(path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    return path

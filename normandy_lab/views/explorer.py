@@ -1,0 +1,537 @@
+"""The explorer: an ipywidgets application around a bokeh map of a situation.
+
+``normandy_lab.explore(scenario_or_state_or_study)`` returns an
+:class:`Explorer`; display ``explorer.app`` (or the explorer itself) in
+JupyterLab.  Phases are stepped with Back / Step / Play and a slider over
+the states so far; the map shows terrain, units (out-of-supply ones ringed
+in orange), both sides' zones of control, the lines of supply, the supply
+range of the selected HQ, and the analyst's interdictions.  Clicking a unit
+shows its supply report; in an edit mode a click moves the selected unit,
+interdicts a hex, or destroys or repairs the bridge between two clicked
+hexes.  Undo and redo walk the edits; the study saves and reopens.
+
+Views never compute rules: every number shown comes from the engine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+from pathlib import Path
+from typing import Any
+
+from normandy_lab.engine import supply
+from normandy_lab.engine.edits import apply_edit
+from normandy_lab.engine.scenario import load_scenario
+from normandy_lab.engine.state import GameState
+from normandy_lab.engine.study import Study, save_study
+from normandy_lab.grid import grid
+from normandy_lab.views import layers
+from normandy_lab.views.basemap import basemap
+
+MODES = ("inspect", "move unit", "interdict hex", "destroy bridge", "repair bridge", "remove unit")
+
+
+def _default_extent(state: GameState) -> tuple[float, float, float, float]:
+    g = grid(state.system)
+    points = [g.center(u.hex) for u in state.units]
+    lons = sorted(p[0] for p in points)
+    lats = sorted(p[1] for p in points)
+    # The middle 96 % of the units, with a margin: one far-off unit does not shrink the map.
+    lo, hi = int(len(points) * 0.02), max(int(len(points) * 0.98) - 1, 0)
+    return (lons[lo] - 0.08, lats[lo] - 0.05, lons[hi] + 0.08, lats[hi] + 0.05)
+
+
+class Explorer:
+    """The state of one explorer session: a study (scenario + edits), its map and its controls."""
+
+    def __init__(
+        self,
+        source: Any,
+        extent: tuple[float, float, float, float] | None = None,
+        width: int = 950,
+        height: int = 720,
+    ) -> None:
+        if isinstance(source, Study):
+            self.study = source
+        elif isinstance(source, GameState):
+            self.study = None
+            self._states = [source]
+        else:
+            self.study = Study(str(source))
+        self.redo_stack: list[dict[str, Any]] = []
+        self.selected_unit: str | None = None
+        self.pending_hex: str | None = None
+        self.position = len(self.states) - 1
+        self.message = ""
+        state = self.state
+        self.system = state.system
+        self.fig = basemap(state.system, extent=extent or _default_extent(state), width=width, height=height)
+        self._add_layers()
+        self._build_widgets()
+        self.refresh()
+
+    # -- states ------------------------------------------------------------
+
+    @property
+    def states(self) -> list[GameState]:
+        """Every state so far (scenario, then one per edit or step)."""
+        return self.study.states if self.study is not None else self._states
+
+    @property
+    def state(self) -> GameState:
+        """The state shown."""
+        return self.states[self.position] if hasattr(self, "position") else self.states[-1]
+
+    def _apply(self, edit: dict[str, Any]) -> bool:
+        """Apply an edit at the end of the history; a refused edit is explained and changes nothing."""
+        if self.position != len(self.states) - 1:
+            self.message = "Go to the latest state (the slider's end) to edit."
+            self._refresh_text()
+            return False
+        try:
+            if self.study is not None:
+                self.study.apply(edit)
+            else:
+                self._states.append(apply_edit(self.states[-1], edit))
+        except Exception as exc:  # the engine's refusal, with its reason
+            self.message = f"Refused: {exc}"
+            self._refresh_text()
+            return False
+        self.redo_stack.clear()
+        self.position = len(self.states) - 1
+        self.message = f"Done: {edit['op']}"
+        self.refresh()
+        return True
+
+    def step(self) -> None:
+        """Step to the next phase (a new state at the end of the history)."""
+        if self.position < len(self.states) - 1:
+            self.position += 1
+            self.refresh()
+        else:
+            self._apply({"op": "next_phase"})
+
+    def back(self) -> None:
+        """Show the previous state."""
+        if self.position > 0:
+            self.position -= 1
+            self.refresh()
+
+    def undo(self) -> None:
+        """Take back the last edit."""
+        if len(self.states) <= 1:
+            return
+        if self.study is not None:
+            self.redo_stack.append(self.study.edits[-1])
+            self.study.undo()
+        else:
+            self._states.pop()
+        self.position = len(self.states) - 1
+        self.message = "Undone"
+        self.refresh()
+
+    def redo(self) -> None:
+        """Apply again the last edit taken back."""
+        if self.redo_stack:
+            edit = self.redo_stack.pop()
+            saved = list(self.redo_stack)
+            self._apply(edit)
+            self.redo_stack = saved
+
+    # -- map interaction ---------------------------------------------------
+
+    def select_unit(self, unit_id: str | None) -> None:
+        """Select a unit: show its supply report, its line and (for an HQ) its supply range."""
+        self.selected_unit = unit_id
+        if self.mode.value == "remove unit" and unit_id:
+            self._apply({"op": "remove_unit", "unit": unit_id})
+            return
+        self.refresh()
+
+    def click_hex(self, hex_id: str) -> None:
+        """Act on a clicked hex according to the edit mode."""
+        mode = self.mode.value
+        g = grid(self.system)
+        hex_id = g.canonical(hex_id)
+        if mode == "move unit":
+            if not self.selected_unit:
+                self.message = "Select a unit first (switch to inspect and click it)."
+                self._refresh_text()
+                return
+            self._apply({"op": "move", "unit": self.selected_unit, "to": hex_id})
+        elif mode == "interdict hex":
+            op = "clear_interdiction" if hex_id in self.state.interdicted_hexes else "interdict"
+            self._apply({"op": op, "hex": hex_id})
+        elif mode in ("destroy bridge", "repair bridge"):
+            if self.pending_hex is None:
+                self.pending_hex = hex_id
+                self.message = f"{hex_id} chosen: now click the hex across the bridge."
+                self._refresh_text()
+                return
+            first, self.pending_hex = self.pending_hex, None
+            op = "destroy_bridge" if mode == "destroy bridge" else "repair_bridge"
+            self._apply({"op": op, "hexside": [first, hex_id]})
+        else:
+            self.inspect_hex(hex_id)
+
+    def inspect_hex(self, hex_id: str) -> None:
+        """Show everything about a hex in the inspector."""
+        from normandy_lab.terrain import terrain_map
+
+        g = grid(self.system)
+        state = self.state
+        tmap = terrain_map(self.system, progress=False)
+        row = tmap.hex(hex_id)
+        units = [u for u in state.units if u.hex == hex_id]
+        sides = tmap.hexsides[(tmap.hexsides["a"] == hex_id) | (tmap.hexsides["b"] == hex_id)]
+        features = []
+        for a, b, water, name, road, bridge in zip(
+            sides["a"],
+            sides["b"],
+            sides["water_feature"],
+            sides["water_name"],
+            sides["road"],
+            sides["road_bridge"],
+            strict=True,
+        ):
+            other = b if a == hex_id else a
+            bits = [
+                f"{water} {name}".strip() if name else "",
+                f"{road} road" if road != "none" else "",
+                "bridge" if bridge else "",
+            ]
+            bits = [x for x in bits if x]
+            if bits:
+                features.append(f"{other}: {', '.join(bits)}")
+        from normandy_lab.engine.zoc import hex_control, zoc_mask
+
+        i = g.index(hex_id)
+        zocs = [side for side in ("allied", "german") if zoc_mask(state, side)[i]]
+        control = hex_control(state)[i] or "none"
+        text = (
+            f"<b>Hex {hex_id}</b> (sheet {g.sheet_of(hex_id)}): {row['terrain']} {row['settlement']}"
+            f"<br>place: {html.escape(str(row['place']) or '-')}; control: {control}; "
+            f"ZOC of: {', '.join(zocs) or 'none'}"
+            f"<br>units: {', '.join(u.id for u in units) or 'none'}"
+            f"<br>hexsides: {html.escape('; '.join(features) or 'nothing')}"
+        )
+        self.inspector.value = text
+
+    # -- layers ---------------------------------------------------------------
+
+    def _add_layers(self) -> None:
+        from bokeh.models import TapTool
+
+        fig = self.fig
+        self.sources = add_state_layers(fig)
+        units_renderer = next(
+            r for r in fig.renderers if getattr(r, "data_source", None) is self.sources["units"]
+        )
+        fig.add_tools(TapTool(renderers=[units_renderer]))
+        hexes = fig.select_one({"name": "hexes"})
+        if hexes is not None:
+            hex_renderer = next(r for r in fig.renderers if getattr(r, "data_source", None) is hexes)
+            fig.add_tools(TapTool(renderers=[hex_renderer]))
+            hexes.selected.on_change("indices", self._on_hex_tap)
+        self.sources["units"].selected.on_change("indices", self._on_unit_tap)
+
+    def _on_unit_tap(self, attr: str, old: list[int], new: list[int]) -> None:
+        if new:
+            self.select_unit(self.sources["units"].data["unit_id"][new[0]])
+
+    def _on_hex_tap(self, attr: str, old: list[int], new: list[int]) -> None:
+        hexes = self.fig.select_one({"name": "hexes"})
+        if new and hexes is not None:
+            self.click_hex(hexes.data["hex_id"][new[0]])
+
+    def refresh(self) -> None:
+        """Recompute the engine's reports for the shown state and replace whole layer columns."""
+        state = self.state
+        self.report = supply(state)
+        self.sources["units"].data = layers.unit_data(state, self.report)
+        self.sources["ezoc"].data = layers.ezoc_data(state)
+        if self.show_all_paths.value:
+            self.sources["paths"].data = layers.path_data(state, self.report)
+        else:
+            chosen = [self.selected_unit] if self.selected_unit else []
+            self.sources["paths"].data = layers.path_data(state, self.report, chosen)
+        owner = None
+        if self.selected_unit and any(u.id == self.selected_unit and u.hq for u in state.units):
+            owner = self.selected_unit if self.report[self.selected_unit].general else None
+        self.sources["range"].data = layers.range_data(state, self.report, owner)
+        self.sources["interdiction"].data = layers.interdiction_data(state)
+        # The controls follow the state shown (setting the state's own weather applies no edit).
+        self.weather.value = state.weather
+        for sheet, box in self.air.items():
+            box.value = int(state.air_points.get(sheet, 0))
+        for sheet, box in self.aa.items():
+            box.value = int(state.aa_points.get(sheet, 0))
+        self.slider.max = max(len(self.states) - 1, 0)
+        if self.slider.value != self.position:
+            self.slider.value = self.position
+        self._refresh_text()
+
+    def _refresh_text(self) -> None:
+        state = self.state
+        out = self.report.out_of_supply()
+        allied_out = sum(r.side == "allied" for r in out)
+        self.label.value = (
+            f"<b>{html.escape(state.label)}</b> — weather {state.weather} — "
+            f"out of supply: {allied_out} Allied, {len(out) - allied_out} German"
+        )
+        self.status.value = html.escape(self.message)
+        if self.selected_unit and any(u.id == self.selected_unit for u in state.units):
+            self.inspector.value = self.unit_report_html(self.selected_unit)
+
+    def unit_report_html(self, unit_id: str) -> str:
+        """Return the inspector's text for a unit: supply report, combat supply chain, strengths."""
+        from normandy_lab.engine.movement import allowance
+        from normandy_lab.engine.sequence import unit_strength
+
+        state = self.state
+        unit = state.unit(unit_id)
+        r = self.report[unit_id]
+        attack, defense = unit_strength(state, unit)
+        # 12.6: a unit out of General Supply attacks at half strength, rounded up.
+        shown_attack = attack if r.general else -(-attack // 2)
+        halved = " (halved, out of supply)" if not r.general else ""
+        yes_no = {True: "yes", False: "no"}
+        lines = [
+            f"<b>{html.escape(unit.name)}</b> ({unit.id}), {unit.nationality} {unit.type} {unit.size}, "
+            f"{unit.steps} steps, hex {unit.hex}",
+            f"formation: {html.escape(unit.formation or 'corps troops')}; "
+            f"corps: {html.escape(unit.corps or '-')}",
+            f"General Supply: <b>{'yes' if r.general else 'NO'}</b>; Combat Supply: {yes_no[r.combat]}; "
+            f"isolated: {yes_no[r.isolated]}",
+            f"traced to: {html.escape(r.traced_to or '-')}; limit: {html.escape(r.limit)}; "
+            + (f"length: {r.length_hexes:g} hexes, {r.length_mp:g} MP" if r.path else "no line found"),
+            f"line: {' → '.join(r.path) if r.path else '-'}",
+        ]
+        if not r.general:
+            lines.append(f"<span style='color:#c0392b'>why: {html.escape(r.reason)}</span>")
+            if r.blocking_hex:
+                lines.append(f"blocked at {r.blocking_hex} by {', '.join(r.blocking_units) or 'the terrain'}")
+        lines.append(
+            f"strength: attack {shown_attack}{halved}, defense {defense}; "
+            f"movement allowance now {allowance(state, unit, r.general):g}"
+        )
+        return "<br>".join(lines)
+
+    # -- widgets ---------------------------------------------------------------
+
+    def _build_widgets(self) -> None:
+        import ipywidgets as w
+        from jupyter_bokeh.widgets import BokehModel
+
+        self.back_button = w.Button(description="◀ Back", layout=w.Layout(width="90px"))
+        self.step_button = w.Button(
+            description="Step ▶", layout=w.Layout(width="90px"), button_style="primary"
+        )
+        self.play = w.Play(value=0, min=0, max=200, step=1, interval=1500, description="Play")
+        self.slider = w.IntSlider(
+            value=0,
+            min=0,
+            max=0,
+            description="State",
+            continuous_update=False,
+            layout=w.Layout(width="360px"),
+        )
+        self.label = w.HTML()
+        self.status = w.HTML()
+        self.inspector = w.HTML("Click a unit (inspect mode) to see its supply; click a hex for its terrain.")
+        self.mode = w.ToggleButtons(
+            options=MODES, value="inspect", description="Mode:", style={"button_width": "105px"}
+        )
+        self.show_all_paths = w.Checkbox(value=False, description="all lines of supply")
+        from normandy_lab.rules import ruleset
+
+        self.weather = w.Dropdown(
+            options=list(ruleset(self.system).weather_effects),
+            value=self.state.weather,
+            description="Weather:",
+        )
+        sheets = sorted(grid(self.system).scheme.sheets)
+        self.air = {
+            s: w.BoundedIntText(
+                value=int(self.state.air_points.get(s, 0)),
+                min=0,
+                max=135,
+                description=f"air {s}",
+                layout=w.Layout(width="130px"),
+            )
+            for s in sheets
+        }
+        self.aa = {
+            s: w.BoundedIntText(
+                value=int(self.state.aa_points.get(s, 0)),
+                min=0,
+                max=35,
+                description=f"AA {s}",
+                layout=w.Layout(width="130px"),
+            )
+            for s in sheets
+        }
+        self.apply_air = w.Button(description="Apply air")
+        self.undo_button = w.Button(description="Undo")
+        self.redo_button = w.Button(description="Redo")
+        self.save_path = w.Text(value="study.json", description="Study:")
+        self.save_button = w.Button(description="Save study")
+        self.export_button = w.Button(description="Export HTML")
+        self.back_button.on_click(lambda _: self.back())
+        self.step_button.on_click(lambda _: self.step())
+        self.undo_button.on_click(lambda _: self.undo())
+        self.redo_button.on_click(lambda _: self.redo())
+        self.play.observe(
+            lambda change: self.step() if change["new"] > change["old"] else None, names="value"
+        )
+        self.slider.observe(self._on_slider, names="value")
+        self.show_all_paths.observe(lambda _: self.refresh(), names="value")
+        self.weather.observe(
+            lambda change: (
+                self._apply({"op": "weather", "weather": change["new"]})
+                if change["new"] != self.state.weather
+                else None
+            ),
+            names="value",
+        )
+        self.apply_air.on_click(
+            lambda _: self._apply(
+                {
+                    "op": "air",
+                    "allied": {s: x.value for s, x in self.air.items()},
+                    "german_aa": {s: x.value for s, x in self.aa.items()},
+                }
+            )
+        )
+        self.save_button.on_click(lambda _: self.save(self.save_path.value))
+        self.export_button.on_click(
+            lambda _: self.export_html(Path(self.save_path.value).with_suffix(".html"))
+        )
+        self.map_widget = BokehModel(self.fig)
+        self.app = w.VBox(
+            [
+                w.HBox([self.back_button, self.step_button, self.play, self.slider]),
+                self.label,
+                w.HBox([self.mode, self.show_all_paths]),
+                self.map_widget,
+                self.status,
+                self.inspector,
+                w.HBox([self.weather, self.undo_button, self.redo_button]),
+                w.HBox([*self.air.values()]),
+                w.HBox([*self.aa.values(), self.apply_air]),
+                w.HBox([self.save_path, self.save_button, self.export_button]),
+            ]
+        )
+
+    def _on_slider(self, change: dict[str, Any]) -> None:
+        if change["new"] != self.position and 0 <= change["new"] < len(self.states):
+            self.position = change["new"]
+            self.refresh()
+
+    def _ipython_display_(self) -> None:  # pragma: no cover - needs a front end
+        from IPython.display import display
+
+        display(self.app)
+
+    # -- saving and exports ----------------------------------------------------
+
+    def save(self, path: str | Path) -> Path:
+        """Save the study (scenario + edits) atomically."""
+        if self.study is None:
+            raise ValueError(
+                "this explorer was opened on a bare state: open it on a scenario or a study to save"
+            )
+        saved = save_study(self.study, path)
+        self.message = f"Saved {saved}"
+        self._refresh_text()
+        return saved
+
+    def export_html(self, path: str | Path) -> Path:
+        """Save the current map as a standalone HTML page (INLINE BokehJS, no kernel)."""
+        from normandy_lab.views.export import save_html
+
+        return save_html(self.fig, path, title=self.state.label)
+
+    def export_png(self, path: str | Path) -> Path:
+        """Save the current map as PNG, rendered by headless Chromium."""
+        from normandy_lab.views.export import save_png
+
+        return save_png(self.fig, path)
+
+    def export_geopackage(self, path: str | Path) -> Path:
+        """Write the current state's layers to a GeoPackage (units, lines of supply, ZOCs, interdiction)."""
+        from normandy_lab.views.export import layers_to_geopackage
+
+        return layers_to_geopackage(self.state, self.report, path)
+
+
+def add_state_layers(fig: Any) -> dict[str, Any]:
+    """Add the situation layers (ZOCs, supply range, interdiction, lines of supply, units) to a basemap.
+
+    Returns the (empty) ``ColumnDataSource`` of each layer by name; callers
+    fill them with whole columns from :mod:`normandy_lab.views.layers`.
+    Every layer has a legend entry, so a click on the legend hides it.
+    """
+    from bokeh.models import ColumnDataSource, HoverTool, LabelSet
+
+    sources = {
+        name: ColumnDataSource(name=name) for name in ("ezoc", "range", "interdiction", "paths", "units")
+    }
+    fig.patches(
+        "xs", "ys", source=sources["ezoc"], fill_color="colour", fill_alpha=0.12, line_alpha=0.0,
+        hatch_pattern="diagonal_cross", hatch_color="colour", hatch_alpha=0.3, hatch_scale=8,
+        legend_label="zones of control (purple: both)",
+    )  # fmt: skip
+    fig.patches(
+        "xs", "ys", source=sources["range"], fill_color="#ffd700", fill_alpha=0.25, line_color="#b8860b",
+        line_alpha=0.5, legend_label="supply range of the selected HQ",
+    )  # fmt: skip
+    fig.patches(
+        "xs", "ys", source=sources["interdiction"], fill_color="#ff00ff", fill_alpha=0.35,
+        line_color="#8b008b", line_width=2, legend_label="interdicted hexes (what-if)",
+    )  # fmt: skip
+    fig.multi_line(
+        "xs", "ys", source=sources["paths"], line_color="colour", line_width=2.5, line_alpha=0.8,
+        legend_label="lines of supply",
+    )  # fmt: skip
+    units = fig.scatter(
+        "x", "y", source=sources["units"], marker="square", size=15, fill_color="colour", line_color="line",
+        line_width=3, legend_label="units (orange ring: out of supply)",
+    )  # fmt: skip
+    labels = LabelSet(
+        x="x", y="y", text="label", source=sources["units"], text_font_size="6pt", text_color="white",
+        text_align="center", text_baseline="middle",
+    )  # fmt: skip
+    fig.add_layout(labels)
+    fig.add_tools(
+        HoverTool(
+            renderers=[units],
+            tooltips=[
+                ("unit", "@unit_id (@label, @steps steps)"),
+                ("", "@name"),
+                ("formation", "@formation"),
+                ("stack", "@stack unit(s) in @hex_id"),
+                ("supply", "@supply"),
+                ("why", "@reason"),
+            ],
+        )
+    )
+    return sources
+
+
+def explore(source: Any, **kwargs: Any) -> Explorer:
+    """Open the explorer on a scenario (name or path), a :class:`GameState` or a :class:`Study`.
+
+    Loads BokehJS from the installed package first (INLINE: nothing is
+    fetched), then returns the :class:`Explorer`; display it (or
+    ``explorer.app``) in a notebook cell.
+    """
+    from normandy_lab.views.mapview import show_inline
+
+    # Outside a notebook there is nothing to load BokehJS into.
+    with contextlib.suppress(Exception):
+        show_inline()
+    if isinstance(source, str | Path) and not isinstance(source, GameState):
+        load_scenario(source)  # fail early with the scenario's own error message
+    return Explorer(source, **kwargs)

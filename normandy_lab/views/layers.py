@@ -1,0 +1,190 @@
+"""Column data of the explorer's layers: pure functions of a state and its reports.
+
+Views never compute rules: these functions only turn a state, a supply
+report and the terrain into the columns of bokeh ``ColumnDataSource``s
+(Web Mercator).  A step or an edit replaces whole columns at once.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from normandy_lab.engine.interdiction import map_penalties
+from normandy_lab.engine.state import GameState
+from normandy_lab.engine.supply import SupplyReport
+from normandy_lab.engine.zoc import zoc_mask
+from normandy_lab.grid import grid
+from normandy_lab.views.mapview import to_mercator
+
+SIDE_COLOURS = {"allied": "#1f4e9e", "german": "#b22222"}
+# NATO-style type letters for the unit markers' labels.
+TYPE_GLYPHS = {
+    "infantry": "INF",
+    "parachute": "PARA",
+    "glider": "GLI",
+    "commando": "CDO",
+    "ranger": "RGR",
+    "armor": "ARM",
+    "assault_gun": "StuG",
+    "tank_destroyer": "TD",
+    "mech_infantry": "MECH",
+    "recon": "REC",
+    "artillery": "ART",
+    "rocket_artillery": "RKT",
+    "anti_tank": "AT",
+    "flak": "FLAK",
+    "engineer": "ENG",
+    "hq": "HQ",
+    "static": "STAT",
+    "strongpoint": "SP",
+}
+SIZE_MARKS = {
+    "company": "I",
+    "battalion": "II",
+    "regiment": "III",
+    "brigade": "X",
+    "division_hq": "XX",
+    "corps_hq": "XXX",
+    "army_hq": "XXXX",
+}
+
+
+@lru_cache(maxsize=4)
+def _hex_outlines(system: str) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray, np.ndarray]:
+    """Mercator outlines and centres of every hex (cached per grid)."""
+    frame = grid(system).to_geodataframe()
+    xs, ys = [], []
+    for polygon in frame.geometry:
+        coords = np.asarray(polygon.exterior.coords)
+        mx, my = to_mercator(coords[:, 0], coords[:, 1])
+        xs.append(mx)
+        ys.append(my)
+    lon, lat = grid(system).centers()
+    cx, cy = to_mercator(lon, lat)
+    return xs, ys, cx, cy
+
+
+def hex_patches(system: str, indices: np.ndarray | list[int], **columns: Any) -> dict[str, list]:
+    """Patches columns for a subset of hexes (dense indices)."""
+    xs, ys, _, _ = _hex_outlines(system)
+    ids = grid(system).ids()
+    idx = [int(i) for i in indices]
+    data: dict[str, list] = {
+        "xs": [xs[i] for i in idx],
+        "ys": [ys[i] for i in idx],
+        "hex_id": [ids[i] for i in idx],
+    }
+    for key, values in columns.items():
+        data[key] = list(values)
+    return data
+
+
+def ezoc_data(state: GameState) -> dict[str, list]:
+    """Hexes in either side's ZOC, with which side(s) cover them (5.1)."""
+    allied, german = zoc_mask(state, "allied"), zoc_mask(state, "german")
+    covered = np.nonzero(allied | german)[0]
+    colours = []
+    labels = []
+    for i in covered:
+        if allied[i] and german[i]:
+            colours.append("#7b3294")
+            labels.append("both ZOCs")
+        elif allied[i]:
+            colours.append(SIDE_COLOURS["allied"])
+            labels.append("Allied ZOC")
+        else:
+            colours.append(SIDE_COLOURS["german"])
+            labels.append("German ZOC")
+    return hex_patches(state.system, covered, colour=colours, zoc=labels)
+
+
+def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
+    """One marker per unit, stacks fanned out around the hex centre, supply state as columns."""
+    g = grid(state.system)
+    _, _, cx, cy = _hex_outlines(state.system)
+    hex_size = g.georeference.hex_size_m * 1.5  # Mercator metres are ~1.5 ground metres at 49° N
+    stacks: dict[str, list] = {}
+    for u in state.units:
+        if u.status == "active":
+            stacks.setdefault(u.hex, []).append(u)
+    data: dict[str, list] = {
+        key: []
+        for key in (
+            "x", "y", "unit_id", "name", "side", "colour", "label", "hex_id", "steps", "general", "combat",
+            "isolated", "supply", "line", "reason", "stack", "formation",
+        )
+    }  # fmt: skip
+    for hex_id, units in stacks.items():
+        i = g.index(hex_id)
+        for k, u in enumerate(units):
+            angle = 2 * np.pi * k / max(len(units), 1)
+            offset = 0.0 if len(units) == 1 else hex_size * 0.22
+            r = report[u.id]
+            supply = (
+                "isolated"
+                if r.isolated and not r.general
+                else ("in supply" if r.general else "OUT OF SUPPLY")
+            )
+            data["x"].append(float(cx[i] + offset * np.cos(angle)))
+            data["y"].append(float(cy[i] + offset * np.sin(angle)))
+            data["unit_id"].append(u.id)
+            data["name"].append(u.name)
+            data["side"].append(u.side)
+            data["colour"].append(SIDE_COLOURS[u.side])
+            data["label"].append(f"{TYPE_GLYPHS.get(u.type, u.type)} {SIZE_MARKS.get(u.size, '')}".strip())
+            data["hex_id"].append(hex_id)
+            data["steps"].append(u.steps)
+            data["general"].append(r.general)
+            data["combat"].append(r.combat)
+            data["isolated"].append(r.isolated)
+            data["supply"].append(supply)
+            data["line"].append("#ff8c00" if not r.general else ("#000000" if r.combat else "#777777"))
+            data["reason"].append(r.reason)
+            data["stack"].append(len(units))
+            data["formation"].append(u.formation or "corps troops")
+    return data
+
+
+def path_data(state: GameState, report: SupplyReport, unit_ids: list[str] | None = None) -> dict[str, list]:
+    """Return the traced lines of supply (all units, or the listed ones) as multi_line columns."""
+    g = grid(state.system)
+    _, _, cx, cy = _hex_outlines(state.system)
+    xs, ys, owners, colours = [], [], [], []
+    for uid, r in report.units.items():
+        if unit_ids is not None and uid not in unit_ids:
+            continue
+        if len(r.path) < 2:
+            continue
+        idx = [g.index(h) for h in r.path]
+        xs.append(cx[idx])
+        ys.append(cy[idx])
+        owners.append(uid)
+        colours.append(SIDE_COLOURS[r.side])
+    return {"xs": xs, "ys": ys, "unit_id": owners, "colour": colours}
+
+
+def interdiction_data(state: GameState) -> dict[str, list]:
+    """Return the analyst's interdicted hexes (a what-if) and the regional penalty of their maps (11.2)."""
+    g = grid(state.system)
+    penalties = map_penalties(state)
+    idx = [g.index(h) for h in sorted(state.interdicted_hexes)]
+    return hex_patches(
+        state.system,
+        idx,
+        penalty=[
+            f"map {g.sheet_of(h)}: -{penalties.get(g.sheet_of(h), 0)} MP"
+            for h in sorted(state.interdicted_hexes)
+        ],
+    )
+
+
+def range_data(state: GameState, report: SupplyReport, owner: str | None) -> dict[str, list]:
+    """Return the supply range of one HQ or source hex, as hex patches (empty when None)."""
+    if not owner:
+        return hex_patches(state.system, [])
+    g = grid(state.system)
+    hexes = report.supply_range(owner)
+    return hex_patches(state.system, sorted(g.index(h) for h in hexes))

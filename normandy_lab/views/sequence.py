@@ -1,0 +1,119 @@
+"""A sequence of states as one standalone HTML page: a slider and a play button, no kernel.
+
+Every state's layers are computed in Python beforehand and stored in the
+page; the slider only switches which precomputed columns the map shows, so
+the page works from a USB stick in a classroom without Python or network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from normandy_lab.engine import supply
+from normandy_lab.engine.state import GameState
+from normandy_lab.views import layers
+
+LAYER_NAMES = ("ezoc", "interdiction", "paths", "units")
+
+
+def state_layers(state: GameState) -> dict[str, dict[str, list]]:
+    """Return the columns of every sequence layer for one state (engine reports turned into data)."""
+    report = supply(state)
+    return {
+        "ezoc": layers.ezoc_data(state),
+        "interdiction": layers.interdiction_data(state),
+        "paths": layers.path_data(state, report),
+        "units": layers.unit_data(state, report),
+    }
+
+
+def state_caption(state: GameState) -> str:
+    """Return the label shown above the map for a state: date, turn, phase, weather and supply count."""
+    report = supply(state)
+    out = report.out_of_supply()
+    allied = sum(r.side == "allied" for r in out)
+    german = len(out) - allied
+    return f"{state.label} — weather {state.weather} — out of supply: {allied} Allied, {german} German"
+
+
+def sequence_document(states: Sequence[GameState], width: int = 950, height: int = 720):  # -> bokeh layout
+    """Build the bokeh layout of a sequence page (see :func:`save_sequence_html`)."""
+    from bokeh.layouts import column, row
+    from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Slider
+
+    from normandy_lab.views.basemap import basemap
+    from normandy_lab.views.explorer import _default_extent, add_state_layers
+
+    if not states:
+        raise ValueError("a sequence needs at least one state")
+    systems = {s.system for s in states}
+    if len(systems) != 1:
+        raise ValueError(f"all states of a sequence must use one map; got {sorted(systems)}")
+    first = states[0]
+    fig = basemap(first.system, extent=_default_extent(first), width=width, height=height)
+    frames = [state_layers(s) for s in states]
+    shown = add_state_layers(fig)
+    for name in LAYER_NAMES:
+        shown[name].data = dict(frames[0][name])
+    shown["range"].data = layers.hex_patches(first.system, [])  # no HQ is selected in a page
+    stored = {
+        name: [ColumnDataSource(frame[name], name=f"{name}_{k}") for k, frame in enumerate(frames)]
+        for name in LAYER_NAMES
+    }
+    captions = [state_caption(s) for s in states]
+    caption = Div(text=f"<b>{captions[0]}</b>", width=width)
+    slider = Slider(start=0, end=max(len(states) - 1, 1), value=0, step=1, title="State", width=width - 120)
+    slider.disabled = len(states) == 1
+    play = Button(label="► Play", width=100)
+    switch = CustomJS(
+        args={
+            "shown": {name: shown[name] for name in LAYER_NAMES},
+            "stored": stored,
+            "captions": captions,
+            "caption": caption,
+            "slider": slider,
+        },
+        code="""
+            const k = slider.value;
+            for (const name of Object.keys(shown)) {
+                shown[name].data = Object.assign({}, stored[name][k].data);
+            }
+            caption.text = "<b>" + captions[k] + "</b>";
+        """,
+    )
+    slider.js_on_change("value", switch)
+    play.js_on_event(
+        "button_click",
+        CustomJS(
+            args={"slider": slider, "play": play},
+            code="""
+                if (window._nlTimer) {
+                    clearInterval(window._nlTimer); window._nlTimer = null; play.label = "► Play";
+                    return;
+                }
+                play.label = "❚❚ Pause";
+                window._nlTimer = setInterval(() => {
+                    slider.value = slider.value >= slider.end ? slider.start : slider.value + 1;
+                }, 1500);
+            """,
+        ),
+    )
+    return column(caption, row(play, slider), fig)
+
+
+def save_sequence_html(
+    states: Sequence[GameState], path: str | Path, title: str = "normandy_lab sequence"
+) -> Path:
+    """Save a sequence of states as a standalone HTML page with a slider and a play button.
+
+    Parameters
+    ----------
+    states
+        The states in order (for example ``study.states`` or the explorer's history).
+    path
+        Where to write the page (INLINE BokehJS: no network, no kernel).
+    """
+    from normandy_lab.views.export import save_html
+
+    return save_html(sequence_document(states), path, title=title)

@@ -1,0 +1,182 @@
+"""The explorer (issue 5) driven as a user would, without a browser: the same methods the buttons call.
+
+The browser tests (``test_explorer_browser.py``) drive the same application
+in JupyterLab through Chromium.
+"""
+
+from __future__ import annotations
+
+import geopandas as gpd
+import pyogrio
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.engine.study import Study, load_study
+from normandy_lab.views.explorer import Explorer
+from normandy_lab.views.sequence import save_sequence_html
+
+SCENARIO = "bfn_1944-06-13_am"
+
+
+@pytest.fixture
+def explorer() -> Explorer:
+    return nl.explore(SCENARIO)
+
+
+def test_explore_returns_widgets_around_a_bokeh_map(explorer):
+    import ipywidgets as w
+    from jupyter_bokeh.widgets import BokehModel
+
+    assert isinstance(explorer.app, w.VBox)
+    assert isinstance(explorer.map_widget, BokehModel)
+    assert "13 June 1944" in explorer.label.value
+    # Every layer is filled from the engine's report of the first state.
+    units = explorer.sources["units"].data
+    assert len(units["unit_id"]) == sum(u.status == "active" for u in explorer.state.units)
+    out = {r.unit_id for r in explorer.report.out_of_supply()}
+    shown_out = {uid for uid, general in zip(units["unit_id"], units["general"], strict=True) if not general}
+    assert shown_out == out
+    assert len(explorer.sources["ezoc"].data["hex_id"]) > 100
+
+
+def test_step_back_and_slider_walk_the_sequence_of_play(explorer):
+    first_label = explorer.label.value
+    explorer.step()
+    assert explorer.label.value != first_label
+    assert explorer.position == 1 and explorer.slider.max == 1
+    assert explorer.state.phase_index != explorer.states[0].phase_index
+    explorer.back()
+    assert explorer.label.value == first_label
+    explorer.slider.value = 1  # the slider moves through the states so far
+    assert explorer.position == 1
+    explorer.play.value = 1  # one tick of Play steps once more
+    assert explorer.position == 2 and len(explorer.states) == 3
+
+
+def test_clicking_an_out_of_supply_unit_explains_why(explorer):
+    unit = next(r for r in explorer.report.out_of_supply() if r.reason)
+    explorer.select_unit(unit.unit_id)
+    text = explorer.inspector.value
+    assert unit.unit_id in text and "General Supply: <b>NO</b>" in text
+    assert "why:" in text
+    assert "halved, out of supply" in text  # 12.6 strengths after supply effects
+
+
+def test_clicking_an_in_supply_unit_draws_its_line_and_an_hq_its_range(explorer):
+    unit = next(r for r in explorer.report.units.values() if r.general and len(r.path) >= 3)
+    explorer.select_unit(unit.unit_id)
+    assert explorer.sources["paths"].data["unit_id"] == [unit.unit_id]
+    assert " → ".join(unit.path) in explorer.inspector.value
+    hq = next(u for u in explorer.state.units if u.hq and explorer.report[u.id].general)
+    explorer.select_unit(hq.id)
+    reach = explorer.report.supply_range(hq.id)
+    assert set(explorer.sources["range"].data["hex_id"]) == reach
+    explorer.show_all_paths.value = True
+    assert len(explorer.sources["paths"].data["unit_id"]) > 50
+
+
+def test_interdicting_a_hex_on_a_line_changes_the_report_and_undo_redo_walk_it(explorer):
+    unit = next(r for r in explorer.report.units.values() if r.general and len(r.path) >= 4)
+    middle = unit.path[len(unit.path) // 2]
+    explorer.select_unit(unit.unit_id)
+    explorer.mode.value = "interdict hex"
+    explorer.click_hex(middle)
+    assert middle in explorer.state.interdicted_hexes
+    assert explorer.sources["interdiction"].data["hex_id"] == [middle]
+    after = explorer.report[unit.unit_id]
+    assert middle not in after.path  # a line never runs through an interdicted hex (11.2 option)
+    assert after.path != unit.path or not after.general
+    explorer.undo()
+    assert not explorer.state.interdicted_hexes and explorer.report[unit.unit_id].path == unit.path
+    explorer.redo()
+    assert explorer.state.interdicted_hexes == {middle}
+    explorer.click_hex(middle)  # a second click clears it
+    assert not explorer.state.interdicted_hexes
+
+
+def test_a_refused_move_is_explained_and_changes_nothing(explorer):
+    unit = next(u for u in explorer.state.units if u.side == "allied" and not u.hq)
+    explorer.select_unit(unit.id)
+    explorer.mode.value = "move unit"
+    before = len(explorer.states)
+    explorer.click_hex("A0101")  # far away, and it is not the Allied movement phase
+    assert explorer.status.value.startswith("Refused:")
+    assert len(explorer.states) == before
+
+
+def test_destroying_and_repairing_a_bridge_by_two_clicks(explorer):
+    tmap = nl.terrain_map("bfn", progress=False)
+    sides = tmap.hexsides
+    bridge = sides[sides["road_bridge"]].iloc[0]
+    explorer.mode.value = "destroy bridge"
+    explorer.click_hex(bridge["a"])
+    assert "now click the hex across" in explorer.status.value
+    explorer.click_hex(bridge["b"])
+    assert len(explorer.state.destroyed_bridges) == 1
+    explorer.mode.value = "repair bridge"
+    explorer.click_hex(bridge["a"])
+    explorer.click_hex(bridge["b"])
+    assert not explorer.state.destroyed_bridges
+
+
+def test_weather_and_air_controls_are_edits(explorer):
+    explorer.weather.value = "Storm"
+    assert explorer.state.weather == "Storm" and "weather Storm" in explorer.label.value
+    sheet = next(iter(explorer.air))
+    explorer.air[sheet].value = 40
+    explorer.apply_air.click()
+    assert explorer.state.air_points[sheet] == 40
+    explorer.undo()
+    explorer.undo()
+    assert explorer.state.weather == explorer.states[0].weather
+    assert explorer.weather.value == explorer.state.weather  # the controls follow the state shown
+
+
+def test_inspecting_a_hex_lists_everything_about_it(explorer):
+    unit = explorer.state.units[0]
+    explorer.click_hex(unit.hex)
+    text = explorer.inspector.value
+    assert f"Hex {unit.hex}" in text and unit.id in text and "control:" in text and "ZOC of:" in text
+
+
+def test_study_saves_and_reopens_with_the_same_state(explorer, tmp_path):
+    explorer.mode.value = "interdict hex"
+    explorer.click_hex("C3013")
+    explorer.step()
+    saved = explorer.save(tmp_path / "what_if.json")
+    study = load_study(saved)
+    assert isinstance(study, Study) and study.state.interdicted_hexes == {"C3013"}
+    reopened = nl.explore(study)
+    assert reopened.label.value == explorer.label.value
+
+
+def test_saving_an_explorer_on_a_bare_state_is_refused_clearly():
+    explorer = nl.explore(nl.load_scenario(SCENARIO))
+    with pytest.raises(ValueError, match="open it on a scenario or a study"):
+        explorer.save("never.json")
+
+
+def test_unknown_scenario_is_a_clear_error():
+    with pytest.raises(FileNotFoundError, match="no_such_scenario"):
+        nl.explore("no_such_scenario")
+
+
+def test_exports_html_geopackage_and_sequence(explorer, tmp_path):
+    explorer.mode.value = "interdict hex"
+    explorer.click_hex("C3013")
+    page = explorer.export_html(tmp_path / "view.html")
+    text = page.read_text()
+    assert "cdn.bokeh.org" not in text and '<script src="http' not in text
+    package = explorer.export_geopackage(tmp_path / "layers.gpkg")
+    names = {name for name, _ in pyogrio.list_layers(package)}
+    assert names == {"units", "supply_paths", "supply_ranges", "zoc", "interdicted_hexes"}
+    units = gpd.read_file(package, layer="units")
+    assert len(units) == len(explorer.report.units)
+    assert set(units.loc[~units["general"].astype(bool), "unit_id"]) == {
+        r.unit_id for r in explorer.report.out_of_supply()
+    }
+    assert list(gpd.read_file(package, layer="interdicted_hexes")["hex_id"]) == ["C3013"]
+    explorer.step()
+    sequence = save_sequence_html(explorer.states, tmp_path / "sequence.html")
+    body = sequence.read_text()
+    assert "cdn.bokeh.org" not in body and body.count("units_") >= len(explorer.states)
