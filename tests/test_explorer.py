@@ -59,7 +59,7 @@ def test_clicking_an_out_of_supply_unit_explains_why(explorer):
     text = explorer.inspector.value
     assert unit.unit_id in text and "General Supply: <b>NO</b>" in text
     assert "why:" in text
-    assert "halved, out of supply" in text  # 12.6 strengths after supply effects
+    assert "halved, out of supply" in text  # 7.5: strengths after supply effects
 
 
 def test_clicking_an_in_supply_unit_draws_its_line_and_an_hq_its_range(explorer):
@@ -180,3 +180,22 @@ def test_exports_html_geopackage_and_sequence(explorer, tmp_path):
     sequence = save_sequence_html(explorer.states, tmp_path / "sequence.html")
     body = sequence.read_text()
     assert "cdn.bokeh.org" not in body and body.count("units_") >= len(explorer.states)
+
+
+def test_a_redraw_sends_whole_columns_not_one_message_per_hex(explorer):
+    """Issue 5 speed: each changed layer goes to the browser as one PATCH-DOC (3 comm messages)."""
+    sent: list[int] = []
+    explorer.map_widget.send = lambda content, buffers=None: sent.append(len(buffers or []))
+    explorer.show_all_paths.value = True
+    sent.clear()
+    for source in explorer.sources.values():
+        source.data = {key: [] for key in source.data}
+    sent.clear()
+    explorer.refresh()  # every layer has changed: units, ZOCs, every line of supply
+    changed_layers = sum(bool(len(s.data.get("xs", s.data.get("x", [])))) for s in explorer.sources.values())
+    assert changed_layers >= 3
+    assert len(sent) <= 3 * len(explorer.sources)
+    assert sum(sent) == 0  # no binary buffers: no per-array messages
+    sent.clear()
+    explorer.step()  # nothing on the map moves between these phases: no layer is re-sent
+    assert sent == []

@@ -249,18 +249,22 @@ class Explorer:
         """Recompute the engine's reports for the shown state and replace whole layer columns."""
         state = self.state
         self.report = supply(state)
-        self.sources["units"].data = layers.unit_data(state, self.report)
-        self.sources["ezoc"].data = layers.ezoc_data(state)
-        if self.show_all_paths.value:
-            self.sources["paths"].data = layers.path_data(state, self.report)
-        else:
-            chosen = [self.selected_unit] if self.selected_unit else []
-            self.sources["paths"].data = layers.path_data(state, self.report, chosen)
+        chosen = None if self.show_all_paths.value else [self.selected_unit] if self.selected_unit else []
         owner = None
         if self.selected_unit and any(u.id == self.selected_unit and u.hq for u in state.units):
             owner = self.selected_unit if self.report[self.selected_unit].general else None
-        self.sources["range"].data = layers.range_data(state, self.report, owner)
-        self.sources["interdiction"].data = layers.interdiction_data(state)
+        fresh = {
+            "units": layers.unit_data(state, self.report),
+            "ezoc": layers.ezoc_data(state),
+            "paths": layers.path_data(state, self.report, chosen),
+            "range": layers.range_data(state, self.report, owner),
+            "interdiction": layers.interdiction_data(state),
+        }
+        for name, data in fresh.items():
+            # Whole columns at once, and only for layers that changed: a phase
+            # step that moves nothing sends the browser almost nothing.
+            if not layers.same_layer(self.sources[name].data, data):
+                self.sources[name].data = data
         # The controls follow the state shown (setting the state's own weather applies no edit).
         self.weather.value = state.weather
         for sheet, box in self.air.items():
@@ -293,7 +297,7 @@ class Explorer:
         unit = state.unit(unit_id)
         r = self.report[unit_id]
         attack, defense = unit_strength(state, unit)
-        # 12.6: a unit out of General Supply attacks at half strength, rounded up.
+        # 7.5: a unit out of General Supply attacks at half strength, rounded up.
         shown_attack = attack if r.general else -(-attack // 2)
         halved = " (halved, out of supply)" if not r.general else ""
         yes_no = {True: "yes", False: "no"}
@@ -495,20 +499,33 @@ def add_state_layers(fig: Any) -> dict[str, Any]:
         "xs", "ys", source=sources["paths"], line_color="colour", line_width=2.5, line_alpha=0.8,
         legend_label="lines of supply",
     )  # fmt: skip
+    # A unit is drawn as a counter: a side-coloured frame with its type inside, its
+    # size (echelon) above and its attack-defense strength below (attack halved out
+    # of supply, 7.5); the frame's ring is its supply state.
     units = fig.scatter(
-        "x", "y", source=sources["units"], marker="square", size=15, fill_color="colour", line_color="line",
-        line_width=3, legend_label="units (orange ring: out of supply)",
+        "x", "y", source=sources["units"], marker="square", size=24, fill_color="colour", line_color="line",
+        line_width=3, legend_label="units (ring: black/grey in supply, orange out, yellow isolated)",
     )  # fmt: skip
-    labels = LabelSet(
-        x="x", y="y", text="label", source=sources["units"], text_font_size="6pt", text_color="white",
-        text_align="center", text_baseline="middle",
-    )  # fmt: skip
-    fig.add_layout(labels)
+    for column, offset, size in (("glyph", 0, "6pt"), ("echelon", 17, "7pt"), ("strength", -17, "7pt")):
+        fig.add_layout(
+            LabelSet(
+                x="x",
+                y="y",
+                text=column,
+                source=sources["units"],
+                text_font_size=size,
+                y_offset=offset,
+                text_color="white" if column == "glyph" else "#111111",
+                text_align="center",
+                text_baseline="middle",
+                text_font_style="bold",
+            )
+        )
     fig.add_tools(
         HoverTool(
             renderers=[units],
             tooltips=[
-                ("unit", "@unit_id (@label, @steps steps)"),
+                ("unit", "@unit_id (@glyph @echelon, @steps steps, attack-defense @strength)"),
                 ("", "@name"),
                 ("formation", "@formation"),
                 ("stack", "@stack unit(s) in @hex_id"),

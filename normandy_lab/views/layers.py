@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from normandy_lab.engine.interdiction import map_penalties
+from normandy_lab.engine.sequence import unit_strength
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.engine.zoc import zoc_mask
@@ -41,6 +42,23 @@ TYPE_GLYPHS = {
     "static": "STAT",
     "strongpoint": "SP",
 }
+# The ring around a unit's marker says its supply state at a glance: General and
+# Combat Supply (7.2, 7.6.1), out of supply, and isolated (7.5o: no line of any
+# length to a friendly corps HQ).
+RING_COLOURS = {
+    "combat": "#000000",  # in General and Combat Supply
+    "general": "#888888",  # in General Supply only
+    "out": "#ff8c00",  # out of General Supply
+    "isolated": "#ffe000",  # out of supply and isolated
+}
+
+
+def _ring(general: bool, combat: bool, isolated: bool) -> str:
+    if not general:
+        return "isolated" if isolated else "out"
+    return "combat" if combat else "general"
+
+
 SIZE_MARKS = {
     "company": "I",
     "battalion": "II",
@@ -53,22 +71,28 @@ SIZE_MARKS = {
 
 
 @lru_cache(maxsize=4)
-def _hex_outlines(system: str) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray, np.ndarray]:
-    """Mercator outlines and centres of every hex (cached per grid)."""
+def _hex_outlines(system: str) -> tuple[list[list[float]], list[list[float]], np.ndarray, np.ndarray]:
+    """Mercator outlines and centres of every hex (cached per grid).
+
+    Outlines are plain lists rounded to 0.1 m: jupyter_bokeh sends every
+    numpy array of a column as its own comm message, so a layer of a
+    thousand hexes as arrays would be thousands of messages per step; as
+    lists it is one JSON message.
+    """
     frame = grid(system).to_geodataframe()
     xs, ys = [], []
     for polygon in frame.geometry:
         coords = np.asarray(polygon.exterior.coords)
         mx, my = to_mercator(coords[:, 0], coords[:, 1])
-        xs.append(mx)
-        ys.append(my)
+        xs.append(np.round(mx, 1).tolist())
+        ys.append(np.round(my, 1).tolist())
     lon, lat = grid(system).centers()
     cx, cy = to_mercator(lon, lat)
     return xs, ys, cx, cy
 
 
 def hex_patches(system: str, indices: np.ndarray | list[int], **columns: Any) -> dict[str, list]:
-    """Patches columns for a subset of hexes (dense indices)."""
+    """Return ``patches`` columns (``xs``, ``ys``, ``hex_id`` and ``columns``) for hexes by dense index."""
     xs, ys, _, _ = _hex_outlines(system)
     ids = grid(system).ids()
     idx = [int(i) for i in indices]
@@ -113,8 +137,8 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
     data: dict[str, list] = {
         key: []
         for key in (
-            "x", "y", "unit_id", "name", "side", "colour", "label", "hex_id", "steps", "general", "combat",
-            "isolated", "supply", "line", "reason", "stack", "formation",
+            "x", "y", "unit_id", "name", "side", "colour", "glyph", "echelon", "label", "hex_id", "steps",
+            "strength", "general", "combat", "isolated", "supply", "line", "reason", "stack", "formation",
         )
     }  # fmt: skip
     for hex_id, units in stacks.items():
@@ -134,14 +158,19 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
             data["name"].append(u.name)
             data["side"].append(u.side)
             data["colour"].append(SIDE_COLOURS[u.side])
+            data["glyph"].append(TYPE_GLYPHS.get(u.type, u.type[:4].upper()))
+            data["echelon"].append(SIZE_MARKS.get(u.size, ""))
             data["label"].append(f"{TYPE_GLYPHS.get(u.type, u.type)} {SIZE_MARKS.get(u.size, '')}".strip())
             data["hex_id"].append(hex_id)
             data["steps"].append(u.steps)
+            attack, defense = unit_strength(state, u)
+            # 7.5: out of General Supply, the attack strength is halved (rounded up).
+            data["strength"].append(f"{attack if r.general else -(-attack // 2)}-{defense}")
             data["general"].append(r.general)
             data["combat"].append(r.combat)
             data["isolated"].append(r.isolated)
             data["supply"].append(supply)
-            data["line"].append("#ff8c00" if not r.general else ("#000000" if r.combat else "#777777"))
+            data["line"].append(RING_COLOURS[_ring(r.general, r.combat, r.isolated)])
             data["reason"].append(r.reason)
             data["stack"].append(len(units))
             data["formation"].append(u.formation or "corps troops")
@@ -152,18 +181,20 @@ def path_data(state: GameState, report: SupplyReport, unit_ids: list[str] | None
     """Return the traced lines of supply (all units, or the listed ones) as multi_line columns."""
     g = grid(state.system)
     _, _, cx, cy = _hex_outlines(state.system)
-    xs, ys, owners, colours = [], [], [], []
+    xs, ys, owners, colours, lines = [], [], [], [], []
     for uid, r in report.units.items():
         if unit_ids is not None and uid not in unit_ids:
             continue
         if len(r.path) < 2:
             continue
         idx = [g.index(h) for h in r.path]
-        xs.append(cx[idx])
-        ys.append(cy[idx])
+        # Lists, not arrays: one JSON message per update (see _hex_outlines).
+        xs.append(np.round(cx[idx], 1).tolist())
+        ys.append(np.round(cy[idx], 1).tolist())
         owners.append(uid)
         colours.append(SIDE_COLOURS[r.side])
-    return {"xs": xs, "ys": ys, "unit_id": owners, "colour": colours}
+        lines.append(" → ".join(r.path))
+    return {"xs": xs, "ys": ys, "unit_id": owners, "colour": colours, "hexes": lines}
 
 
 def interdiction_data(state: GameState) -> dict[str, list]:
@@ -188,3 +219,14 @@ def range_data(state: GameState, report: SupplyReport, owner: str | None) -> dic
     g = grid(state.system)
     hexes = report.supply_range(owner)
     return hex_patches(state.system, sorted(g.index(h) for h in hexes))
+
+
+def same_layer(old: dict[str, list], new: dict[str, list]) -> bool:
+    """Tell whether two layer columns draw the same thing (so the browser need not be sent it again).
+
+    Geometry columns follow from the other columns (the hexes, the lines'
+    hexes, the units' hexes and stack positions), so they are not compared.
+    """
+    if old.keys() != new.keys():
+        return False
+    return all(old[key] == new[key] for key in new if key not in ("xs", "ys"))
