@@ -141,6 +141,30 @@ class TerrainMap:
         """Return the record of one hex (any printed id)."""
         return self.hexes.loc[self.grid.canonical(hex_id)]
 
+    def bridges(self, water_name: str | None = None) -> pd.DataFrame:
+        """Return the bridged hexsides (a road over water), optionally over one named river.
+
+        Parameters
+        ----------
+        water_name
+            A river, stream or canal as the geography names it (``"Vire"``,
+            ``"Orne"``); None for every bridge.
+
+        Raises
+        ------
+        KeyError
+            When no hexside of this map carries water of that name (the
+            message lists the names there are).
+        """
+        sides = self.hexsides
+        bridged = sides[sides["road_bridge"].astype(bool)]
+        if water_name is not None:
+            names = sorted({str(n) for n in sides["water_name"] if n})
+            if water_name not in names:
+                raise KeyError(f"{self.system}: no water named {water_name!r} on the map; names are: {names}")
+            bridged = bridged[bridged["water_name"] == water_name]
+        return pd.DataFrame(bridged[["a", "b", "water_feature", "water_name", "road"]])
+
 
 def _side_key(a: str, b: str) -> str:
     return f"{a}|{b}" if a < b else f"{b}|{a}"

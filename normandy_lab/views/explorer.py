@@ -83,8 +83,13 @@ class Explorer:
         """The state shown."""
         return self.states[self.position] if hasattr(self, "position") else self.states[-1]
 
-    def _apply(self, edit: dict[str, Any]) -> bool:
-        """Apply an edit at the end of the history; a refused edit is explained and changes nothing."""
+    def apply(self, edit: dict[str, Any]) -> bool:
+        """Apply an edit (the form studies store, see :func:`normandy_lab.engine.edits.apply_edit`).
+
+        The edit goes at the end of the history and the map is redrawn.  A
+        refused edit changes nothing: the status line gives the engine's
+        reason and False is returned.
+        """
         if self.position != len(self.states) - 1:
             self.message = "Go to the latest state (the slider's end) to edit."
             self._refresh_text()
@@ -110,7 +115,7 @@ class Explorer:
             self.position += 1
             self.refresh()
         else:
-            self._apply({"op": "next_phase"})
+            self.apply({"op": "next_phase"})
 
     def back(self) -> None:
         """Show the previous state."""
@@ -136,7 +141,7 @@ class Explorer:
         if self.redo_stack:
             edit = self.redo_stack.pop()
             saved = list(self.redo_stack)
-            self._apply(edit)
+            self.apply(edit)
             self.redo_stack = saved
 
     # -- map interaction ---------------------------------------------------
@@ -145,7 +150,7 @@ class Explorer:
         """Select a unit: show its supply report, its line and (for an HQ) its supply range."""
         self.selected_unit = unit_id
         if self.mode.value == "remove unit" and unit_id:
-            self._apply({"op": "remove_unit", "unit": unit_id})
+            self.apply({"op": "remove_unit", "unit": unit_id})
             return
         self.refresh()
 
@@ -159,10 +164,10 @@ class Explorer:
                 self.message = "Select a unit first (switch to inspect and click it)."
                 self._refresh_text()
                 return
-            self._apply({"op": "move", "unit": self.selected_unit, "to": hex_id})
+            self.apply({"op": "move", "unit": self.selected_unit, "to": hex_id})
         elif mode == "interdict hex":
             op = "clear_interdiction" if hex_id in self.state.interdicted_hexes else "interdict"
-            self._apply({"op": op, "hex": hex_id})
+            self.apply({"op": op, "hex": hex_id})
         elif mode in ("destroy bridge", "repair bridge"):
             if self.pending_hex is None:
                 self.pending_hex = hex_id
@@ -171,7 +176,7 @@ class Explorer:
                 return
             first, self.pending_hex = self.pending_hex, None
             op = "destroy_bridge" if mode == "destroy bridge" else "repair_bridge"
-            self._apply({"op": op, "hexside": [first, hex_id]})
+            self.apply({"op": op, "hexside": [first, hex_id]})
         else:
             self.inspect_hex(hex_id)
 
@@ -393,14 +398,14 @@ class Explorer:
         self.show_all_paths.observe(lambda _: self.refresh(), names="value")
         self.weather.observe(
             lambda change: (
-                self._apply({"op": "weather", "weather": change["new"]})
+                self.apply({"op": "weather", "weather": change["new"]})
                 if change["new"] != self.state.weather
                 else None
             ),
             names="value",
         )
         self.apply_air.on_click(
-            lambda _: self._apply(
+            lambda _: self.apply(
                 {
                     "op": "air",
                     "allied": {s: x.value for s, x in self.air.items()},

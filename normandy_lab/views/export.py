@@ -34,7 +34,9 @@ def save_html(obj: Any, path: str | Path, title: str = "normandy_lab") -> Path:
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(file_html(obj, INLINE, title), encoding="utf-8")
+    # The explorer's map also carries Python callbacks (clicks for the kernel); a
+    # saved page simply does without them, so bokeh's warning about them is noise.
+    path.write_text(file_html(obj, INLINE, title, suppress_callback_warning=True), encoding="utf-8")
     return path
 
 
