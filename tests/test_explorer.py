@@ -6,6 +6,8 @@ in JupyterLab through Chromium.
 
 from __future__ import annotations
 
+import html
+
 import geopandas as gpd
 import pyogrio
 import pytest
@@ -199,3 +201,39 @@ def test_a_redraw_sends_whole_columns_not_one_message_per_hex(explorer):
     sent.clear()
     explorer.step()  # nothing on the map moves between these phases: no layer is re-sent
     assert sent == []
+
+
+def test_the_map_is_seen_by_the_phasing_side_and_its_enemy_zoc_follows(explorer):
+    """5.4: a side's EZOC is the other side's ZOC; by default the map is seen by the phasing side."""
+    assert explorer.state.phasing_side == "allied"
+    assert set(explorer.sources["ezoc"].data["zoc"]) == {"German ZOC"}
+    for _ in range(30):
+        explorer.step()
+        if explorer.state.phasing_side == "german":
+            break
+    assert explorer.state.phasing_side == "german"
+    assert set(explorer.sources["ezoc"].data["zoc"]) == {"Allied ZOC"}
+    assert "seen by: german" in explorer.label.value
+    explorer.view.value = "both sides"
+    assert {"Allied ZOC", "German ZOC"} <= set(explorer.sources["ezoc"].data["zoc"])
+    explorer.view.value = "allied"
+    explorer.show_all_paths.value = True
+    sides = {explorer.report[u].side for u in explorer.sources["paths"].data["unit_id"]}
+    assert sides == {"allied"}
+
+
+def test_the_picker_opens_a_saved_study_and_explains_a_bad_name(explorer, tmp_path):
+    explorer.mode.value = "interdict hex"
+    explorer.click_hex("C3013")
+    saved = explorer.save(tmp_path / "what_if.json")
+    explorer.picker.value = "no_such_scenario"
+    explorer.open_button.click()
+    assert "Could not open 'no_such_scenario'" in html.unescape(explorer.status.value)
+    assert explorer.state.interdicted_hexes == {"C3013"}  # nothing shown was lost
+    explorer.picker.value = SCENARIO
+    explorer.open_button.click()
+    assert not explorer.state.interdicted_hexes and len(explorer.states) == 1
+    explorer.picker.value = str(saved)
+    explorer.open_button.click()
+    assert explorer.state.interdicted_hexes == {"C3013"}
+    assert explorer.map_box.children == (explorer.map_widget,)

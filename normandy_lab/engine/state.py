@@ -152,6 +152,13 @@ class GameState:
         return self.evolve(draws=self.draws + count)
 
     @property
+    def phasing_side(self) -> str:
+        """The side whose phase it is ("allied" or "german"), or "" for a phase both sides share."""
+        from normandy_lab.rules import ruleset
+
+        return ruleset(self.system).sequence[self.turn][self.phase_index].side or ""
+
+    @property
     def label(self) -> str:
         """A readable label: date, turn and phase."""
         from normandy_lab.rules import ruleset

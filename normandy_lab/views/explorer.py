@@ -24,11 +24,13 @@ from normandy_lab.engine import supply
 from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.scenario import load_scenario
 from normandy_lab.engine.state import GameState
-from normandy_lab.engine.study import Study, save_study
+from normandy_lab.engine.study import Study, load_study, save_study
 from normandy_lab.grid import grid
 from normandy_lab.views import layers
 from normandy_lab.views.basemap import basemap
 
+ENEMY = {"allied": "german", "german": "allied"}
+VIEWS = ("phasing side", "allied", "german", "both sides")
 MODES = ("inspect", "move unit", "interdict hex", "destroy bridge", "repair bridge", "remove unit")
 
 
@@ -52,6 +54,20 @@ class Explorer:
         width: int = 950,
         height: int = 720,
     ) -> None:
+        self._size = (width, height)
+        self._set_source(source)
+        state = self.state
+        self.system = state.system
+        self.fig = basemap(state.system, extent=extent or _default_extent(state), width=width, height=height)
+        self._add_layers()
+        self._build_widgets()
+        self.refresh()
+        # The map widget is made once its layers hold data: jupyter_bokeh sends the
+        # document as it is at creation, and patches sent before a front end shows
+        # the widget would be lost.
+        self._mount_map()
+
+    def _set_source(self, source: Any) -> None:
         if isinstance(source, Study):
             self.study = source
         elif isinstance(source, GameState):
@@ -64,12 +80,27 @@ class Explorer:
         self.pending_hex: str | None = None
         self.position = len(self.states) - 1
         self.message = ""
-        state = self.state
-        self.system = state.system
-        self.fig = basemap(state.system, extent=extent or _default_extent(state), width=width, height=height)
-        self._add_layers()
-        self._build_widgets()
-        self.refresh()
+
+    def open(self, source: Any) -> None:
+        """Show another scenario (name or path), study (object or saved file) or state in this explorer.
+
+        A saved study (``.json``) is loaded and replayed; a scenario on another
+        game's map gets a new map.
+        """
+        if isinstance(source, str | Path) and str(source).endswith(".json"):
+            source = load_study(source)
+        self._set_source(source)
+        if self.state.system != self.system:
+            self.system = self.state.system
+            width, height = self._size
+            self.fig = basemap(self.system, extent=_default_extent(self.state), width=width, height=height)
+            self._add_layers()
+            self.refresh()
+            self._mount_map()
+        else:
+            self.refresh()
+        self.message = f"Opened {source if isinstance(source, str | Path) else self.state.scenario}"
+        self._refresh_text()
 
     # -- states ------------------------------------------------------------
 
@@ -143,6 +174,13 @@ class Explorer:
             saved = list(self.redo_stack)
             self.apply(edit)
             self.redo_stack = saved
+
+    def viewing_side(self) -> str:
+        """Return the side the map is seen from ("allied" or "german"), or "" for both sides."""
+        choice = self.view.value
+        if choice == "phasing side":
+            return self.state.phasing_side
+        return "" if choice == "both sides" else choice
 
     # -- map interaction ---------------------------------------------------
 
@@ -258,10 +296,14 @@ class Explorer:
         owner = None
         if self.selected_unit and any(u.id == self.selected_unit and u.hq for u in state.units):
             owner = self.selected_unit if self.report[self.selected_unit].general else None
+        viewer = self.viewing_side()
+        # Seen from one side, the zones that matter are the enemy's (EZOC, 5.4), and
+        # "all lines of supply" means that side's lines.
+        zoc_sides = ("allied", "german") if viewer == "" else (ENEMY[viewer],)
         fresh = {
             "units": layers.unit_data(state, self.report),
-            "ezoc": layers.ezoc_data(state),
-            "paths": layers.path_data(state, self.report, chosen),
+            "ezoc": layers.ezoc_data(state, zoc_sides),
+            "paths": layers.path_data(state, self.report, chosen, side=viewer or None),
             "range": layers.range_data(state, self.report, owner),
             "interdiction": layers.interdiction_data(state),
         }
@@ -287,7 +329,8 @@ class Explorer:
         allied_out = sum(r.side == "allied" for r in out)
         self.label.value = (
             f"<b>{html.escape(state.label)}</b> — weather {state.weather} — "
-            f"out of supply: {allied_out} Allied, {len(out) - allied_out} German"
+            f"out of supply: {allied_out} Allied, {len(out) - allied_out} German — "
+            f"seen by: {self.viewing_side() or 'both sides'}"
         )
         self.status.value = html.escape(self.message)
         if self.selected_unit and any(u.id == self.selected_unit for u in state.units):
@@ -331,7 +374,6 @@ class Explorer:
 
     def _build_widgets(self) -> None:
         import ipywidgets as w
-        from jupyter_bokeh.widgets import BokehModel
 
         self.back_button = w.Button(description="◀ Back", layout=w.Layout(width="90px"))
         self.step_button = w.Button(
@@ -353,6 +395,7 @@ class Explorer:
             options=MODES, value="inspect", description="Mode:", style={"button_width": "105px"}
         )
         self.show_all_paths = w.Checkbox(value=False, description="all lines of supply")
+        self.view = w.Dropdown(options=VIEWS, value="phasing side", description="Seen by:")
         from normandy_lab.rules import ruleset
 
         self.weather = w.Dropdown(
@@ -396,6 +439,7 @@ class Explorer:
         )
         self.slider.observe(self._on_slider, names="value")
         self.show_all_paths.observe(lambda _: self.refresh(), names="value")
+        self.view.observe(lambda _: self.refresh(), names="value")
         self.weather.observe(
             lambda change: (
                 self.apply({"op": "weather", "weather": change["new"]})
@@ -417,13 +461,27 @@ class Explorer:
         self.export_button.on_click(
             lambda _: self.export_html(Path(self.save_path.value).with_suffix(".html"))
         )
-        self.map_widget = BokehModel(self.fig)
+        from normandy_lab.engine.scenario import SCENARIO_DIR
+
+        scenarios = sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
+        self.picker = w.Combobox(
+            options=scenarios,
+            placeholder="scenario name, or a saved study .json",
+            description="Open:",
+            ensure_option=False,
+            layout=w.Layout(width="420px"),
+        )
+        self.open_button = w.Button(description="Open")
+        self.open_button.on_click(lambda _: self._open_from_picker())
+        self.map_box = w.Box()
         self.app = w.VBox(
             [
+                w.HBox([self.picker, self.open_button]),
                 w.HBox([self.back_button, self.step_button, self.play, self.slider]),
                 self.label,
-                w.HBox([self.mode, self.show_all_paths]),
-                self.map_widget,
+                w.HBox([self.mode]),
+                w.HBox([self.view, self.show_all_paths]),
+                self.map_box,
                 self.status,
                 self.inspector,
                 w.HBox([self.weather, self.undo_button, self.redo_button]),
@@ -432,6 +490,19 @@ class Explorer:
                 w.HBox([self.save_path, self.save_button, self.export_button]),
             ]
         )
+
+    def _mount_map(self) -> None:
+        from jupyter_bokeh.widgets import BokehModel
+
+        self.map_widget = BokehModel(self.fig)
+        self.map_box.children = [self.map_widget]
+
+    def _open_from_picker(self) -> None:
+        try:
+            self.open(self.picker.value)
+        except Exception as exc:  # a bad name or file: say so, keep what is shown
+            self.message = f"Could not open {self.picker.value!r}: {exc}"
+            self._refresh_text()
 
     def _on_slider(self, change: dict[str, Any]) -> None:
         if change["new"] != self.position and 0 <= change["new"] < len(self.states):

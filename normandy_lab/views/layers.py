@@ -106,9 +106,13 @@ def hex_patches(system: str, indices: np.ndarray | list[int], **columns: Any) ->
     return data
 
 
-def ezoc_data(state: GameState) -> dict[str, list]:
-    """Hexes in either side's ZOC, with which side(s) cover them (5.1)."""
-    allied, german = zoc_mask(state, "allied"), zoc_mask(state, "german")
+def ezoc_data(state: GameState, sides: tuple[str, ...] = ("allied", "german")) -> dict[str, list]:
+    """Return the hexes in the ZOC of the given sides, with which side(s) cover them (5.1).
+
+    Seen from one side, its EZOC is the other side's ZOC: pass that side alone.
+    """
+    allied = zoc_mask(state, "allied") if "allied" in sides else np.zeros(len(grid(state.system)), bool)
+    german = zoc_mask(state, "german") if "german" in sides else np.zeros(len(grid(state.system)), bool)
     covered = np.nonzero(allied | german)[0]
     colours = []
     labels = []
@@ -177,13 +181,17 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
     return data
 
 
-def path_data(state: GameState, report: SupplyReport, unit_ids: list[str] | None = None) -> dict[str, list]:
-    """Return the traced lines of supply (all units, or the listed ones) as multi_line columns."""
+def path_data(
+    state: GameState, report: SupplyReport, unit_ids: list[str] | None = None, side: str | None = None
+) -> dict[str, list]:
+    """Return the traced lines of supply (all units, the listed ones, or one side's) as multi_line columns."""
     g = grid(state.system)
     _, _, cx, cy = _hex_outlines(state.system)
     xs, ys, owners, colours, lines = [], [], [], [], []
     for uid, r in report.units.items():
         if unit_ids is not None and uid not in unit_ids:
+            continue
+        if side is not None and r.side != side:
             continue
         if len(r.path) < 2:
             continue
