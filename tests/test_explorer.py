@@ -237,3 +237,20 @@ def test_the_picker_opens_a_saved_study_and_explains_a_bad_name(explorer, tmp_pa
     explorer.open_button.click()
     assert explorer.state.interdicted_hexes == {"C3013"}
     assert explorer.map_box.children == (explorer.map_widget,)
+
+
+def test_adding_a_copy_of_a_unit_and_removing_it(explorer):
+    template = next(u for u in explorer.state.units if u.side == "german" and u.hq is None)
+    explorer.mode.value = "add unit"
+    explorer.click_hex("C3013")
+    assert "Select a unit to copy first" in explorer.status.value
+    explorer.selected_unit = template.id
+    explorer.click_hex("C3013")
+    added = explorer.state.unit(f"{template.id}+1")
+    assert added.hex == "C3013" and added.side == "german" and added.type == template.type
+    assert added.id in explorer.report.units  # the engine traces its supply at once
+    explorer.click_hex("A1010")  # a sea hex: refused with the engine's reason
+    assert "sea hex" in explorer.status.value
+    explorer.mode.value = "remove unit"
+    explorer.select_unit(added.id)
+    assert not any(u.id == added.id for u in explorer.state.units)

@@ -31,7 +31,15 @@ from normandy_lab.views.basemap import basemap
 
 ENEMY = {"allied": "german", "german": "allied"}
 VIEWS = ("phasing side", "allied", "german", "both sides")
-MODES = ("inspect", "move unit", "interdict hex", "destroy bridge", "repair bridge", "remove unit")
+MODES = (
+    "inspect",
+    "move unit",
+    "interdict hex",
+    "destroy bridge",
+    "repair bridge",
+    "add unit",
+    "remove unit",
+)
 
 
 def _default_extent(state: GameState) -> tuple[float, float, float, float]:
@@ -215,8 +223,38 @@ class Explorer:
             first, self.pending_hex = self.pending_hex, None
             op = "destroy_bridge" if mode == "destroy bridge" else "repair_bridge"
             self.apply({"op": op, "hexside": [first, hex_id]})
+        elif mode == "add unit":
+            self.add_copy(hex_id)
         else:
             self.inspect_hex(hex_id)
+
+    def add_copy(self, hex_id: str) -> bool:
+        """Add a copy of the selected unit at a hex (a what-if reinforcement); False if refused."""
+        if not self.selected_unit:
+            self.message = "Select a unit to copy first (switch to inspect and click it)."
+            self._refresh_text()
+            return False
+        template = self.state.unit(self.selected_unit)
+        taken = {u.id for u in self.state.units}
+        number = 1
+        while f"{template.id}+{number}" in taken:
+            number += 1
+        record = {
+            field: getattr(template, field)
+            for field in ("name", "side", "nationality", "type", "mechanized", "size", "formation", "corps")
+        }
+        record.update(
+            id=f"{template.id}+{number}",
+            name=f"{template.name} (what-if copy {number})",
+            hq=None,  # a copy is a combat unit: HQs come from the scenario
+            hex=hex_id,
+            steps=template.steps,
+            ma=template.ma,
+            attack=template.attack,
+            defense=template.defense,
+            note=f"what-if copy of {template.id}",
+        )
+        return self.apply({"op": "add_unit", "unit": record})
 
     def inspect_hex(self, hex_id: str) -> None:
         """Show everything about a hex in the inspector."""
@@ -259,6 +297,9 @@ class Explorer:
             f"<br>units: {', '.join(u.id for u in units) or 'none'}"
             f"<br>hexsides: {html.escape('; '.join(features) or 'nothing')}"
         )
+        if self.selected_unit and any(u.id == self.selected_unit for u in units):
+            # The click was on the selected unit: its report first, then its hex.
+            text = self.unit_report_html(self.selected_unit) + "<hr>" + text
         self.inspector.value = text
 
     # -- layers ---------------------------------------------------------------
@@ -280,13 +321,23 @@ class Explorer:
         self.sources["units"].selected.on_change("indices", self._on_unit_tap)
 
     def _on_unit_tap(self, attr: str, old: list[int], new: list[int]) -> None:
-        if new:
-            self.select_unit(self.sources["units"].data["unit_id"][new[0]])
+        if not new:
+            return
+        unit_id = self.sources["units"].data["unit_id"][new[0]]
+        # Clear the browser's selection so that a second click on the same unit counts.
+        self.sources["units"].selected.indices = []
+        # In the move, hex and bridge modes a click is about the hex (the destination,
+        # the hex to interdict), even when a unit stands in it.
+        if self.mode.value in ("inspect", "remove unit"):
+            self.select_unit(unit_id)
 
     def _on_hex_tap(self, attr: str, old: list[int], new: list[int]) -> None:
         hexes = self.fig.select_one({"name": "hexes"})
         if new and hexes is not None:
-            self.click_hex(hexes.data["hex_id"][new[0]])
+            hex_id = hexes.data["hex_id"][new[0]]
+            hexes.selected.indices = []
+            if self.mode.value != "remove unit":  # there the unit's own handler acts
+                self.click_hex(hex_id)
 
     def refresh(self) -> None:
         """Recompute the engine's reports for the shown state and replace whole layer columns."""
