@@ -254,3 +254,24 @@ def test_adding_a_copy_of_a_unit_and_removing_it(explorer):
     explorer.mode.value = "remove unit"
     explorer.select_unit(added.id)
     assert not any(u.id == added.id for u in explorer.state.units)
+
+
+def test_a_click_on_the_map_selects_the_unit_under_it_or_acts_on_the_hex(explorer):
+    from normandy_lab.views.mapview import from_mercator, to_mercator
+
+    data = explorer.sources["units"].data
+    k = next(i for i, n in enumerate(data["stack"]) if n == 1)
+    explorer.tap(data["x"][k], data["y"][k])
+    assert explorer.selected_unit == data["unit_id"][k]
+    assert f"({data['unit_id'][k]})" in explorer.inspector.value
+    # In the interdict mode the same click is about the hex, and a second click takes it back.
+    explorer.mode.value = "interdict hex"
+    explorer.tap(data["x"][k], data["y"][k])
+    assert explorer.state.interdicted_hexes == {data["hex_id"][k]}
+    explorer.tap(data["x"][k], data["y"][k])
+    assert not explorer.state.interdicted_hexes
+    x, y = to_mercator(-5.0, 47.0)  # far outside every map sheet
+    explorer.tap(float(x), float(y))
+    assert "off the game map" in explorer.status.value
+    lon, lat = from_mercator(*to_mercator(-0.37, 49.18))
+    assert abs(lon + 0.37) < 1e-9 and abs(lat - 49.18) < 1e-9

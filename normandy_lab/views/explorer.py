@@ -20,6 +20,8 @@ import html
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from normandy_lab.engine import supply
 from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.scenario import load_scenario
@@ -59,7 +61,7 @@ class Explorer:
         self,
         source: Any,
         extent: tuple[float, float, float, float] | None = None,
-        width: int = 950,
+        width: int = 1000,
         height: int = 720,
     ) -> None:
         self._size = (width, height)
@@ -305,39 +307,50 @@ class Explorer:
     # -- layers ---------------------------------------------------------------
 
     def _add_layers(self) -> None:
-        from bokeh.models import TapTool
+        from bokeh.events import Tap
 
-        fig = self.fig
-        self.sources = add_state_layers(fig)
-        units_renderer = next(
-            r for r in fig.renderers if getattr(r, "data_source", None) is self.sources["units"]
-        )
-        fig.add_tools(TapTool(renderers=[units_renderer]))
-        hexes = fig.select_one({"name": "hexes"})
-        if hexes is not None:
-            hex_renderer = next(r for r in fig.renderers if getattr(r, "data_source", None) is hexes)
-            fig.add_tools(TapTool(renderers=[hex_renderer]))
-            hexes.selected.on_change("indices", self._on_hex_tap)
-        self.sources["units"].selected.on_change("indices", self._on_unit_tap)
+        self.sources = add_state_layers(self.fig)
+        # Clicks arrive as Tap events with map coordinates, once per click.  (Selection
+        # changes would do too, but jupyter_bokeh runs on_change callbacks twice for
+        # changes made in the browser, and a second click on the same hex would be
+        # no change at all.)
+        self.fig.on_event(Tap, self._on_tap)
 
-    def _on_unit_tap(self, attr: str, old: list[int], new: list[int]) -> None:
-        if not new:
-            return
-        unit_id = self.sources["units"].data["unit_id"][new[0]]
-        # Clear the browser's selection so that a second click on the same unit counts.
-        self.sources["units"].selected.indices = []
-        # In the move, hex and bridge modes a click is about the hex (the destination,
-        # the hex to interdict), even when a unit stands in it.
-        if self.mode.value in ("inspect", "remove unit"):
+    def unit_at(self, x: float, y: float) -> str | None:
+        """Return the unit whose counter is drawn nearest a map point (Web Mercator), if within reach."""
+        data = self.sources["units"].data
+        if not data.get("x"):
+            return None
+        dx = np.asarray(data["x"]) - x
+        dy = np.asarray(data["y"]) - y
+        nearest = int(np.argmin(dx * dx + dy * dy))
+        # Within about a third of a hex of the counter's centre (Mercator m are ~1.5 ground m here).
+        reach = grid(self.system).georeference.hex_size_m * 1.5 * 0.35
+        return data["unit_id"][nearest] if np.hypot(dx[nearest], dy[nearest]) <= reach else None
+
+    def hex_at(self, x: float, y: float) -> str | None:
+        """Return the hex under a map point (Web Mercator), or None off the map."""
+        from normandy_lab.views.mapview import from_mercator
+
+        lon, lat = from_mercator(x, y)
+        return grid(self.system).locate(float(lon), float(lat))
+
+    def tap(self, x: float, y: float) -> None:
+        """Act on a click at a map point (Web Mercator), as the mode says: what a click on the map does."""
+        mode = self.mode.value
+        unit_id = self.unit_at(x, y) if mode in ("inspect", "remove unit") else None
+        if unit_id is not None:
             self.select_unit(unit_id)
+            return
+        hex_id = self.hex_at(x, y)
+        if hex_id is None:
+            self.message = "That point is off the game map."
+            self._refresh_text()
+        elif mode != "remove unit":
+            self.click_hex(hex_id)
 
-    def _on_hex_tap(self, attr: str, old: list[int], new: list[int]) -> None:
-        hexes = self.fig.select_one({"name": "hexes"})
-        if new and hexes is not None:
-            hex_id = hexes.data["hex_id"][new[0]]
-            hexes.selected.indices = []
-            if self.mode.value != "remove unit":  # there the unit's own handler acts
-                self.click_hex(hex_id)
+    def _on_tap(self, event: Any) -> None:
+        self.tap(event.x, event.y)
 
     def refresh(self) -> None:
         """Recompute the engine's reports for the shown state and replace whole layer columns."""
@@ -354,7 +367,9 @@ class Explorer:
         fresh = {
             "units": layers.unit_data(state, self.report),
             "ezoc": layers.ezoc_data(state, zoc_sides),
-            "paths": layers.path_data(state, self.report, chosen, side=viewer or None),
+            "paths": layers.path_data(
+                state, self.report, chosen, side=(viewer or None) if chosen is None else None
+            ),
             "range": layers.range_data(state, self.report, owner),
             "interdiction": layers.interdiction_data(state),
         }
@@ -661,6 +676,12 @@ def add_state_layers(fig: Any) -> dict[str, Any]:
             ],
         )
     )
+    # The legend goes beside the map, where it hides nothing (a click on an entry hides that layer).
+    legend = fig.legend[0]
+    if legend in fig.center:
+        fig.center.remove(legend)
+    legend.location = "top_left"
+    fig.add_layout(legend, "right")
     return sources
 
 

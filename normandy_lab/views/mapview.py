@@ -69,6 +69,12 @@ def to_mercator(lon: Any, lat: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(x), np.asarray(y)
 
 
+def from_mercator(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Return the longitudes and latitudes of Web Mercator points."""
+    lon, lat = _mercator().transform(np.asarray(x, float), np.asarray(y, float), direction="INVERSE")
+    return np.asarray(lon), np.asarray(lat)
+
+
 def show_inline() -> None:
     """Load BokehJS into the notebook from the installed package (no CDN)."""
     from bokeh.io import output_notebook

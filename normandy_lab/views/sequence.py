@@ -37,7 +37,7 @@ def state_caption(state: GameState) -> str:
     return f"{state.label} — weather {state.weather} — out of supply: {allied} Allied, {german} German"
 
 
-def sequence_document(states: Sequence[GameState], width: int = 950, height: int = 720):  # -> bokeh layout
+def sequence_document(states: Sequence[GameState], width: int = 1000, height: int = 720):  # -> bokeh layout
     """Build the bokeh layout of a sequence page (see :func:`save_sequence_html`)."""
     from bokeh.layouts import column, row
     from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Slider
@@ -62,8 +62,16 @@ def sequence_document(states: Sequence[GameState], width: int = 950, height: int
         for name in LAYER_NAMES
     }
     captions = [state_caption(s) for s in states]
-    caption = Div(text=f"<b>{captions[0]}</b>", width=width)
-    slider = Slider(start=0, end=max(len(states) - 1, 1), value=0, step=1, title="State", width=width - 120)
+    caption = Div(text=f"<b>{captions[0]}</b>", width=width, name="caption")
+    slider = Slider(
+        start=0,
+        end=max(len(states) - 1, 1),
+        value=0,
+        step=1,
+        title="State",
+        width=width - 120,
+        name="state_slider",
+    )
     slider.disabled = len(states) == 1
     play = Button(label="► Play", width=100)
     switch = CustomJS(

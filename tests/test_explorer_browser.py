@@ -1,0 +1,264 @@
+"""The explorer as a person uses it: JupyterLab on localhost, Debian's Chromium driven by Playwright.
+
+Opens ``notebooks/02_supply_explorer.ipynb`` (a copy, so the repository's
+notebook is never saved with outputs), runs it, and checks that the map
+renders, that Step changes the phase label and the supply layer, that a
+click on a unit shows its supply report, and that an interdiction placed
+with a click changes that report.  The standalone sequence page is also
+opened with no network.  Screenshots go to ``test-artifacts/explorer/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SHOTS = REPO / "test-artifacts" / "explorer"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+TOKEN = "normandy-lab-browser-test"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (bash run.sh test installs it)"),
+]
+
+# Screen position of a data point of the explorer's map, from BokehJS's own scales.
+JS_SCREEN_POINT = """([x, y]) => {
+    const view = Object.values(Bokeh.index).find(v => v.model.type === "Figure");
+    const frame = view.frame;
+    const box = view.el.getBoundingClientRect();
+    const canvas = view.canvas_view.el.getBoundingClientRect();
+    return [canvas.left + frame.x_scale.compute(x), canvas.top + frame.y_scale.compute(y), box.width];
+}"""
+JS_COLUMN = """([name, column]) => {
+    const source = Bokeh.documents[0].get_model_by_name(name);
+    const data = source.data instanceof Map ? Object.fromEntries(source.data) : source.data;
+    return Array.from(data[column] ?? []);
+}"""
+JS_ZOOM = """([x, y, half]) => {
+    const view = Object.values(Bokeh.index).find(v => v.model.type === "Figure");
+    const xr = view.model.x_range, yr = view.model.y_range;
+    xr.setv({start: x - half, end: x + half});
+    yr.setv({start: y - half * 0.75, end: y + half * 0.75});
+}"""
+JS_VIEW_RANGE = """() => {
+    const view = Object.values(Bokeh.index).find(v => v.model.type === "Figure");
+    const xr = view.model.x_range, yr = view.model.y_range;
+    return [xr.start, xr.end, yr.start, yr.end];
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server on localhost serving a copy of the notebooks folder."""
+    root = tmp_path_factory.mktemp("lab")
+    shutil.copy(REPO / "notebooks" / "02_supply_explorer.ipynb", root)
+    port = _free_port()
+    log = (root / "jupyterlab.log").open("w")
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(root / ".jupyter")}
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            f"--port={port}",
+            "--ip=127.0.0.1",
+            f"--ServerApp.token={TOKEN}",
+            f"--ServerApp.root_dir={root}",
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while True:
+        try:
+            urllib.request.urlopen(f"{url}/api/status?token={TOKEN}", timeout=5)
+            break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.terminate()
+                pytest.fail(f"JupyterLab did not start; see {root / 'jupyterlab.log'}")
+            time.sleep(0.5)
+    yield url
+    server.terminate()
+    server.wait(timeout=30)
+
+
+def _label(page) -> str:
+    return page.locator(".widget-html-content", has_text="out of supply:").first.inner_text()
+
+
+def test_explorer_in_jupyterlab(lab):
+    from playwright.sync_api import sync_playwright
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    outside: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.on(
+            "request", lambda r: None if r.url.startswith((lab, "data:", "blob:")) else outside.append(r.url)
+        )
+        page.goto(f"{lab}/lab/tree/02_supply_explorer.ipynb?token={TOKEN}")
+        page.wait_for_selector(".jp-Notebook", timeout=120_000)
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName", timeout=60_000)
+        page.wait_for_timeout(1500)
+
+        # Run the whole notebook as a teacher would: Run > Run All Cells.
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page.locator(".jp-OutputArea-output", has_text="13_june_vire_bridge.json").last.wait_for(
+            timeout=300_000
+        )
+
+        # The map renders: a canvas, and the hexes are in the page's BokehJS document.
+        canvas = page.locator(".jp-OutputArea-output canvas").first
+        canvas.scroll_into_view_if_needed()
+        assert len(page.evaluate(JS_COLUMN, ["hexes", "hex_id"])) > 10_000
+        units_before = page.evaluate(JS_COLUMN, ["units", "unit_id"])
+        assert len(units_before) > 200
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(SHOTS / "01_after_run_all.png"))
+
+        # Step: the phase label changes; stepping into the other side's phases changes the EZOC layer.
+        first_label = _label(page)
+        zoc_before = set(page.evaluate(JS_COLUMN, ["ezoc", "zoc"]))
+        step = page.get_by_role("button", name="Step ▶")
+        step.click()
+        page.wait_for_function(
+            "old => [...document.querySelectorAll('.widget-html-content')].some("
+            "e => e.innerText.includes('out of supply:') && e.innerText !== old)",
+            arg=first_label,
+            timeout=60_000,
+        )
+        assert _label(page) != first_label
+        for _ in range(30):
+            if "(german)" in _label(page):
+                break
+            label = _label(page)
+            step.click()
+            page.wait_for_function(
+                "old => [...document.querySelectorAll('.widget-html-content')].some("
+                "e => e.innerText.includes('out of supply:') && e.innerText !== old)",
+                arg=label,
+                timeout=60_000,
+            )
+        assert "(german)" in _label(page)
+        page.wait_for_timeout(500)
+        zoc_after = set(page.evaluate(JS_COLUMN, ["ezoc", "zoc"]))
+        assert zoc_before == {"German ZOC"} and zoc_after == {"Allied ZOC"}
+        page.screenshot(path=str(SHOTS / "02_after_steps.png"))
+
+        # Click a unit in supply near the middle of the view: the inspector shows its supply report.
+        x0, x1, y0, y1 = page.evaluate(JS_VIEW_RANGE)
+        xs = page.evaluate(JS_COLUMN, ["units", "x"])
+        ys = page.evaluate(JS_COLUMN, ["units", "y"])
+        ids = page.evaluate(JS_COLUMN, ["units", "unit_id"])
+        general = page.evaluate(JS_COLUMN, ["units", "general"])
+        stack = page.evaluate(JS_COLUMN, ["units", "stack"])
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 - (y1 - y0) * 0.1
+        order = sorted(
+            (i for i in range(len(ids)) if general[i] and stack[i] == 1),
+            key=lambda i: (xs[i] - cx) ** 2 + (ys[i] - cy) ** 2,
+        )
+        chosen = None
+        for i in order[:12]:
+            # Zoom in on the unit first, as a person would: at the full view the counters overlap.
+            page.evaluate(JS_ZOOM, [xs[i], ys[i], 5000])
+            page.wait_for_timeout(700)
+            sx, sy, _ = page.evaluate(JS_SCREEN_POINT, [xs[i], ys[i]])
+            page.mouse.click(sx, sy)
+            try:
+                page.locator(".widget-html-content", has_text=f"({ids[i]})").first.wait_for(timeout=15_000)
+            except Exception:
+                continue
+            path_x = page.evaluate(JS_COLUMN, ["paths", "xs"])
+            if path_x and len(path_x[0]) >= 4:
+                chosen = i
+                break
+        assert chosen is not None, "no unit with a line of supply of 4 hexes or more could be clicked"
+        report = page.locator(".widget-html-content", has_text=f"({ids[chosen]})").first.inner_text()
+        assert "General Supply: yes" in report and "line:" in report
+        page.screenshot(path=str(SHOTS / "03_unit_report.png"))
+
+        # Interdict a hex in the middle of that line, by clicking it in the interdict mode.
+        line_x = page.evaluate(JS_COLUMN, ["paths", "xs"])[0]
+        line_y = page.evaluate(JS_COLUMN, ["paths", "ys"])[0]
+        middle = len(line_x) // 2
+        page.get_by_role("button", name="interdict hex").click()
+        page.evaluate(JS_ZOOM, [line_x[middle], line_y[middle], 5000])
+        page.wait_for_timeout(700)
+        sx, sy, _ = page.evaluate(JS_SCREEN_POINT, [line_x[middle], line_y[middle]])
+        page.mouse.click(sx, sy)
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(SHOTS / "04_interdict_click.png"))
+        page.locator(".widget-html-content", has_text="Done: interdict").first.wait_for(timeout=60_000)
+        page.wait_for_function(
+            "old => [...document.querySelectorAll('.widget-html-content')].some("
+            "e => e.innerText.includes('General Supply') && e.innerText !== old)",
+            arg=report,
+            timeout=60_000,
+        )
+        after = page.locator(".widget-html-content", has_text=f"({ids[chosen]})").first.inner_text()
+        assert after != report
+        assert len(page.evaluate(JS_COLUMN, ["interdiction", "hex_id"])) == 1
+        page.screenshot(path=str(SHOTS / "05_after_interdiction.png"))
+        browser.close()
+    assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
+
+
+def test_sequence_page_plays_offline(tmp_path):
+    """The classroom export: Play switches the precomputed layers with no kernel and no network."""
+    from playwright.sync_api import sync_playwright
+
+    import normandy_lab as nl
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.views.sequence import save_sequence_html
+
+    start = nl.load_scenario("bfn_1944-06-13_am")
+    interdicted = apply_edit(start, {"op": "interdict", "hex": "C3013"})
+    page_path = save_sequence_html([start, interdicted], tmp_path / "sequence.html")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    requests: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1100, "height": 950})
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(page_path.as_uri())
+        page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0", timeout=60_000)
+        page.wait_for_selector("canvas", state="attached", timeout=60_000)
+        page.wait_for_timeout(1000)
+        assert page.evaluate(JS_COLUMN, ["interdiction", "hex_id"]) == []
+        assert len(page.evaluate(JS_COLUMN, ["units", "unit_id"])) > 200
+        page.screenshot(path=str(SHOTS / "sequence_state0.png"))
+        page.get_by_role("button", name="► Play").click()
+        page.wait_for_function(
+            "() => Bokeh.documents[0].get_model_by_name('state_slider').value === 1", timeout=30_000
+        )
+        page.get_by_role("button", name="❚❚ Pause").click()
+        assert page.evaluate(JS_COLUMN, ["interdiction", "hex_id"]) == ["C3013"]
+        caption = page.evaluate("() => Bokeh.documents[0].get_model_by_name('caption').text")
+        assert "13 June 1944" in caption and "out of supply:" in caption
+        page.screenshot(path=str(SHOTS / "sequence_state1.png"))
+        browser.close()
+    assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requests), requests
