@@ -171,7 +171,14 @@ def test_exports_html_geopackage_and_sequence(explorer, tmp_path):
     assert "cdn.bokeh.org" not in text and '<script src="http' not in text
     package = explorer.export_geopackage(tmp_path / "layers.gpkg")
     names = {name for name, _ in pyogrio.list_layers(package)}
-    assert names == {"units", "supply_paths", "supply_ranges", "zoc", "interdicted_hexes"}
+    assert names == {
+        "units",
+        "supply_paths",
+        "supply_ranges",
+        "zoc",
+        "interdicted_hexes",
+        "regional_interdiction",
+    }
     units = gpd.read_file(package, layer="units")
     assert len(units) == len(explorer.report.units)
     assert set(units.loc[~units["general"].astype(bool), "unit_id"]) == {
@@ -275,3 +282,16 @@ def test_a_click_on_the_map_selects_the_unit_under_it_or_acts_on_the_hex(explore
     assert "off the game map" in explorer.status.value
     lon, lat = from_mercator(*to_mercator(-0.37, 49.18))
     assert abs(lon + 0.37) < 1e-9 and abs(lat - 49.18) < 1e-9
+
+
+def test_air_points_draw_the_regional_interdiction_of_each_map(explorer):
+    """11.1.2 and 11.2: a map where Allied air beats the German AA is shaded with its MP penalty."""
+    assert explorer.sources["regional"].data["sheet"] == []
+    explorer.air["A"].value = 60
+    explorer.aa["A"].value = 0
+    explorer.apply_air.click()
+    data = explorer.sources["regional"].data
+    assert data["sheet"] == ["A"] and data["penalty"][0] > 0
+    assert "German units -" in data["text"][0] and "(11.2)" in data["text"][0]
+    explorer.weather.value = "Storm"  # 11.1.1: no air in a storm, so no interdiction
+    assert explorer.sources["regional"].data["sheet"] == []

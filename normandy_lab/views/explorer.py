@@ -372,6 +372,7 @@ class Explorer:
             ),
             "range": layers.range_data(state, self.report, owner),
             "interdiction": layers.interdiction_data(state),
+            "regional": layers.regional_interdiction_data(state),
         }
         for name, data in fresh.items():
             # Whole columns at once, and only for layers that changed: a phase
@@ -621,9 +622,13 @@ def add_state_layers(fig: Any) -> dict[str, Any]:
     """
     from bokeh.models import ColumnDataSource, HoverTool, LabelSet
 
-    sources = {
-        name: ColumnDataSource(name=name) for name in ("ezoc", "range", "interdiction", "paths", "units")
-    }
+    names = ("regional", "ezoc", "range", "interdiction", "paths", "units")
+    sources = {name: ColumnDataSource(name=name) for name in names}
+    regional = fig.patches(
+        "xs", "ys", source=sources["regional"], fill_color="#ff00ff", fill_alpha="alpha",
+        line_color="#8b008b", line_width=3, line_dash="dashed", legend_label="air interdiction by map (11.2)",
+    )  # fmt: skip
+    fig.add_tools(HoverTool(renderers=[regional], tooltips=[("interdiction", "@text")]))
     fig.patches(
         "xs", "ys", source=sources["ezoc"], fill_color="colour", fill_alpha=0.12, line_alpha=0.0,
         hatch_pattern="diagonal_cross", hatch_color="colour", hatch_alpha=0.3, hatch_scale=8,

@@ -82,7 +82,9 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
     Layers: ``units`` (points with their supply report), ``supply_paths``
     (the traced lines), ``supply_ranges`` (each in-supply HQ's and source's
     range), ``zoc`` (hexes in each side's ZOC, overlap marked) and
-    ``interdicted_hexes`` (the analyst's what-if interdictions).  An
+    ``interdicted_hexes`` (the analyst's what-if interdictions) and
+    ``regional_interdiction`` (each map sheet with its air and AA points and
+    the MP penalty of 11.2).  An
     existing file at ``path`` is replaced only once the new one is complete.
     """
     import geopandas as gpd
@@ -114,12 +116,27 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
     units["type"] = [names[u].type for u in units["unit_id"]]
     units["size"] = [names[u].size for u in units["unit_id"]]
     units["steps"] = [names[u].steps for u in units["unit_id"]]
+    from normandy_lab.engine.interdiction import map_penalties
+
+    penalties = map_penalties(state)
+    sheets = hexes.dissolve(by="sheet").reset_index()
+    regional = gpd.GeoDataFrame(
+        {
+            "sheet": sheets["sheet"],
+            "air": [state.air_points.get(s, 0) for s in sheets["sheet"]],
+            "aa": [state.aa_points.get(s, 0) for s in sheets["sheet"]],
+            "penalty_mp": [penalties.get(s, 0) for s in sheets["sheet"]],
+        },
+        geometry=sheets.geometry.values,
+        crs="EPSG:4326",
+    )
     frames = {
         "units": units,
         "supply_paths": report.paths(),
         "supply_ranges": report.supply_ranges(),
         "zoc": zoc,
         "interdicted_hexes": interdiction,
+        "regional_interdiction": regional,
     }
     # Write next to the target, then rename: a failed export never destroys an earlier file.
     temporary = path.with_name(f".{path.stem}.partial{path.suffix}")

@@ -238,3 +238,48 @@ def same_layer(old: dict[str, list], new: dict[str, list]) -> bool:
     if old.keys() != new.keys():
         return False
     return all(old[key] == new[key] for key in new if key not in ("xs", "ys"))
+
+
+@lru_cache(maxsize=4)
+def _sheet_outlines(system: str) -> dict[str, tuple[list[float], list[float]]]:
+    """Mercator outline of each map sheet (the union of its hexes), cached per grid."""
+    import shapely
+
+    frame = grid(system).to_geodataframe()
+    outlines = {}
+    for sheet, part in frame.groupby("sheet"):
+        shape = shapely.union_all(part.geometry.values)
+        # A sheet is one block of hexes; keep its largest piece if the union splits.
+        polygon = max(getattr(shape, "geoms", [shape]), key=lambda p: p.area)
+        coords = np.asarray(polygon.exterior.coords)
+        mx, my = to_mercator(coords[:, 0], coords[:, 1])
+        outlines[str(sheet)] = (np.round(mx, 1).tolist(), np.round(my, 1).tolist())
+    return outlines
+
+
+def regional_interdiction_data(state: GameState) -> dict[str, list]:
+    """Return each map sheet's outline with its air interdiction penalty (11.1.2, 11.2).
+
+    Only sheets with a penalty are listed: their German units lose that many MPs
+    in the AM and PM movement phases.  The label gives the air and AA points behind it.
+    """
+    from normandy_lab.engine.interdiction import HALVED_MAPS, SAME_AS
+
+    outlines = _sheet_outlines(state.system)
+    data: dict[str, list] = {key: [] for key in ("xs", "ys", "sheet", "penalty", "alpha", "text")}
+    for sheet, penalty in sorted(map_penalties(state).items()):
+        if penalty <= 0 or sheet not in outlines:
+            continue
+        source = SAME_AS.get(sheet, sheet)
+        halved = " (halved on this map, 11.1.2)" if source in HALVED_MAPS else ""
+        xs, ys = outlines[sheet]
+        data["xs"].append(xs)
+        data["ys"].append(ys)
+        data["sheet"].append(sheet)
+        data["penalty"].append(penalty)
+        data["alpha"].append(min(0.08 + 0.04 * penalty, 0.35))
+        data["text"].append(
+            f"map {sheet}: Allied air {state.air_points.get(source, 0)}{halved} against AA "
+            f"{state.aa_points.get(source, 0)}: German units -{penalty} MP (11.2)"
+        )
+    return data

@@ -14,7 +14,7 @@ from normandy_lab.engine import supply
 from normandy_lab.engine.state import GameState
 from normandy_lab.views import layers
 
-LAYER_NAMES = ("ezoc", "interdiction", "paths", "units")
+LAYER_NAMES = ("regional", "ezoc", "interdiction", "paths", "units")
 
 
 def state_layers(state: GameState) -> dict[str, dict[str, list]]:
@@ -23,6 +23,7 @@ def state_layers(state: GameState) -> dict[str, dict[str, list]]:
     return {
         "ezoc": layers.ezoc_data(state),
         "interdiction": layers.interdiction_data(state),
+        "regional": layers.regional_interdiction_data(state),
         "paths": layers.path_data(state, report),
         "units": layers.unit_data(state, report),
     }
