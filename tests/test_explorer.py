@@ -139,6 +139,15 @@ def test_inspecting_a_hex_lists_everything_about_it(explorer):
     explorer.click_hex(unit.hex)
     text = explorer.inspector.value
     assert f"Hex {unit.hex}" in text and unit.id in text and "control:" in text and "ZOC of:" in text
+    # A unit supplied through its HQ stands in that HQ's supply range (7.3.1).
+    fed = next(
+        r for r in explorer.report.units.values() if r.general and r.traced_to.startswith("division HQ")
+    )
+    formation = explorer.state.unit(fed.unit_id).formation
+    hq = next(u for u in explorer.state.units if u.hq == "division" and u.formation == formation)
+    explorer.click_hex(fed.hex)
+    ranges = explorer.inspector.value.split("within the supply range of: ")[1].split(" (7.3.1)")[0]
+    assert hq.id in ranges.split(", ")
 
 
 def test_study_saves_and_reopens_with_the_same_state(explorer, tmp_path):

@@ -262,3 +262,14 @@ def test_sequence_page_plays_offline(tmp_path):
         page.screenshot(path=str(SHOTS / "sequence_state1.png"))
         browser.close()
     assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requests), requests
+
+
+def test_current_view_exports_as_png():
+    """The explorer's current map as PNG, rendered by headless Chromium."""
+    import normandy_lab as nl
+
+    explorer = nl.explore("bfn_1944-06-13_am", extent=(-0.75, 49.05, -0.3, 49.3), width=900, height=650)
+    explorer.select_unit(explorer.report.out_of_supply("german")[0].unit_id)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    png = explorer.export_png(SHOTS / "export_caen_sector.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 50_000

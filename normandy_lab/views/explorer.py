@@ -258,6 +258,18 @@ class Explorer:
         )
         return self.apply({"op": "add_unit", "unit": record})
 
+    def _hq_ranges(self) -> dict[str, set[str]]:
+        """Return the supply range of every in-supply HQ of the state shown (computed once per state)."""
+        key = id(self.report)
+        if getattr(self, "_ranges_key", None) != key:
+            self._ranges = {
+                u.id: self.report.supply_range(u.id)
+                for u in self.state.units
+                if u.hq and u.status == "active" and self.report[u.id].general
+            }
+            self._ranges_key = key
+        return self._ranges
+
     def inspect_hex(self, hex_id: str) -> None:
         """Show everything about a hex in the inspector."""
         from normandy_lab.terrain import terrain_map
@@ -292,11 +304,13 @@ class Explorer:
         i = g.index(hex_id)
         zocs = [side for side in ("allied", "german") if zoc_mask(state, side)[i]]
         control = hex_control(state)[i] or "none"
+        ranges = [hq for hq, reach in self._hq_ranges().items() if hex_id in reach]
         text = (
             f"<b>Hex {hex_id}</b> (sheet {g.sheet_of(hex_id)}): {row['terrain']} {row['settlement']}"
             f"<br>place: {html.escape(str(row['place']) or '-')}; control: {control}; "
             f"ZOC of: {', '.join(zocs) or 'none'}"
             f"<br>units: {', '.join(u.id for u in units) or 'none'}"
+            f"<br>within the supply range of: {', '.join(ranges) or 'no HQ'} (7.3.1)"
             f"<br>hexsides: {html.escape('; '.join(features) or 'nothing')}"
         )
         if self.selected_unit and any(u.id == self.selected_unit for u in units):
@@ -398,6 +412,7 @@ class Explorer:
             f"<b>{html.escape(state.label)}</b> — weather {state.weather} — "
             f"out of supply: {allied_out} Allied, {len(out) - allied_out} German — "
             f"seen by: {self.viewing_side() or 'both sides'}"
+            f"<br>{layers.RING_KEY_HTML}"
         )
         self.status.value = html.escape(self.message)
         if self.selected_unit and any(u.id == self.selected_unit for u in state.units):
@@ -629,11 +644,12 @@ def add_state_layers(fig: Any) -> dict[str, Any]:
         line_color="#8b008b", line_width=3, line_dash="dashed", legend_label="air interdiction by map (11.2)",
     )  # fmt: skip
     fig.add_tools(HoverTool(renderers=[regional], tooltips=[("interdiction", "@text")]))
-    fig.patches(
+    ezoc = fig.patches(
         "xs", "ys", source=sources["ezoc"], fill_color="colour", fill_alpha=0.12, line_alpha=0.0,
         hatch_pattern="diagonal_cross", hatch_color="colour", hatch_alpha=0.3, hatch_scale=8,
         legend_label="zones of control (purple: both)",
     )  # fmt: skip
+    fig.add_tools(HoverTool(renderers=[ezoc], tooltips=[("hex", "@hex_id"), ("in", "@zoc")]))
     fig.patches(
         "xs", "ys", source=sources["range"], fill_color="#ffd700", fill_alpha=0.25, line_color="#b8860b",
         line_alpha=0.5, legend_label="supply range of the selected HQ",
@@ -651,7 +667,7 @@ def add_state_layers(fig: Any) -> dict[str, Any]:
     # of supply, 7.5); the frame's ring is its supply state.
     units = fig.scatter(
         "x", "y", source=sources["units"], marker="square", size=24, fill_color="colour", line_color="line",
-        line_width=3, legend_label="units (ring: black/grey in supply, orange out, yellow isolated)",
+        line_width=3, legend_label="units (ring: supply, see above)",
     )  # fmt: skip
     for column, offset, size in (("glyph", 0, "6pt"), ("echelon", 17, "7pt"), ("strength", -17, "7pt")):
         fig.add_layout(

@@ -53,6 +53,13 @@ RING_COLOURS = {
 }
 
 
+RING_KEY_HTML = (
+    "<small>counter rings: black in General and Combat Supply, grey General only, "
+    "<span style='color:#e07000'>orange out of supply</span>, "
+    "<span style='color:#b89b00'>yellow isolated</span></small>"
+)
+
+
 def _ring(general: bool, combat: bool, isolated: bool) -> str:
     if not general:
         return "isolated" if isolated else "out"

@@ -63,7 +63,7 @@ def sequence_document(states: Sequence[GameState], width: int = 1000, height: in
         for name in LAYER_NAMES
     }
     captions = [state_caption(s) for s in states]
-    caption = Div(text=f"<b>{captions[0]}</b>", width=width, name="caption")
+    caption = Div(text=f"<b>{captions[0]}</b><br>{layers.RING_KEY_HTML}", width=width, name="caption")
     slider = Slider(
         start=0,
         end=max(len(states) - 1, 1),
@@ -80,6 +80,7 @@ def sequence_document(states: Sequence[GameState], width: int = 1000, height: in
             "shown": {name: shown[name] for name in LAYER_NAMES},
             "stored": stored,
             "captions": captions,
+            "key": layers.RING_KEY_HTML,
             "caption": caption,
             "slider": slider,
         },
@@ -88,7 +89,7 @@ def sequence_document(states: Sequence[GameState], width: int = 1000, height: in
             for (const name of Object.keys(shown)) {
                 shown[name].data = Object.assign({}, stored[name][k].data);
             }
-            caption.text = "<b>" + captions[k] + "</b>";
+            caption.text = "<b>" + captions[k] + "</b><br>" + key;
         """,
     )
     slider.js_on_change("value", switch)
