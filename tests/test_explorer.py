@@ -53,6 +53,8 @@ def test_step_back_and_slider_walk_the_sequence_of_play(explorer):
     assert explorer.position == 1
     explorer.play.value = 1  # one tick of Play steps once more
     assert explorer.position == 2 and len(explorer.states) == 3
+    explorer.speed.value = 0.5
+    assert explorer.play.interval == 500
 
 
 def test_clicking_an_out_of_supply_unit_explains_why(explorer):
@@ -304,3 +306,17 @@ def test_air_points_draw_the_regional_interdiction_of_each_map(explorer):
     assert "German units -" in data["text"][0] and "(11.2)" in data["text"][0]
     explorer.weather.value = "Storm"  # 11.1.1: no air in a storm, so no interdiction
     assert explorer.sources["regional"].data["sheet"] == []
+
+
+def test_selecting_a_unit_draws_its_movement_range(explorer):
+    from normandy_lab.engine.movement import movement_range
+
+    unit = next(u for u in explorer.state.units if u.side == "allied" and u.mechanized and u.hq is None)
+    explorer.select_unit(unit.id)
+    reach = movement_range(explorer.state, unit.id)
+    moves = explorer.sources["moves"].data
+    assert set(moves["hex_id"]) == set(reach) and len(reach) > 1
+    k = moves["hex_id"].index(next(h for h in reach if h != unit.hex))
+    assert moves["mp"][k] == f"{reach[moves['hex_id'][k]]:g} MP"
+    explorer.select_unit(None)
+    assert explorer.sources["moves"].data["hex_id"] == []

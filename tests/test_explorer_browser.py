@@ -32,9 +32,11 @@ pytestmark = [
     pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed (bash run.sh test installs it)"),
 ]
 
-# Screen position of a data point of the explorer's map, from BokehJS's own scales.
+# Screen position of a data point of the explorer's map, from BokehJS's own scales (the map is
+# first scrolled to the middle of the window, as a person would before clicking on it).
 JS_SCREEN_POINT = """([x, y]) => {
     const view = Object.values(Bokeh.index).find(v => v.model.type === "Figure");
+    view.el.scrollIntoView({block: "center"});
     const frame = view.frame;
     const box = view.el.getBoundingClientRect();
     const canvas = view.canvas_view.el.getBoundingClientRect();

@@ -29,6 +29,7 @@ import datetime as dt
 import heapq
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -74,16 +75,70 @@ def allowance(state: GameState, unit: Unit, in_supply: bool = True) -> float:
     return float(ma)
 
 
-def _costs(state: GameState, unit: Unit, in_supply: bool):
+class _EdgeCosts:
+    """The cost of every move between adjacent hexes for one unit, looked up by the hex left.
+
+    Costs are computed for all edges at once with numpy; the lists of moves
+    out of a hex (and their notes) are built only for the hexes a search visits.
+    """
+
+    def __init__(self, order, indptr, dst, cost, note_parts) -> None:
+        self._order, self._indptr, self._dst, self._cost = order, indptr, dst, cost
+        self._note_parts = note_parts
+
+    def get(self, here: int, default=()) -> list[tuple[int, float, str]]:
+        lo, hi = self._indptr[here], self._indptr[here + 1]
+        if lo == hi:
+            return list(default)
+        label, on_road, on_rail, feature = self._note_parts
+        out = []
+        for k in self._order[lo:hi]:
+            cost = self._cost[k]
+            if np.isnan(cost):
+                continue  # prohibited
+            b = int(self._dst[k])
+            if on_road[k]:
+                note = "road"
+            elif on_rail[k]:
+                note = "railway"
+            elif feature[k]:
+                note = f"{label[b]} across {feature[k]}"
+            else:
+                note = str(label[b])
+            out.append((b, float(cost), note))
+        return out
+
+    def __getitem__(self, here: int) -> list[tuple[int, float, str]]:
+        return self.get(here)
+
+
+@lru_cache(maxsize=8)
+def _edge_order(system: str) -> tuple[np.ndarray, np.ndarray]:
+    """Edges sorted by the hex they leave, with CSR offsets (cached per map)."""
+    e = edge_arrays(system)
+    order = np.argsort(e.src, kind="stable")
+    indptr = np.searchsorted(e.src[order], np.arange(len(grid(system)) + 1))
+    return order, indptr
+
+
+def _lookup(values: np.ndarray, table: dict, all_value: float) -> np.ndarray:
+    """Map labels to costs: a number, ``"all"`` (the whole allowance) or missing (prohibited, NaN)."""
+    out = np.full(len(values), np.nan)
+    for label in set(values.tolist()):
+        cost = table.get(label)
+        if cost is not None:
+            out[values == label] = all_value if cost == "all" else float(cost)
+    return out
+
+
+def _costs(state: GameState, unit: Unit, in_supply: bool) -> tuple[_EdgeCosts, float]:
+    """Return the cost of every move for ``unit`` (10.x terrain and hexside costs, roads 10.2)."""
     rules = ruleset(state.system)
-    g = grid(state.system)
     tmap = terrain_map(state.system, progress=False)
     e = edge_arrays(state.system)
     cls = "mechanized" if unit.mechanized else "infantry"
-    terrain = tmap.hexes["terrain"].to_numpy()
     settlement = tmap.hexes["settlement"].to_numpy()
-    table = rules.terrain_cost[cls]
-    hexside = rules.terrain_cost["hexside"][cls]
+    label = np.where(settlement == "City", "City", tmap.hexes["terrain"].to_numpy()).astype(object)
     names = tmap.hexsides["water_feature"].to_numpy()
     destroyed = (
         tmap.hexsides.index.isin(list(state.destroyed_bridges))
@@ -92,38 +147,30 @@ def _costs(state: GameState, unit: Unit, in_supply: bool):
     )
     bridged = (e.road_bridge | e.rail_bridge) & ~destroyed[e.side]
     ma = allowance(state, unit, in_supply)
-    out: dict[int, list[tuple[int, float, str]]] = {}
-    for k in range(len(e)):
-        if e.all_sea[k]:
-            continue
-        a, b = int(e.src[k]), int(e.dst[k])
-        t = "City" if settlement[b] == "City" else terrain[b]
-        on_road = e.road[k] > 0 and bridged[k] if e.water[k] else e.road[k] > 0
-        on_rail = bool(e.railway[k]) and (bridged[k] or not e.water[k])
-        if on_road or on_rail:
-            # Out of supply, the road or railway still negates the terrain (7.5, 10.2).
-            cost = rules.road_cost[ROAD_CLASSES[e.road[k]]] if in_supply and on_road else 1.0
-            note = "road" if on_road else "railway"
-        else:
-            base = table.get(t)
-            if base is None:
-                continue  # prohibited terrain
-            cost = ma if base == "all" else float(base)
-            note = t
-            feature = names[e.side[k]]
-            if e.water[k] and feature:
-                extra = hexside.get(feature)
-                if extra is None:
-                    continue  # vehicles may not cross (10.6)
-                cost = ma if extra == "all" else cost + float(extra)
-                note = f"{t} across {feature}"
-        if (
-            state.options.get("what_if_interdiction", "block") != "block"
-            and g._ids[b] in state.interdicted_hexes
-        ):
-            cost += float(str(state.options["what_if_interdiction"]).lstrip("+"))
-        out.setdefault(a, []).append((b, cost, note))
-    return out, ma
+    water = e.water > 0
+    on_road = (e.road > 0) & np.where(water, bridged, True)
+    on_rail = e.railway.astype(bool) & (bridged | ~water)
+    # Off roads: the terrain entered, plus the water crossed (10.6: None means vehicles may not cross).
+    base = _lookup(label, rules.terrain_cost[cls], ma)[e.dst]
+    feature = np.array([f if isinstance(f, str) else "" for f in names], dtype=object)[e.side]
+    feature = np.where(water, feature, "")
+    crossing = feature != ""
+    extra = _lookup(feature, rules.terrain_cost["hexside"][cls], np.inf)
+    off_road = np.where(crossing, np.where(np.isinf(extra), ma, base + extra), base)
+    off_road[np.isnan(base)] = np.nan
+    # On a road or railway the terrain is negated; out of supply a road costs as a railway (7.5, 10.2).
+    road_cost = np.array([np.nan] + [float(rules.road_cost[c]) for c in ROAD_CLASSES[1:]])[e.road]
+    along = np.where(in_supply & on_road, road_cost, 1.0)
+    cost = np.where(on_road | on_rail, along, off_road)
+    cost[e.all_sea] = np.nan
+    what_if = state.options.get("what_if_interdiction", "block")
+    if what_if != "block" and state.interdicted_hexes:
+        g = grid(state.system)
+        blocked = np.zeros(len(g), dtype=bool)
+        blocked[[g.index(h) for h in state.interdicted_hexes]] = True
+        cost = np.where(blocked[e.dst], cost + float(str(what_if).lstrip("+")), cost)
+    order, indptr = _edge_order(state.system)
+    return _EdgeCosts(order, indptr, e.dst, cost, (label, on_road, on_rail, feature)), ma
 
 
 def movement_range(state: GameState, unit_id: str, in_supply: bool | None = None) -> dict[str, float]:

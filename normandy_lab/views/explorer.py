@@ -61,7 +61,7 @@ class Explorer:
         self,
         source: Any,
         extent: tuple[float, float, float, float] | None = None,
-        width: int = 1000,
+        width: int = 900,
         height: int = 720,
     ) -> None:
         self._size = (width, height)
@@ -385,6 +385,7 @@ class Explorer:
                 state, self.report, chosen, side=(viewer or None) if chosen is None else None
             ),
             "range": layers.range_data(state, self.report, owner),
+            "moves": layers.move_data(state, self.report, self.selected_unit),
             "interdiction": layers.interdiction_data(state),
             "regional": layers.regional_interdiction_data(state),
         }
@@ -462,6 +463,12 @@ class Explorer:
             description="Step ▶", layout=w.Layout(width="90px"), button_style="primary"
         )
         self.play = w.Play(value=0, min=0, max=200, step=1, interval=1500, description="Play")
+        self.speed = w.FloatSlider(
+            value=1.5, min=0.3, max=5.0, step=0.1, description="s / step", layout=w.Layout(width="260px")
+        )
+        self.speed.observe(
+            lambda change: setattr(self.play, "interval", int(change["new"] * 1000)), names="value"
+        )
         self.slider = w.IntSlider(
             value=0,
             min=0,
@@ -559,7 +566,7 @@ class Explorer:
         self.app = w.VBox(
             [
                 w.HBox([self.picker, self.open_button]),
-                w.HBox([self.back_button, self.step_button, self.play, self.slider]),
+                w.HBox([self.back_button, self.step_button, self.play, self.speed, self.slider]),
                 self.label,
                 w.HBox([self.mode]),
                 w.HBox([self.view, self.show_all_paths]),
@@ -637,13 +644,18 @@ def add_state_layers(fig: Any) -> dict[str, Any]:
     """
     from bokeh.models import ColumnDataSource, HoverTool, LabelSet
 
-    names = ("regional", "ezoc", "range", "interdiction", "paths", "units")
+    names = ("regional", "ezoc", "range", "moves", "interdiction", "paths", "units")
     sources = {name: ColumnDataSource(name=name) for name in names}
     regional = fig.patches(
         "xs", "ys", source=sources["regional"], fill_color="#ff00ff", fill_alpha="alpha",
         line_color="#8b008b", line_width=3, line_dash="dashed", legend_label="air interdiction by map (11.2)",
     )  # fmt: skip
     fig.add_tools(HoverTool(renderers=[regional], tooltips=[("interdiction", "@text")]))
+    moves = fig.patches(
+        "xs", "ys", source=sources["moves"], fill_color="#2ca02c", fill_alpha=0.18, line_color="#1a7f1a",
+        line_width=1.5, legend_label="movement range of the selected unit",
+    )  # fmt: skip
+    fig.add_tools(HoverTool(renderers=[moves], tooltips=[("hex", "@hex_id"), ("to enter", "@mp")]))
     ezoc = fig.patches(
         "xs", "ys", source=sources["ezoc"], fill_color="colour", fill_alpha=0.12, line_alpha=0.0,
         hatch_pattern="diagonal_cross", hatch_color="colour", hatch_alpha=0.3, hatch_scale=8,

@@ -290,3 +290,19 @@ def regional_interdiction_data(state: GameState) -> dict[str, list]:
             f"{state.aa_points.get(source, 0)}: German units -{penalty} MP (11.2)"
         )
     return data
+
+
+def move_data(state: GameState, report: SupplyReport, unit_id: str | None) -> dict[str, list]:
+    """Return the hexes the unit can reach in a movement phase, with the MPs each costs (empty when None).
+
+    The engine's movement range (5.2, 10.x) with the unit's supply state from the report
+    (out of supply, the allowance is reduced as the rules say).
+    """
+    from normandy_lab.engine.movement import movement_range
+
+    if not unit_id or not any(u.id == unit_id and u.status == "active" for u in state.units):
+        return hex_patches(state.system, [], mp=[])
+    g = grid(state.system)
+    reach = movement_range(state, unit_id, in_supply=report[unit_id].general)
+    hexes = sorted(reach, key=g.index)
+    return hex_patches(state.system, [g.index(h) for h in hexes], mp=[f"{reach[h]:g} MP" for h in hexes])

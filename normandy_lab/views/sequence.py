@@ -38,7 +38,7 @@ def state_caption(state: GameState) -> str:
     return f"{state.label} — weather {state.weather} — out of supply: {allied} Allied, {german} German"
 
 
-def sequence_document(states: Sequence[GameState], width: int = 1000, height: int = 720):  # -> bokeh layout
+def sequence_document(states: Sequence[GameState], width: int = 900, height: int = 720):  # -> bokeh layout
     """Build the bokeh layout of a sequence page (see :func:`save_sequence_html`)."""
     from bokeh.layouts import column, row
     from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Slider
