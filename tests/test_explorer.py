@@ -320,3 +320,18 @@ def test_selecting_a_unit_draws_its_movement_range(explorer):
     assert moves["mp"][k] == f"{reach[moves['hex_id'][k]]:g} MP"
     explorer.select_unit(None)
     assert explorer.sources["moves"].data["hex_id"] == []
+
+
+def test_source_ranges_and_the_combat_supply_chain(explorer):
+    """7.4 sources' ranges on demand; 7.6.1 the chain unit -> division HQ -> what the HQ reaches."""
+    explorer.view.value = "allied"
+    explorer.show_sources.value = True
+    shown = set(explorer.sources["range"].data["hex_id"])
+    expected = set().union(*(explorer.report.supply_range(s) for s in explorer.report.sources["allied"]))
+    assert shown == expected and len(shown) > 50
+    fed = next(r for r in explorer.report.units.values() if r.general and r.traced_to.startswith("division HQ"))
+    explorer.select_unit(fed.unit_id)
+    chain = explorer.inspector.value.split("Combat Supply chain (7.6.1): ")[1].split("<br>")[0]
+    formation = explorer.state.unit(fed.unit_id).formation
+    hq = next(u for u in explorer.state.units if u.hq == "division" and u.formation == formation)
+    assert chain.startswith(f"{fed.unit_id} → {hq.id} (HQ in Combat Supply: ")

@@ -384,7 +384,13 @@ class Explorer:
             "paths": layers.path_data(
                 state, self.report, chosen, side=(viewer or None) if chosen is None else None
             ),
-            "range": layers.range_data(state, self.report, owner),
+            "range": (
+                layers.range_data(state, self.report, owner)
+                if owner or not self.show_sources.value
+                else layers.source_ranges_data(
+                    state, self.report, (viewer,) if viewer else ("allied", "german")
+                )
+            ),
             "moves": layers.move_data(state, self.report, self.selected_unit),
             "interdiction": layers.interdiction_data(state),
             "regional": layers.regional_interdiction_data(state),
@@ -419,6 +425,25 @@ class Explorer:
         if self.selected_unit and any(u.id == self.selected_unit for u in state.units):
             self.inspector.value = self.unit_report_html(self.selected_unit)
 
+    def _combat_chain(self, unit: Any) -> str:
+        """Describe the links of a unit's Combat Supply: its division HQ, and what that HQ traces to."""
+        yes_no = {True: "yes", False: "no"}
+        if unit.hq in ("corps", None) and not unit.formation:
+            r = self.report[unit.id]
+            return f"{unit.id} → {html.escape(r.traced_to or 'nothing')} (Combat Supply {yes_no[r.combat]})"
+        hq = next(
+            (u for u in self.state.units if u.hq in ("division", "kg") and u.formation == unit.formation),
+            None,
+        )
+        if hq is None or hq.id == unit.id:
+            r = self.report[unit.id]
+            return f"{unit.id} → {html.escape(r.traced_to or 'nothing')} (Combat Supply {yes_no[r.combat]})"
+        h = self.report[hq.id]
+        return (
+            f"{unit.id} → {hq.id} (HQ in Combat Supply: {yes_no[h.combat]}) → "
+            f"{html.escape(h.traced_to or 'nothing')}"
+        )
+
     def unit_report_html(self, unit_id: str) -> str:
         """Return the inspector's text for a unit: supply report, combat supply chain, strengths."""
         from normandy_lab.engine.movement import allowance
@@ -442,6 +467,7 @@ class Explorer:
             f"traced to: {html.escape(r.traced_to or '-')}; limit: {html.escape(r.limit)}; "
             + (f"length: {r.length_hexes:g} hexes, {r.length_mp:g} MP" if r.path else "no line found"),
             f"line: {' → '.join(r.path) if r.path else '-'}",
+            f"Combat Supply chain (7.6.1): {self._combat_chain(unit)}",
         ]
         if not r.general:
             lines.append(f"<span style='color:#c0392b'>why: {html.escape(r.reason)}</span>")
@@ -485,6 +511,7 @@ class Explorer:
         )
         self.show_all_paths = w.Checkbox(value=False, description="all lines of supply")
         self.view = w.Dropdown(options=VIEWS, value="phasing side", description="Seen by:")
+        self.show_sources = w.Checkbox(value=False, description="supply ranges of the sources")
         from normandy_lab.rules import ruleset
 
         self.weather = w.Dropdown(
@@ -529,6 +556,7 @@ class Explorer:
         self.slider.observe(self._on_slider, names="value")
         self.show_all_paths.observe(lambda _: self.refresh(), names="value")
         self.view.observe(lambda _: self.refresh(), names="value")
+        self.show_sources.observe(lambda _: self.refresh(), names="value")
         self.weather.observe(
             lambda change: (
                 self.apply({"op": "weather", "weather": change["new"]})
@@ -569,7 +597,7 @@ class Explorer:
                 w.HBox([self.back_button, self.step_button, self.play, self.speed, self.slider]),
                 self.label,
                 w.HBox([self.mode]),
-                w.HBox([self.view, self.show_all_paths]),
+                w.HBox([self.view, self.show_all_paths, self.show_sources]),
                 self.map_box,
                 self.status,
                 self.inspector,
@@ -664,7 +692,7 @@ def add_state_layers(fig: Any) -> dict[str, Any]:
     fig.add_tools(HoverTool(renderers=[ezoc], tooltips=[("hex", "@hex_id"), ("in", "@zoc")]))
     fig.patches(
         "xs", "ys", source=sources["range"], fill_color="#ffd700", fill_alpha=0.25, line_color="#b8860b",
-        line_alpha=0.5, legend_label="supply range of the selected HQ",
+        line_alpha=0.5, legend_label="supply range (selected HQ, or the sources)",
     )  # fmt: skip
     fig.patches(
         "xs", "ys", source=sources["interdiction"], fill_color="#ff00ff", fill_alpha=0.35,

@@ -227,6 +227,20 @@ def interdiction_data(state: GameState) -> dict[str, list]:
     )
 
 
+def source_ranges_data(state: GameState, report: SupplyReport, sides: tuple[str, ...]) -> dict[str, list]:
+    """Return the hexes within a unit's supply range of a source of the given sides (7.3.1, 7.4)."""
+    g = grid(state.system)
+    reach: dict[str, set[str]] = {}
+    for side in sides:
+        for source in report.sources.get(side, []):
+            for hex_id in report.supply_range(source):
+                reach.setdefault(hex_id, set()).add(source)
+    hexes = sorted(reach, key=g.index)
+    return hex_patches(
+        state.system, [g.index(h) for h in hexes], owner=[", ".join(sorted(reach[h])) for h in hexes]
+    )
+
+
 def range_data(state: GameState, report: SupplyReport, owner: str | None) -> dict[str, list]:
     """Return the supply range of one HQ or source hex, as hex patches (empty when None)."""
     if not owner:
