@@ -329,7 +329,9 @@ def test_source_ranges_and_the_combat_supply_chain(explorer):
     shown = set(explorer.sources["range"].data["hex_id"])
     expected = set().union(*(explorer.report.supply_range(s) for s in explorer.report.sources["allied"]))
     assert shown == expected and len(shown) > 50
-    fed = next(r for r in explorer.report.units.values() if r.general and r.traced_to.startswith("division HQ"))
+    fed = next(
+        r for r in explorer.report.units.values() if r.general and r.traced_to.startswith("division HQ")
+    )
     explorer.select_unit(fed.unit_id)
     chain = explorer.inspector.value.split("Combat Supply chain (7.6.1): ")[1].split("<br>")[0]
     formation = explorer.state.unit(fed.unit_id).formation

@@ -21,10 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from normandy_lab.views.export import CHROMIUM_ARGS, chromium_path
+
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = chromium_path()
 SHOTS = REPO / "test-artifacts" / "explorer"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 TOKEN = "normandy-lab-browser-test"
 
 pytestmark = [

@@ -520,26 +520,22 @@ class Explorer:
             description="Weather:",
         )
         sheets = sorted(grid(self.system).scheme.sheets)
-        self.air = {
-            s: w.BoundedIntText(
-                value=int(self.state.air_points.get(s, 0)),
-                min=0,
-                max=135,
-                description=f"air {s}",
-                layout=w.Layout(width="130px"),
-            )
-            for s in sheets
-        }
-        self.aa = {
-            s: w.BoundedIntText(
-                value=int(self.state.aa_points.get(s, 0)),
-                min=0,
-                max=35,
-                description=f"AA {s}",
-                layout=w.Layout(width="130px"),
-            )
-            for s in sheets
-        }
+
+        def point_boxes(points: Any, label: str) -> dict[str, Any]:
+            # One box per map sheet (11.1.2: each map is a region).
+            return {
+                s: w.BoundedIntText(
+                    value=int(points.get(s, 0)),
+                    min=0,
+                    max=999,
+                    description=f"{label} {s}",
+                    layout=w.Layout(width="130px"),
+                )
+                for s in sheets
+            }
+
+        self.air = point_boxes(self.state.air_points, "air")
+        self.aa = point_boxes(self.state.aa_points, "AA")
         self.apply_air = w.Button(description="Apply air")
         self.undo_button = w.Button(description="Undo")
         self.redo_button = w.Button(description="Redo")
