@@ -5,7 +5,6 @@ Screenshots go to ``test-artifacts/`` (see README).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,17 +12,10 @@ from bokeh.embed import file_html
 from bokeh.resources import INLINE
 
 from normandy_lab.views import grid_figure
+from normandy_lab.views.export import CHROMIUM_ARGS, chromium_path
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = chromium_path()
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 pytestmark = [
     pytest.mark.browser,

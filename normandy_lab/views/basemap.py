@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from normandy_lab import geography
-from normandy_lab.views.mapview import land_source_data, to_mercator
+from normandy_lab.views.mapview import land_source_data, map_frame, to_mercator
 
 # Colours of the hex terrain, by rule-system label.
 TERRAIN_COLOURS = {
@@ -178,24 +178,9 @@ def basemap(
         Layers can be hidden by clicking the legend.
     """
     from bokeh.models import ColumnDataSource, CustomJS, HoverTool, LabelSet
-    from bokeh.plotting import figure
 
-    west, south, east, north = extent or geography.AREA
-    (x0, x1), (y0, y1) = to_mercator([west, east], [south, north])
-    fig = figure(
-        title="Normandy, 1944" + (f" — {system} terrain" if system else ""),
-        x_range=(float(x0), float(x1)),
-        y_range=(float(y0), float(y1)),
-        width=width,
-        height=height,
-        match_aspect=True,
-        x_axis_type="mercator",
-        y_axis_type="mercator",
-        tools="pan,wheel_zoom,box_zoom,reset,save",
-        active_scroll="wheel_zoom",
-        background_fill_color="#b7d7ee",
-    )
-    fig.grid.visible = False
+    title = "Normandy, 1944" + (f" — {system} terrain" if system else "")
+    fig = map_frame(title, extent or geography.AREA, width, height, background="#b7d7ee")
     fig.multi_polygons(
         "xs",
         "ys",

@@ -140,20 +140,19 @@ def _title(system: str) -> str:
     )
 
 
-def grid_figure(system: str = "bfn", width: int = 900, height: int = 700):  # -> bokeh Figure
-    """Return a bokeh figure of Normandy (coast and towns) with ``system``'s grid over it.
+def map_frame(
+    title: str, extent: tuple[float, float, float, float], width: int, height: int, background: str
+):  # -> bokeh Figure
+    """Return an empty Web Mercator figure of ``extent`` (west, south, east, north in degrees).
 
-    The grid is one ``patches`` glyph; the hover shows each hex's printed id
-    and sheet.  The figure's grid source is named ``"grid"`` so that a
-    caller can swap its columns for another system.
+    Equal scales on both axes, pan and wheel zoom, no grid lines: the frame every map view draws into.
     """
-    from bokeh.models import ColumnDataSource, HoverTool, LabelSet
     from bokeh.plotting import figure
 
-    west, south, east, north = geography.AREA
+    west, south, east, north = extent
     (x0, x1), (y0, y1) = to_mercator([west, east], [south, north])
     fig = figure(
-        title=_title(system),
+        title=title,
         x_range=(float(x0), float(x1)),
         y_range=(float(y0), float(y1)),
         width=width,
@@ -163,9 +162,22 @@ def grid_figure(system: str = "bfn", width: int = 900, height: int = 700):  # ->
         y_axis_type="mercator",
         tools="pan,wheel_zoom,box_zoom,reset,save",
         active_scroll="wheel_zoom",
-        background_fill_color="#cfe3f3",
+        background_fill_color=background,
     )
     fig.grid.visible = False
+    return fig
+
+
+def grid_figure(system: str = "bfn", width: int = 900, height: int = 700):  # -> bokeh Figure
+    """Return a bokeh figure of Normandy (coast and towns) with ``system``'s grid over it.
+
+    The grid is one ``patches`` glyph; the hover shows each hex's printed id
+    and sheet.  The figure's grid source is named ``"grid"`` so that a
+    caller can swap its columns for another system.
+    """
+    from bokeh.models import ColumnDataSource, HoverTool, LabelSet
+
+    fig = map_frame(_title(system), geography.AREA, width, height, background="#cfe3f3")
     land = ColumnDataSource(land_source_data(), name="land")
     fig.multi_polygons("xs", "ys", source=land, fill_color="#f1ecd9", line_color="#8a7f5a", line_width=0.6)
     hexes = ColumnDataSource(grid_source_data(system), name="grid")
