@@ -332,6 +332,11 @@ def test_printed_strengths_override_the_reconstruction():
     from normandy_lab.engine.sequence import unit_strength
 
     assert unit_strength(s, s.unit("GB-3D-1")) == (7, 5)
+    from normandy_lab.engine.sequence import supplied_strength
+
+    # 7.5: out of General Supply the attack is halved, rounded up; the defense stays.
+    assert supplied_strength(s, s.unit("GB-3D-1"), True) == (7, 5)
+    assert supplied_strength(s, s.unit("GB-3D-1"), False) == (4, 5)
     bad = PEGASUS.read_text().replace("hex: C2913, steps: 3}", "hex: C2913, steps: 3, attack: strong}")
     with pytest.raises(nl.ScenarioError, match=r"units\[3\]\.attack"):
         nl.engine.load_scenario_text(bad, "x.yaml")

@@ -11,6 +11,7 @@ determined at the start of each Movement phase: see :func:`phase_effects`).
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,13 +135,20 @@ def phase_effects(state: GameState) -> PhaseSummary:
 
 def unit_strength(state: GameState, unit) -> tuple[int, int]:
     """Return a unit's (attack, defense) strength: printed values, or the RECONSTRUCTED per-step ones."""
-    import math
-
     per_step = state.options.get("strength_per_step") or ruleset(state.system).options["strength_per_step"]
     attack_per, defense_per = per_step[unit.type]
     attack = unit.attack if unit.attack is not None else math.ceil(attack_per * unit.steps)
     defense = unit.defense if unit.defense is not None else math.ceil(defense_per * unit.steps)
     return attack, defense
+
+
+def supplied_strength(state: GameState, unit, in_general_supply: bool) -> tuple[int, int]:
+    """Return a unit's (attack, defense) after supply effects.
+
+    Out of General Supply the attack strength is halved, rounded up (7.5); the defense is unchanged.
+    """
+    attack, defense = unit_strength(state, unit)
+    return (attack if in_general_supply else math.ceil(attack / 2)), defense
 
 
 def combat_odds(state: GameState, side: str) -> list[dict[str, Any]]:
@@ -151,8 +159,6 @@ def combat_odds(state: GameState, side: str) -> list[dict[str, Any]]:
     attack over the defense, rounded in the defender's favour).  Combat
     resolution (the CRT) is not implemented yet: this shows what would go in.
     """
-    import math
-
     from normandy_lab.engine.supply import supply
     from normandy_lab.grid import grid
 

@@ -413,11 +413,8 @@ class Explorer:
 
     def _refresh_text(self) -> None:
         state = self.state
-        out = self.report.out_of_supply()
-        allied_out = sum(r.side == "allied" for r in out)
         self.label.value = (
-            f"<b>{html.escape(state.label)}</b> — weather {state.weather} — "
-            f"out of supply: {allied_out} Allied, {len(out) - allied_out} German — "
+            f"<b>{html.escape(state.label)}</b> — {layers.supply_summary(state, self.report)} — "
             f"seen by: {self.viewing_side() or 'both sides'}"
             f"<br>{layers.RING_KEY_HTML}"
         )
@@ -447,14 +444,12 @@ class Explorer:
     def unit_report_html(self, unit_id: str) -> str:
         """Return the inspector's text for a unit: supply report, combat supply chain, strengths."""
         from normandy_lab.engine.movement import allowance
-        from normandy_lab.engine.sequence import unit_strength
+        from normandy_lab.engine.sequence import supplied_strength
 
         state = self.state
         unit = state.unit(unit_id)
         r = self.report[unit_id]
-        attack, defense = unit_strength(state, unit)
-        # 7.5: a unit out of General Supply attacks at half strength, rounded up.
-        shown_attack = attack if r.general else -(-attack // 2)
+        shown_attack, defense = supplied_strength(state, unit, r.general)
         halved = " (halved, out of supply)" if not r.general else ""
         yes_no = {True: "yes", False: "no"}
         lines = [

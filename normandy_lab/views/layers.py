@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from normandy_lab.engine.interdiction import map_penalties
-from normandy_lab.engine.sequence import unit_strength
+from normandy_lab.engine.sequence import supplied_strength
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.engine.zoc import zoc_mask
@@ -113,6 +113,13 @@ def hex_patches(system: str, indices: np.ndarray | list[int], **columns: Any) ->
     return data
 
 
+def supply_summary(state: GameState, report: SupplyReport) -> str:
+    """Return the weather and how many units of each side are out of General Supply, for captions."""
+    out = report.out_of_supply()
+    allied = sum(r.side == "allied" for r in out)
+    return f"weather {state.weather} — out of supply: {allied} Allied, {len(out) - allied} German"
+
+
 def ezoc_data(state: GameState, sides: tuple[str, ...] = ("allied", "german")) -> dict[str, list]:
     """Return the hexes in the ZOC of the given sides, with which side(s) cover them (5.1).
 
@@ -174,9 +181,8 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
             data["label"].append(f"{TYPE_GLYPHS.get(u.type, u.type)} {SIZE_MARKS.get(u.size, '')}".strip())
             data["hex_id"].append(hex_id)
             data["steps"].append(u.steps)
-            attack, defense = unit_strength(state, u)
-            # 7.5: out of General Supply, the attack strength is halved (rounded up).
-            data["strength"].append(f"{attack if r.general else -(-attack // 2)}-{defense}")
+            attack, defense = supplied_strength(state, u, r.general)
+            data["strength"].append(f"{attack}-{defense}")
             data["general"].append(r.general)
             data["combat"].append(r.combat)
             data["isolated"].append(r.isolated)

@@ -17,25 +17,20 @@ from normandy_lab.views import layers
 LAYER_NAMES = ("regional", "ezoc", "interdiction", "paths", "units")
 
 
-def state_layers(state: GameState) -> dict[str, dict[str, list]]:
-    """Return the columns of every sequence layer for one state (engine reports turned into data)."""
+def state_frame(state: GameState) -> tuple[dict[str, dict[str, list]], str]:
+    """Return one state's precomputed page content: every layer's columns and its caption.
+
+    The engine's supply report is computed once and serves both.
+    """
     report = supply(state)
-    return {
+    columns = {
         "ezoc": layers.ezoc_data(state),
         "interdiction": layers.interdiction_data(state),
         "regional": layers.regional_interdiction_data(state),
         "paths": layers.path_data(state, report),
         "units": layers.unit_data(state, report),
     }
-
-
-def state_caption(state: GameState) -> str:
-    """Return the label shown above the map for a state: date, turn, phase, weather and supply count."""
-    report = supply(state)
-    out = report.out_of_supply()
-    allied = sum(r.side == "allied" for r in out)
-    german = len(out) - allied
-    return f"{state.label} — weather {state.weather} — out of supply: {allied} Allied, {german} German"
+    return columns, f"{state.label} — {layers.supply_summary(state, report)}"
 
 
 def sequence_document(states: Sequence[GameState], width: int = 900, height: int = 720):  # -> bokeh layout
@@ -53,7 +48,9 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
         raise ValueError(f"all states of a sequence must use one map; got {sorted(systems)}")
     first = states[0]
     fig = basemap(first.system, extent=_default_extent(first), width=width, height=height)
-    frames = [state_layers(s) for s in states]
+    computed = [state_frame(s) for s in states]
+    frames = [columns for columns, _ in computed]
+    captions = [caption for _, caption in computed]
     shown = add_state_layers(fig)
     for name in LAYER_NAMES:
         shown[name].data = dict(frames[0][name])
@@ -62,7 +59,6 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
         name: [ColumnDataSource(frame[name], name=f"{name}_{k}") for k, frame in enumerate(frames)]
         for name in LAYER_NAMES
     }
-    captions = [state_caption(s) for s in states]
     caption = Div(text=f"<b>{captions[0]}</b><br>{layers.RING_KEY_HTML}", width=width, name="caption")
     slider = Slider(
         start=0,
