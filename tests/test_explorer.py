@@ -161,6 +161,7 @@ def test_study_saves_and_reopens_with_the_same_state(explorer, tmp_path):
     assert isinstance(study, Study) and study.state.interdicted_hexes == {"C3013"}
     reopened = nl.explore(study)
     assert reopened.label.value == explorer.label.value
+    assert nl.explore(saved).label.value == explorer.label.value  # straight from the saved file
 
 
 def test_saving_an_explorer_on_a_bare_state_is_refused_clearly():

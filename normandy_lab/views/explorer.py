@@ -24,7 +24,6 @@ import numpy as np
 
 from normandy_lab.engine import supply
 from normandy_lab.engine.edits import apply_edit
-from normandy_lab.engine.scenario import load_scenario
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.study import Study, load_study, save_study
 from normandy_lab.grid import grid
@@ -78,6 +77,10 @@ class Explorer:
         self._mount_map()
 
     def _set_source(self, source: Any) -> None:
+        # Everything that can fail (reading the scenario or study) happens before
+        # anything shown is replaced.
+        if isinstance(source, str | Path) and str(source).endswith(".json"):
+            source = load_study(source)
         if isinstance(source, Study):
             self.study = source
         elif isinstance(source, GameState):
@@ -97,8 +100,6 @@ class Explorer:
         A saved study (``.json``) is loaded and replayed; a scenario on another
         game's map gets a new map.
         """
-        if isinstance(source, str | Path) and str(source).endswith(".json"):
-            source = load_study(source)
         self._set_source(source)
         if self.state.system != self.system:
             self.system = self.state.system
@@ -122,7 +123,7 @@ class Explorer:
     @property
     def state(self) -> GameState:
         """The state shown."""
-        return self.states[self.position] if hasattr(self, "position") else self.states[-1]
+        return self.states[self.position]
 
     def apply(self, edit: dict[str, Any]) -> bool:
         """Apply an edit (the form studies store, see :func:`normandy_lab.engine.edits.apply_edit`).
@@ -738,7 +739,7 @@ def add_state_layers(fig: Any) -> dict[str, Any]:
 
 
 def explore(source: Any, **kwargs: Any) -> Explorer:
-    """Open the explorer on a scenario (name or path), a :class:`GameState` or a :class:`Study`.
+    """Open the explorer on a scenario (name or path), a :class:`GameState` or a :class:`Study` (or its file).
 
     Loads BokehJS from the installed package first (INLINE: nothing is
     fetched), then returns the :class:`Explorer`; display it (or
@@ -749,6 +750,4 @@ def explore(source: Any, **kwargs: Any) -> Explorer:
     # Outside a notebook there is nothing to load BokehJS into.
     with contextlib.suppress(Exception):
         show_inline()
-    if isinstance(source, str | Path) and not isinstance(source, GameState):
-        load_scenario(source)  # fail early with the scenario's own error message
     return Explorer(source, **kwargs)
