@@ -89,8 +89,10 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
     """
     import geopandas as gpd
 
+    from normandy_lab.engine.interdiction import map_penalties
     from normandy_lab.engine.zoc import zoc_mask
     from normandy_lab.grid import grid
+    from normandy_lab.views.layers import sheet_polygons
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -116,18 +118,17 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
     units["type"] = [names[u].type for u in units["unit_id"]]
     units["size"] = [names[u].size for u in units["unit_id"]]
     units["steps"] = [names[u].steps for u in units["unit_id"]]
-    from normandy_lab.engine.interdiction import map_penalties
-
     penalties = map_penalties(state)
-    sheets = hexes.dissolve(by="sheet").reset_index()
+    areas = sheet_polygons(state.system)
+    sheets = sorted(areas)
     regional = gpd.GeoDataFrame(
         {
-            "sheet": sheets["sheet"],
-            "air": [state.air_points.get(s, 0) for s in sheets["sheet"]],
-            "aa": [state.aa_points.get(s, 0) for s in sheets["sheet"]],
-            "penalty_mp": [penalties.get(s, 0) for s in sheets["sheet"]],
+            "sheet": sheets,
+            "air": [state.air_points.get(s, 0) for s in sheets],
+            "aa": [state.aa_points.get(s, 0) for s in sheets],
+            "penalty_mp": [penalties.get(s, 0) for s in sheets],
         },
-        geometry=sheets.geometry.values,
+        geometry=[areas[s] for s in sheets],
         crs="EPSG:4326",
     )
     frames = {

@@ -268,19 +268,24 @@ def same_layer(old: dict[str, list], new: dict[str, list]) -> bool:
 
 
 @lru_cache(maxsize=4)
-def _sheet_outlines(system: str) -> dict[str, tuple[list[float], list[float]]]:
-    """Mercator outline of each map sheet (the union of its hexes), cached per grid."""
+def sheet_polygons(system: str) -> dict[str, Any]:
+    """Return each map sheet's area as a shapely geometry in lon/lat (the union of its hexes), cached."""
     import shapely
 
     frame = grid(system).to_geodataframe()
+    return {str(sheet): shapely.union_all(part.geometry.values) for sheet, part in frame.groupby("sheet")}
+
+
+@lru_cache(maxsize=4)
+def _sheet_outlines(system: str) -> dict[str, tuple[list[float], list[float]]]:
+    """Mercator outline of each map sheet, for drawing (cached per grid)."""
     outlines = {}
-    for sheet, part in frame.groupby("sheet"):
-        shape = shapely.union_all(part.geometry.values)
+    for sheet, shape in sheet_polygons(system).items():
         # A sheet is one block of hexes; keep its largest piece if the union splits.
         polygon = max(getattr(shape, "geoms", [shape]), key=lambda p: p.area)
         coords = np.asarray(polygon.exterior.coords)
         mx, my = to_mercator(coords[:, 0], coords[:, 1])
-        outlines[str(sheet)] = (np.round(mx, 1).tolist(), np.round(my, 1).tolist())
+        outlines[sheet] = (np.round(mx, 1).tolist(), np.round(my, 1).tolist())
     return outlines
 
 
