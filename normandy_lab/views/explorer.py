@@ -125,12 +125,13 @@ class Explorer:
         """The state shown."""
         return self.states[self.position]
 
-    def apply(self, edit: dict[str, Any]) -> bool:
+    def apply(self, edit: dict[str, Any], from_redo: bool = False) -> bool:
         """Apply an edit (the form studies store, see :func:`normandy_lab.engine.edits.apply_edit`).
 
         The edit goes at the end of the history and the map is redrawn.  A
         refused edit changes nothing: the status line gives the engine's
-        reason and False is returned.
+        reason and False is returned.  A new edit empties the redo list;
+        ``from_redo`` (used by :meth:`redo`) keeps the rest of it.
         """
         if self.position != len(self.states) - 1:
             self.message = "Go to the latest state (the slider's end) to edit."
@@ -145,7 +146,8 @@ class Explorer:
             self.message = f"Refused: {exc}"
             self._refresh_text()
             return False
-        self.redo_stack.clear()
+        if not from_redo:  # a new edit starts a new future; a redo walks the old one
+            self.redo_stack.clear()
         self.position = len(self.states) - 1
         self.message = f"Done: {edit['op']}"
         self.refresh()
@@ -181,10 +183,7 @@ class Explorer:
     def redo(self) -> None:
         """Apply again the last edit taken back."""
         if self.redo_stack:
-            edit = self.redo_stack.pop()
-            saved = list(self.redo_stack)
-            self.apply(edit)
-            self.redo_stack = saved
+            self.apply(self.redo_stack.pop(), from_redo=True)
 
     def viewing_side(self) -> str:
         """Return the side the map is seen from ("allied" or "german"), or "" for both sides."""
