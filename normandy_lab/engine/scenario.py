@@ -31,13 +31,12 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from normandy_lab.engine.state import SIDES, Beachhead, GameState, Unit
 from normandy_lab.grid import grid
 from normandy_lab.numbering import HexIdError
 from normandy_lab.paths import REPO_ROOT
 from normandy_lab.rules import ruleset
+from normandy_lab.yamllines import LineDict, load_yaml_with_lines
 
 FORMAT = "normandy_lab.scenario/1"
 SCENARIO_DIR = REPO_ROOT / "scenarios"
@@ -96,31 +95,6 @@ class ScenarioError(ValueError):
     """A scenario file that cannot be loaded; the message says where and how to fix it."""
 
 
-class _LineLoader(yaml.SafeLoader):
-    """A YAML loader that remembers the line of every mapping key."""
-
-
-class LineDict(dict):
-    """A dict that knows the line (1-based) of itself and of each of its keys."""
-
-    line: int = 0
-    key_lines: dict[str, int]
-
-
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
-    mapping = LineDict()
-    mapping.line = node.start_mark.line + 1
-    mapping.key_lines = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        mapping[key] = loader.construct_object(value_node, deep=True)
-        mapping.key_lines[key] = key_node.start_mark.line + 1
-    return mapping
-
-
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-
-
 class _Checker:
     def __init__(self, path: str) -> None:
         self.path = path
@@ -140,15 +114,7 @@ def _suggest(value: str, options: list[str] | tuple[str, ...]) -> str:
 def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     """Parse and validate a scenario given as YAML text."""
     check = _Checker(path)
-    try:
-        data = yaml.load(text, Loader=_LineLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark else 0
-        raise ScenarioError(
-            f"{path}:{line}: YAML syntax error: {getattr(exc, 'problem', exc)}; "
-            "check indentation, colons and quotes on that line"
-        ) from None
+    data = load_yaml_with_lines(text, path, ScenarioError)
     if not isinstance(data, dict):
         raise ScenarioError(
             f"{path}:1: the file must be a YAML mapping of fields (system, name, date, turn, units, ...)"

@@ -1,0 +1,138 @@
+"""The campaign's timeline, 6 June to 25 August 1944.
+
+``maps/history/timeline.yaml`` lists the campaign's events (landings,
+operations, battles, captures, the storm) with their dates, a gazetteer place,
+the formations involved and a short description in the project's own words,
+each with its sources.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from normandy_lab import gazetteer
+from normandy_lab.history.lodgement import HistoryError, _as_date, _fail, history_dir
+from normandy_lab.yamllines import LineDict, load_yaml_with_lines
+
+CATEGORIES = ("landing", "airborne", "battle", "operation", "storm", "capture", "logistics", "command")
+_EVENT_FIELDS = (
+    "id",
+    "name",
+    "start",
+    "end",
+    "place",
+    "place_note",
+    "formations",
+    "category",
+    "description",
+    "sources",
+)
+LAST_DAY = dt.date(1944, 8, 25)
+
+
+def timeline(path: str | Path | None = None):  # -> geopandas.GeoDataFrame
+    """Return the campaign's events, in date order.
+
+    Columns: ``id``, ``name``, ``start``, ``end`` (the start when the event
+    lasted one day), ``place``, ``lon``, ``lat``, ``formations`` (a tuple),
+    ``category``, ``description``, ``sources`` (full citations), and a point
+    ``geometry`` in EPSG:4326.
+
+    Raises
+    ------
+    HistoryError
+        A malformed file: file, line, field, what is wrong and how to fix it.
+    """
+    import geopandas as gpd
+    import shapely
+
+    file = Path(path) if path is not None else history_dir() / "timeline.yaml"
+    data = load_yaml_with_lines(file.read_text(encoding="utf-8"), str(file), HistoryError)
+    if not isinstance(data, dict) or not isinstance(data.get("events"), list):
+        raise HistoryError(
+            f"{file}:1: events: missing; the file needs an 'events:' list (see docs/history.md)"
+        )
+    sources = {str(k): str(v) for k, v in (data.get("sources") or {}).items()}
+    rows: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(data["events"]):
+        where = f"events[{i}]"
+        if not isinstance(entry, LineDict):
+            raise _fail(file, 0, where, "an event must be a mapping", "give id, name, start, place, ...")
+        for key in entry:
+            if key not in _EVENT_FIELDS:
+                raise _fail(
+                    file,
+                    entry,
+                    f"{where}.{key}",
+                    "unknown field",
+                    f"the fields of an event are {', '.join(_EVENT_FIELDS)}",
+                )
+        for key in ("id", "name", "start", "place", "category", "description", "sources"):
+            if not entry.get(key):
+                raise _fail(file, entry, f"{where}.{key}", "missing", f"every event needs {key}")
+        if entry["id"] in seen:
+            raise _fail(
+                file,
+                entry,
+                f"{where}.id",
+                f"{entry['id']!r} is already used at line {seen[entry['id']]}",
+                "give each event its own id",
+            )
+        seen[entry["id"]] = entry.line
+        start = _as_date(entry["start"], f"{where}.start")
+        end = _as_date(entry.get("end") or entry["start"], f"{where}.end")
+        if not (dt.date(1944, 6, 5) <= start <= end <= LAST_DAY):
+            raise _fail(
+                file,
+                entry,
+                f"{where}.start",
+                f"dates {start}..{end} are out of order or outside the campaign",
+                f"give dates from 1944-06-05 to {LAST_DAY}, start before end",
+            )
+        if entry["category"] not in CATEGORIES:
+            raise _fail(
+                file,
+                entry,
+                f"{where}.category",
+                f"unknown category {entry['category']!r}",
+                f"use one of {', '.join(CATEGORIES)}",
+            )
+        try:
+            lon, lat = gazetteer.lookup(entry["place"])
+        except KeyError as exc:
+            raise _fail(
+                file, entry, f"{where}.place", str(exc).strip("'\""), "use a gazetteer name"
+            ) from None
+        cited = []
+        for key in entry["sources"]:
+            if key not in sources:
+                raise _fail(
+                    file,
+                    entry,
+                    f"{where}.sources",
+                    f"unknown source key {key!r}",
+                    "add it to the file's sources",
+                )
+            cited.append(f"{key}: {sources[key]}")
+        rows.append(
+            {
+                "id": str(entry["id"]),
+                "name": str(entry["name"]),
+                "start": start,
+                "end": end,
+                "place": str(entry["place"]),
+                "lon": lon,
+                "lat": lat,
+                "formations": tuple(str(f) for f in entry.get("formations") or ()),
+                "category": entry["category"],
+                "description": " ".join(str(entry["description"]).split()),
+                "sources": tuple(cited),
+            }
+        )
+    rows.sort(key=lambda row: (row["start"], row["end"]))
+    return gpd.GeoDataFrame(
+        rows, geometry=[shapely.Point(r["lon"], r["lat"]) for r in rows], crs="EPSG:4326"
+    ).reset_index(drop=True)
