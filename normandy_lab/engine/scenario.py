@@ -53,6 +53,8 @@ TOP_FIELDS = {
     "csp": False,
     "air": False,
     "beachheads": False,
+    "mulberries": False,
+    "pathfinders": False,
     "german_supply_cities": False,
     "destroyed_bridges": False,
     "interdiction": False,
@@ -208,6 +210,16 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     beachheads = _beachheads(check, data, g)
     bridges = _bridges(check, data, g)
     interdicted = _hex_list(check, data, "interdiction", g)
+    pathfinders = _hex_list(check, data, "pathfinders", g)
+    mulberries = data.get("mulberries") or []
+    beach_names = [b.name for b in beachheads]
+    if not isinstance(mulberries, list) or any(m not in beach_names for m in mulberries):
+        raise check.fail(
+            data,
+            "mulberries",
+            f"{mulberries!r} is not a list of the scenario's beachheads",
+            f"name the beachheads whose Mulberry is complete (19.4), from {', '.join(beach_names) or 'none'}",
+        )
     control = _control(check, data, g)
     cities = data.get("german_supply_cities", list(rules.supply["german_supply_cities"]))
     if not isinstance(cities, list):
@@ -241,6 +253,8 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         control=control,
         german_supply_cities=frozenset(cities),
         csp=csp,
+        pathfinders=frozenset(pathfinders),
+        mulberries=tuple(mulberries),
         seed=seed,
         options=options,
     )
@@ -403,12 +417,17 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
                 "give the movement allowance as a whole number",
             )
         hex_id = _canonical_hex(check, entry, f"{field}.hex", entry["hex"], g)
-        if terrain.loc[hex_id] in ("Sea", "All Sea", "Impassable"):
+        at_sea = terrain.loc[hex_id] in ("Sea", "All Sea", "Impassable")
+        if at_sea and utype != "ship":
             raise check.fail(
                 entry,
                 f"{field}.hex",
                 f"{entry['hex']} is a sea hex",
                 "put land units on land; check the hex id",
+            )
+        if utype == "ship" and terrain.loc[hex_id] not in ("Sea", "All Sea"):
+            raise check.fail(
+                entry, f"{field}.hex", f"{entry['hex']} is a land hex", "put ships on a sea hex off the coast"
             )
         units.append(
             Unit(

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from normandy_lab.engine.csp import attack_csp_cost, daily_csp_income
 from normandy_lab.engine.state import GameState
 from normandy_lab.rules import Phase, ruleset
 
@@ -72,12 +73,15 @@ def next_phase(state: GameState) -> GameState:
         raise ValueError(f"the campaign ends on {rules.campaign[1]}; there is no next phase")
     weather, drawn = roll_weather(state, date, state.weather)
     moved = state.after_draws(drawn)
+    # 7.6.2: the Allies gain the day's CSPs in the Night Inter-Phase's weather phase.
+    income = daily_csp_income(state, weather)
     return moved.evolve(
         date=date,
         turn=_turn_order(date)[0],
         phase_index=0,
         weather=weather,
-        log=(*state.log, f"{date}: weather {weather}"),
+        csp=state.csp + income,
+        log=(*state.log, f"{date}: weather {weather}, +{income} CSP"),
     )
 
 
@@ -117,7 +121,8 @@ def phase_effects(state: GameState) -> PhaseSummary:
     rules = ruleset(state.system)
     results: dict[str, Any] = {}
     if phase.kind == "weather":
-        results = {"weather": state.weather, **rules.weather_effects[state.weather]}
+        results = {"weather": state.weather, **rules.weather_effects[state.weather], "csp_total": state.csp}
+        results["calendar"] = [f"{e.event} ({e.rules})" for e in calendar_in_force(state)]
     elif phase.kind == "air":
         results = {"interdiction": map_penalties(state)}
     elif phase.kind in ("movement", "mech_movement", "combat"):
@@ -131,6 +136,12 @@ def phase_effects(state: GameState) -> PhaseSummary:
             results["attack_halved"] = out
             results["attacks"] = combat_odds(state, side)
     return PhaseSummary(label=state.label, phase=phase, results=results)
+
+
+def calendar_in_force(state: GameState) -> list:
+    """Return the date-triggered rules (digest 2.3) in force on the state's date, as ``CalendarEntry``."""
+    day = state.date.isoformat()
+    return [e for e in ruleset(state.system).calendar if e.start <= day <= e.end]
 
 
 def unit_strength(state: GameState, unit) -> tuple[int, int]:
@@ -195,6 +206,12 @@ def combat_odds(state: GameState, side: str) -> list[dict[str, Any]]:
                 "attack_lost_to_supply": unsupplied - math.ceil(unsupplied / 2),
                 "defense": defense,
                 "odds": ratio,
+                # 7.6.2: what the attack would cost the Allies with support (the Germans pay none).
+                "csp_if_supported": (
+                    attack_csp_cost(state.system, len({u.hex for u in attackers}), supports=1)
+                    if side == "allied"
+                    else 0
+                ),
             }
         )
     return out

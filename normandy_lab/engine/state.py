@@ -104,6 +104,8 @@ class GameState:
     control: MappingProxyType = field(default_factory=lambda: _freeze({}))
     german_supply_cities: frozenset[str] = frozenset()
     csp: int = 0
+    pathfinders: frozenset[str] = frozenset()
+    mulberries: tuple[str, ...] = ()
     seed: int = 0
     draws: int = 0
     options: MappingProxyType = field(default_factory=lambda: _freeze({}))

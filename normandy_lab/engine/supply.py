@@ -291,6 +291,15 @@ class _Tracer:
         return (d_hex <= hex_limit) | (d_mp <= mp_limit + 1e-9)
 
 
+def _cw(nationality: str | None) -> bool:
+    return nationality in CW
+
+
+def _same_army(a: str | None, b: str | None) -> bool:
+    """US and CW units may not attach to each other's divisions (6.3)."""
+    return (a in US) == (b in US)
+
+
 def _german_sources(state: GameState, rules, control: np.ndarray) -> list[int]:
     """7.4: road hexes leaving the east or south map edge, and German-controlled supply-city hexes."""
     tmap = terrain_map(state.system, progress=False)
@@ -496,12 +505,26 @@ def supply(state: GameState) -> SupplyReport:
             d_hex = np.vstack([tracer.with_first_step(row, hexes=True) for row in np.atleast_2d(d_hex)])
             d_mp = np.vstack([tracer.with_first_step(row) for row in np.atleast_2d(d_mp)])
         row_of = {f: k for k, (f, _) in enumerate(div_list)}
+        formation_nation = {u.formation: u.nationality for u in divs}
         corps_hex_d = tracer.with_first_step(
             tracer.distances(corps_hexes, hexes=True, limit=unit_hex_limit + 1), hexes=True
         )
         corps_mp_d = tracer.with_first_step(tracer.distances(corps_hexes, limit=unit_mp_limit + 6))
         any_corps = tracer.with_first_step(tracer.distances(corps_hexes, hexes=True), hexes=True)
         attach_count: dict[str, int] = {}
+        brigade_division: dict[str, str] = {}  # CW armoured brigade -> the division supplying it
+        # 7.4, 7.5, 17.1: pathfinder hexes act as division HQs of the airborne units.
+        pathfinder_on = (
+            side == "allied"
+            and bool(state.pathfinders)
+            and (state.date.isoformat(), state.turn) in {tuple(t) for t in rules.supply["pathfinder_turns"]}
+        )
+        if pathfinder_on:
+            pf_hexes = sorted(g.index(h) for h in state.pathfinders)
+            pf_hex = tracer.with_first_step(
+                tracer.distances(pf_hexes, hexes=True, limit=unit_hex_limit + 1), hexes=True
+            )
+            pf_mp = tracer.with_first_step(tracer.distances(pf_hexes, limit=unit_mp_limit + 6))
 
         def within(hex_d: float, mp_d: float) -> bool:
             return hex_d <= unit_hex_limit or mp_d <= unit_mp_limit + 1e-9
@@ -520,9 +543,18 @@ def supply(state: GameState) -> SupplyReport:
                 r.limit = f"{div_limit:g} MP to a source or an in-supply corps HQ (7.2)"
                 r.length_mp = float(to_src_or_corps[i])
                 r.traced_to = "source or corps HQ" if r.general else ""
+            elif u.type == "ship":
+                # Ships are not land units: they trace no line of supply; they
+                # attach to any division for combat (Attachment Reference Chart).
+                r.general, r.combat, r.traced_to = True, True, "ship at sea (not traced)"
+                r.limit = "none (naval)"
             else:
                 r.limit = f"{unit_hex_limit:g} hexes or {unit_mp_limit:g} MP (7.3.1)"
                 options = [("source", float(src_hex[i]), float(src_mp[i]))]
+                if pathfinder_on and (
+                    u.type in rules.supply["airborne_types"] or "airborne" in (u.formation or "").lower()
+                ):
+                    options.append(("pathfinder", float(pf_hex[i]), float(pf_mp[i])))
                 if u.formation in row_of:
                     k = row_of[u.formation]
                     options.append((f"division HQ of {u.formation}", float(d_hex[k, i]), float(d_mp[k, i])))
@@ -532,17 +564,38 @@ def supply(state: GameState) -> SupplyReport:
                     if within(hx, mp):
                         r.general, r.traced_to, r.length_hexes, r.length_mp = True, label, hx, mp
                         break
-                if not r.general and not u.formation:
-                    # A non-division unit may attach to a division HQ (7.2, at most three).
+                headless = not u.formation or u.formation not in hq_hex
+                if not r.general and headless:
+                    # A non-division unit may attach to a division HQ (7.2, at most three),
+                    # with the Attachment Reference Chart's two exceptions.
+                    free = u.type in rules.supply["free_attach_types"]
+                    brigade = (
+                        u.formation
+                        if u.formation
+                        and u.nationality in rules.supply["brigade_attach_nationalities"]
+                        and u.type in rules.supply["brigade_attach_types"]
+                        else None
+                    )
                     for f, k in sorted(row_of.items(), key=lambda kv: d_mp[kv[1], i]):
-                        if (
-                            within(d_hex[k, i], d_mp[k, i])
-                            and attach_count.get(f, 0) < rules.supply["attach_limit"]
+                        if not within(d_hex[k, i], d_mp[k, i]):
+                            continue
+                        if brigade and brigade_division.get(brigade, f) == f and _cw(formation_nation.get(f)):
+                            brigade_division[brigade] = f
+                            r.traced_to = f"attached to division HQ of {f} (whole CW armoured brigade)"
+                        elif free and (
+                            side == "german" or _same_army(u.nationality, formation_nation.get(f))
+                        ):
+                            r.traced_to = f"attached to division HQ of {f} (free attachment)"
+                        elif attach_count.get(f, 0) < rules.supply["attach_limit"] and (
+                            side == "german" or _same_army(u.nationality, formation_nation.get(f))
                         ):
                             attach_count[f] = attach_count.get(f, 0) + 1
-                            r.general, r.traced_to = True, f"attached to division HQ of {f}"
-                            r.length_hexes, r.length_mp = float(d_hex[k, i]), float(d_mp[k, i])
-                            break
+                            r.traced_to = f"attached to division HQ of {f}"
+                        else:
+                            continue
+                        r.general = True
+                        r.length_hexes, r.length_mp = float(d_hex[k, i]), float(d_mp[k, i])
+                        break
                 if not r.general:
                     best = min(
                         options,
@@ -581,7 +634,10 @@ def supply(state: GameState) -> SupplyReport:
             elif r.traced_to.startswith("division HQ"):
                 r.combat = div_combat.get(u.formation, False)
             elif r.traced_to.startswith("attached to division HQ of "):
-                r.combat = div_combat.get(r.traced_to.removeprefix("attached to division HQ of "), False)
+                attached_to = r.traced_to.removeprefix("attached to division HQ of ").split(" (")[0]
+                r.combat = div_combat.get(attached_to, False)
+            elif r.traced_to == "pathfinder":  # 7.5: General Supply only
+                r.combat = False
             elif r.traced_to == "corps HQ":
                 r.combat = True
             else:  # traced straight to a source: a division unit must still go through its HQ (7.6.1)
@@ -666,8 +722,16 @@ def _fill_paths(report: SupplyReport) -> None:
                 continue
             # HQs may trace far (20 MP, any length); other units only a few hexes.
             reach = INF if u.hq else report._context["unit_hex_limit"] * 4 + 2
+            attached_to = r.traced_to.removeprefix("attached to division HQ of ").split(" (")[0]
             if r.traced_to.startswith("division HQ") and u.formation in hq_of:
                 key = ((hq_of[u.formation],), reach)
+            elif r.traced_to.startswith("attached to division HQ of ") and attached_to in hq_of:
+                key = ((hq_of[attached_to],), reach)
+            elif r.traced_to == "pathfinder":
+                key = (tuple(sorted(g.index(h) for h in state.pathfinders)), reach)
+            elif r.traced_to.startswith("ship"):
+                r.path = [u.hex]
+                continue
             elif r.traced_to == "corps HQ":
                 key = (tuple(sorted(corps)), reach)
             else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from normandy_lab.rules.base import Phase, RuleSet
+from normandy_lab.rules.base import CalendarEntry, Phase, RuleSet
 from normandy_lab.rules.bfn import BFN_RULES
 
 
@@ -21,4 +21,4 @@ def ruleset(system: str) -> RuleSet:
     )
 
 
-__all__ = ["BFN_RULES", "Phase", "RuleSet", "ruleset"]
+__all__ = ["BFN_RULES", "CalendarEntry", "Phase", "RuleSet", "ruleset"]

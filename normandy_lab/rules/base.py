@@ -62,3 +62,18 @@ class RuleSet:
     stacking_limit: int = 6
     stacking_points: dict[str, int] = field(default_factory=dict)
     campaign: tuple[str, str] = ("1944-06-06", "1944-08-20")
+    calendar: tuple[CalendarEntry, ...] = ()
+
+
+@dataclass(frozen=True)
+class CalendarEntry:
+    """A date-triggered rule: what holds from ``start`` to ``end`` (inclusive) and where the rule says so.
+
+    ``effect`` names what the engine does with it (``""`` when it is shown only).
+    """
+
+    start: str
+    end: str
+    event: str
+    rules: str
+    effect: str = ""

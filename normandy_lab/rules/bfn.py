@@ -10,7 +10,7 @@ and every reconstructed number can be changed through :data:`BFN_RULES`'s
 
 from __future__ import annotations
 
-from normandy_lab.rules.base import Phase, RuleSet
+from normandy_lab.rules.base import CalendarEntry, Phase, RuleSet
 
 ALLIED, GERMAN = "allied", "german"
 
@@ -166,6 +166,11 @@ UNIT_DEFAULTS = {
     "hq": {"ma": 8, "mechanized": False, "stack": 1},
     "static": {"ma": 0, "mechanized": False, "stack": 1},
     "strongpoint": {"ma": 0, "mechanized": False, "stack": 0},
+    # CW specialised armour (79th Armoured Division) and naval gunfire units:
+    # they attach freely to any division (Attachment Reference Chart, exception 2).
+    "flame_tank": {"ma": 10, "mechanized": True, "stack": 1},  # Churchill Crocodile
+    "avre": {"ma": 10, "mechanized": True, "stack": 1},
+    "ship": {"ma": 0, "mechanized": False, "stack": 0},  # bombardment ships, placed at sea
 }
 
 SIZES = ("company", "battalion", "regiment", "brigade", "division_hq", "corps_hq", "army_hq")
@@ -180,7 +185,104 @@ SUPPLY = {
     "beachheads_are_corps_hq_until": "1944-06-11",  # 7.2
     "german_supply_cities": ("Bayeux", "Cherbourg", "Caen", "Argentan", "Flers", "Vire"),  # 7.4
     "marsh_supply_cost": 6,  # RECONSTRUCTED: 'all MPs' of an infantry allowance of 6
+    # Attachment Reference Chart, exception 2: these attach to any division
+    # and do not count towards its three attached units.
+    "free_attach_types": ("ship", "flame_tank", "avre"),
+    # Exception 1: a CW division may supply every unit of one CW armoured
+    # (tank) brigade on top of the three; 23.3 adds the Belgian and Dutch brigades.
+    "brigade_attach_nationalities": ("UK", "CA", "PL", "BE", "NL"),
+    "brigade_attach_types": ("armor", "mech_infantry", "recon"),
+    # 7.4, 7.5, 17.1: pathfinder hexes are General Supply sources for the
+    # airborne divisions, treated as division HQs, until the end of the 7 June AM turn.
+    "pathfinder_turns": (("1944-06-06", "PM"), ("1944-06-07", "Night"), ("1944-06-07", "AM")),
+    "airborne_types": ("parachute", "glider"),
 }
+
+# 7.6.2-7.6.4: Allied Combat Supply Point costs, and 7.6.3o's graduated table.
+CSP_COSTS = {
+    "normal_attack": 1,  # attacking from one hex with artillery, naval or air support
+    "unsupported_single_hex": 0,  # 7.6.4: no support, one hex: free
+    "major_attack": 3,  # attacking from several hexes
+    "defensive_artillery_per_hex": 1,
+    "firing_alone_per_unit": 1,  # 13.1
+    "carpet_bombing": 10,  # 19.3
+    "port_repair_per_step": 5,  # 20.4
+    "mulberry_per_day": 10,  # 19.4.1, from the day after completion
+    "cherbourg_port_per_day": 5,  # 20.4, at repair level 9
+}
+
+# 2.3 of the digest: the date-triggered rules, with what the engine does with each.
+CALENDAR = (
+    CalendarEntry(
+        "1944-06-06",
+        "1944-06-06",
+        "No air allocation and no turn-based replacement points; Germans, "
+        "paratroops and invasion units in General and Combat Supply in the Night and Invasion turns; "
+        "no Ground Support",
+        "11.1.1, 9.3.4, 7.5, 18.5",
+        "june6_supply",
+    ),
+    CalendarEntry(
+        "1944-06-06",
+        "1944-06-07",
+        "Pathfinder hexes are General Supply sources for the airborne "
+        "divisions (as division HQs) from the 6 June PM turn to the end of the 7 June AM turn; no "
+        "Combat Supply through them",
+        "7.4, 7.5, 17.1",
+        "pathfinders",
+    ),
+    CalendarEntry(
+        "1944-06-07",
+        "1944-06-07",
+        "Scheduled glider landings arrive whatever the weather; Mulberry "
+        "sites chosen in the Night Inter-Phase",
+        "17.7, 19.4.1",
+    ),
+    CalendarEntry(
+        "1944-06-08",
+        "1944-06-08",
+        "Airborne units may receive replacements; airborne companies may combine",
+        "9.3.3, 9.3.5, 15.4",
+    ),
+    CalendarEntry(
+        "1944-06-06",
+        "1944-06-10",
+        "Allied Beachheads act as corps HQs in all ways until the corps HQs land on 11 June",
+        "7.2",
+        "beachheads_as_corps",
+    ),
+    CalendarEntry("1944-06-15", "1944-06-15", "German sudden-death check (optional)", "22.11o"),
+    CalendarEntry(
+        "1944-06-28", "1944-06-28", "Cherbourg victory-point check at the end of the Night turn", "20.4"
+    ),
+    CalendarEntry(
+        "1944-06-30",
+        "1944-07-05",
+        "Battleship and US 82nd/101st Airborne withdrawal rolls (automatic on 5 July)",
+        "19.1, 19.2",
+    ),
+    CalendarEntry(
+        "1944-06-06",
+        "1944-06-30",
+        "Allied movement halved at night; -1 weather DRM the day after a Storm",
+        "10.7, 8.1",
+        "night_halving",
+    ),
+    CalendarEntry("1944-07-07", "1944-07-07", "Six Rhino units arrive", "19.9"),
+    CalendarEntry("1944-07-16", "1944-08-20", "Carpet bombing allowed (two per game, 10 CSP each)", "19.3.1"),
+    CalendarEntry(
+        "1944-07-25",
+        "1944-08-20",
+        "Optional Armored Column Cover: US 2nd and 3rd Armored get one free air point each per AM/PM turn",
+        "22.12o",
+    ),
+    CalendarEntry(
+        "1944-08-01",
+        "1944-08-20",
+        "+1 weather DRM after a Clear day; CW tank battalions may stack with infantry (optional)",
+        "8.1, 6.1o",
+    ),
+)
 
 # RECONSTRUCTED Air Interdiction Track (11.2): (smallest Allied-minus-AA
 # difference, MP penalty).  The rulebook's example fixes 0 -> 0, 10 -> 1 and
@@ -209,6 +311,9 @@ STRENGTH_PER_STEP = {
     "hq": (0.0, 1.0),
     "static": (0.0, 1.0),
     "strongpoint": (0.0, 2.0),
+    "flame_tank": (1.7, 1.0),
+    "avre": (1.3, 1.0),
+    "ship": (0.0, 0.0),
 }
 
 UNIT_TYPES = tuple(UNIT_DEFAULTS)
@@ -224,7 +329,7 @@ BFN_RULES = RuleSet(
     terrain_cost={**TERRAIN_COST, "hexside": HEXSIDE_COST},  # type: ignore[dict-item]
     road_cost=ROAD_COST,
     unit_defaults=UNIT_DEFAULTS,
-    supply={**SUPPLY, "road_cost": SUPPLY_ROAD_COST},
+    supply={**SUPPLY, "road_cost": SUPPLY_ROAD_COST, "csp_costs": CSP_COSTS},
     interdiction_track=INTERDICTION_TRACK,
     options={
         "historical_weather": True,  # 8.1o, extended with dated storms
@@ -237,5 +342,6 @@ BFN_RULES = RuleSet(
     stacking_limit=6,
     stacking_points={k: v["stack"] for k, v in UNIT_DEFAULTS.items()},
     campaign=("1944-06-06", "1944-08-20"),
+    calendar=CALENDAR,
 )
 """The Battle for Normandy's rules as data."""
