@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PARTS = ROOT / "scenarios" / "parts"
 KEEP = (
     "id", "name", "side", "nationality", "type", "mechanized", "size", "formation", "corps", "hq", "hex",
-    "steps", "status", "near", "source", "note",
+    "steps", "status", "cut_off", "near", "source", "note",
 )  # fmt: skip
 META_KEYS = ("weather", "air", "destroyed_bridges", "control", "description")
 

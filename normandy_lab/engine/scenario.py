@@ -83,6 +83,7 @@ UNIT_FIELDS = {
     "attack": False,
     "defense": False,
     "status": False,
+    "cut_off": False,
     "near": False,
     "source": False,
     "note": False,
@@ -449,6 +450,7 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
                 status=str(entry.get("status", "active")),
                 note=str(entry.get("note", "") or ""),
                 source=str(entry.get("source", "") or ""),
+                cut_off=_flag(check, entry, f"{field}.cut_off"),
             )
         )
     # Every division unit needs its division HQ (7.2); independent brigades
@@ -492,6 +494,13 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
     if units and not (sides["allied"] or sides["german"]):  # pragma: no cover - sides were checked
         raise check.fail(data, "units", "no unit has a side", "set side on every unit")
     return units
+
+
+def _flag(check: _Checker, entry: LineDict, field: str) -> bool:
+    value = entry.get(field.rsplit(".", 1)[-1], False)
+    if not isinstance(value, bool):
+        raise check.fail(entry, field, f"{value!r} is not true or false", "write true or false")
+    return value
 
 
 def _strength(check: _Checker, entry: LineDict, field: str) -> int | None:

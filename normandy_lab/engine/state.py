@@ -50,6 +50,10 @@ class Unit:
         Remaining steps.
     ma
         Movement allowance (None: the RuleSet's default for its type).
+    cut_off
+        The historical record says the unit was cut off behind the enemy's
+        line on the scenario's date (e.g. an airborne pocket): comparisons
+        with the historical front expect it on the wrong side.
     """
 
     id: str
@@ -70,6 +74,7 @@ class Unit:
     status: str = "active"
     note: str = ""
     source: str = ""
+    cut_off: bool = False
 
 
 @dataclass(frozen=True)

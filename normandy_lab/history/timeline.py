@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from normandy_lab import gazetteer
-from normandy_lab.history.lodgement import HistoryError, _as_date, _fail, history_dir
+from normandy_lab.history.lodgement import HistoryError, _as_date, _fail, history_dir, resolve_waypoint
 from normandy_lab.yamllines import LineDict, load_yaml_with_lines
 
 CATEGORIES = ("landing", "airborne", "battle", "operation", "storm", "capture", "logistics", "command")
@@ -23,6 +23,7 @@ _EVENT_FIELDS = (
     "start",
     "end",
     "place",
+    "lonlat",
     "place_note",
     "formations",
     "category",
@@ -100,12 +101,19 @@ def timeline(path: str | Path | None = None):  # -> geopandas.GeoDataFrame
                 f"unknown category {entry['category']!r}",
                 f"use one of {', '.join(CATEGORIES)}",
             )
-        try:
-            lon, lat = gazetteer.lookup(entry["place"])
-        except KeyError as exc:
-            raise _fail(
-                file, entry, f"{where}.place", str(exc).strip("'\""), "use a gazetteer name"
-            ) from None
+        if "lonlat" in entry:
+            lon, lat = resolve_waypoint(entry["lonlat"], file, entry, f"{where}.lonlat")
+        else:
+            try:
+                lon, lat = gazetteer.lookup(entry["place"])
+            except KeyError as exc:
+                raise _fail(
+                    file,
+                    entry,
+                    f"{where}.place",
+                    str(exc).strip("'\""),
+                    "use a gazetteer name, or give the place's lonlat: [lon, lat]",
+                ) from None
         cited = []
         for key in entry["sources"]:
             if key not in sources:

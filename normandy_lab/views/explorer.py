@@ -394,6 +394,8 @@ class Explorer:
             "moves": layers.move_data(state, self.report, self.selected_unit),
             "interdiction": layers.interdiction_data(state),
             "regional": layers.regional_interdiction_data(state),
+            "history": layers.history_front_data(state),
+            "implied": layers.implied_front_data(state),
         }
         for name, data in fresh.items():
             # Whole columns at once, and only for layers that changed: a phase
@@ -663,7 +665,7 @@ def add_state_layers(fig: Any) -> dict[str, Any]:
     """
     from bokeh.models import ColumnDataSource, HoverTool, LabelSet
 
-    names = ("regional", "ezoc", "range", "moves", "interdiction", "paths", "units")
+    names = ("regional", "ezoc", "range", "moves", "interdiction", "history", "implied", "paths", "units")
     sources = {name: ColumnDataSource(name=name) for name in names}
     regional = fig.patches(
         "xs", "ys", source=sources["regional"], fill_color="#ff00ff", fill_alpha="alpha",
@@ -689,6 +691,17 @@ def add_state_layers(fig: Any) -> dict[str, Any]:
         "xs", "ys", source=sources["interdiction"], fill_color="#ff00ff", fill_alpha=0.35,
         line_color="#8b008b", line_width=2, legend_label="interdicted hexes (what-if)",
     )  # fmt: skip
+    fronts = [
+        fig.multi_line(
+            "xs", "ys", source=sources["history"], line_color="#111111", line_width=3, line_dash="dashed",
+            legend_label="historical front line (issue 6 record)",
+        ),
+        fig.multi_line(
+            "xs", "ys", source=sources["implied"], line_color="#e67e22", line_width=2, line_alpha=0.9,
+            legend_label="front implied by the units",
+        ),
+    ]  # fmt: skip
+    fig.add_tools(HoverTool(renderers=fronts, tooltips=[("", "@label")]))
     fig.multi_line(
         "xs", "ys", source=sources["paths"], line_color="colour", line_width=2.5, line_alpha=0.8,
         legend_label="lines of supply",

@@ -331,3 +331,35 @@ def move_data(state: GameState, report: SupplyReport, unit_id: str | None) -> di
     reach = movement_range(state, unit_id, in_supply=report[unit_id].general)
     hexes = sorted(reach, key=g.index)
     return hex_patches(state.system, [g.index(h) for h in hexes], mp=[f"{reach[h]:g} MP" for h in hexes])
+
+
+def history_front_data(state: GameState) -> dict[str, list]:
+    """Return ``multi_line`` columns of the historical front line of the state's date.
+
+    Empty outside the record's dates.
+
+    The record is the evening before for Night and AM turns, the day's evening for PM turns
+    (:func:`normandy_lab.history.compare.record_for`).
+    """
+    from normandy_lab.history import HistoryError
+    from normandy_lab.history.compare import record_for
+    from normandy_lab.views.history import line_columns
+
+    try:
+        record = record_for(state.date, state.turn)
+    except HistoryError:
+        return {"xs": [], "ys": [], "label": []}
+    columns = line_columns(record.front)
+    label = f"historical front, {record.date:%d %B} ({record.time}), good to about {record.accuracy_km:g} km"
+    columns["label"] = [label] * len(columns["xs"])
+    return columns
+
+
+def implied_front_data(state: GameState) -> dict[str, list]:
+    """Return ``multi_line`` columns of the front the units imply (hexsides between the sides' ground)."""
+    from normandy_lab.history.compare import implied_front
+    from normandy_lab.views.history import line_columns
+
+    columns = line_columns(implied_front(state))
+    columns["label"] = ["front implied by the units (nearest unit's side)"] * len(columns["xs"])
+    return columns

@@ -14,7 +14,7 @@ from normandy_lab.engine import supply
 from normandy_lab.engine.state import GameState
 from normandy_lab.views import layers
 
-LAYER_NAMES = ("regional", "ezoc", "interdiction", "paths", "units")
+LAYER_NAMES = ("regional", "ezoc", "interdiction", "history", "implied", "paths", "units")
 
 
 def state_frame(state: GameState) -> tuple[dict[str, dict[str, list]], str]:
@@ -29,6 +29,8 @@ def state_frame(state: GameState) -> tuple[dict[str, dict[str, list]], str]:
         "regional": layers.regional_interdiction_data(state),
         "paths": layers.path_data(state, report),
         "units": layers.unit_data(state, report),
+        "history": layers.history_front_data(state),
+        "implied": layers.implied_front_data(state),
     }
     return columns, f"{state.label} — {layers.supply_summary(state, report)}"
 

@@ -1,0 +1,244 @@
+"""Engine against history: the front a scenario's units imply, set against the historical line.
+
+A scenario places units; the ground each side holds follows from them.  Every
+land hex of the map goes to the side whose nearest unit is nearer (hex
+distance over land, the same measure zones of control use; a hex next to units
+of both sides is contested).  The implied front is the set of hexsides where
+Allied ground meets German ground.  It is compared with the lodgement record's
+front line for the scenario's date: an AM or Night turn with the evening
+before, a PM turn with that day's evening.
+
+Measures, in km (Lambert-93):
+
+- ``mean_km``/``max_km``: from points along the implied front to the
+  historical line (does the units' front lie on the real one?);
+- ``mean_back_km``/``max_back_km``: from points along the historical line
+  inside the maps to the implied front (is every stretch of the real front
+  manned?);
+- ``wrong_side``: units standing on the other side's ground, further from the
+  historical line than the record's stated accuracy, unless the scenario marks
+  them ``cut_off`` (the history says so).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from normandy_lab.history.lodgement import LodgementRecord, _metric, _to_metric, held_by, record
+
+#: Spacing of the points sampled along the historical line (metres).
+SAMPLE_SPACING_M = 500.0
+
+
+@dataclass
+class FrontComparison:
+    """How a scenario's implied front compares with the historical front line.
+
+    Attributes
+    ----------
+    scenario, date, turn
+        The scenario compared.
+    record_date
+        The date of the lodgement record it is compared with.
+    mean_km, max_km
+        Distances from the implied front to the historical line.
+    mean_back_km, max_back_km
+        Distances from the historical line (inside the maps) to the implied front.
+    wrong_side
+        One dict per unit on the wrong side: ``unit``, ``hex``, ``side``,
+        ``held_by``, ``distance_km`` (to the line) and ``cut_off``.
+    tolerance_km
+        Units closer than this to the historical line are not judged.
+    implied_front, historical_front
+        The two lines (shapely, lon/lat); the historical one clipped to the maps.
+    """
+
+    scenario: str
+    date: dt.date
+    turn: str
+    record_date: dt.date
+    mean_km: float
+    max_km: float
+    mean_back_km: float
+    max_back_km: float
+    wrong_side: list[dict[str, Any]]
+    tolerance_km: float
+    implied_front: Any = field(repr=False)
+    historical_front: Any = field(repr=False)
+
+    @property
+    def unexplained(self) -> list[dict[str, Any]]:
+        """Units on the wrong side that the scenario does not mark as cut off."""
+        return [w for w in self.wrong_side if not w["cut_off"]]
+
+    def summary(self) -> str:
+        """Return one paragraph describing the comparison."""
+        wrong = ", ".join(f"{w['unit']} ({w['hex']})" for w in self.unexplained) or "none"
+        cut = [w["unit"] for w in self.wrong_side if w["cut_off"]]
+        return (
+            f"{self.scenario} ({self.date} {self.turn}) against the front of {self.record_date:%d %B %Y}: "
+            f"implied front to the historical line mean {self.mean_km:.2f} km, max {self.max_km:.1f} km; "
+            f"historical line to the implied front mean {self.mean_back_km:.2f} km, max "
+            f"{self.max_back_km:.1f} km. Units on the wrong side: {wrong}"
+            + (f"; cut off as the history says: {', '.join(cut)}" if cut else "")
+            + "."
+        )
+
+
+def record_for(date: dt.date, turn: str) -> LodgementRecord:
+    """Return the lodgement record a turn is compared with: the evening before for Night and AM turns."""
+    day = date if turn == "PM" else date - dt.timedelta(days=1)
+    return record(max(day, dt.date(1944, 6, 6)))
+
+
+@functools.cache
+def _land_graph(system: str):  # -> (csr adjacency over land hexes, land mask)
+    from scipy.sparse import csr_matrix
+
+    from normandy_lab.network import edge_arrays
+    from normandy_lab.terrain import terrain_map
+
+    tmap = terrain_map(system, progress=False)
+    land = ~np.isin(tmap.hexes["terrain"].to_numpy(), ["Sea", "All Sea", "Impassable"])
+    e = edge_arrays(system)
+    keep = land[e.src] & land[e.dst] & ~e.all_sea
+    n = len(land)
+    return csr_matrix((np.ones(int(keep.sum())), (e.src[keep], e.dst[keep])), shape=(n, n)), land
+
+
+@functools.cache
+def _map_area(system: str):  # -> shapely polygon (lon/lat) of the land hexes of the maps
+    import shapely
+
+    from normandy_lab.terrain import terrain_map
+
+    hexes = terrain_map(system, progress=False).hexes
+    return shapely.union_all(hexes.geometry.values).buffer(0)
+
+
+def implied_sides(state) -> np.ndarray:
+    """Return, for every hex of the map, ``1`` (Allied), ``-1`` (German), ``0`` (contested or sea).
+
+    Each land hex goes to the side of the nearest unit (hex distance over land).
+    """
+    from scipy.sparse.csgraph import dijkstra
+
+    from normandy_lab.grid import grid
+
+    g = grid(state.system)
+    adjacency, land = _land_graph(state.system)
+    distance = {}
+    for side in ("allied", "german"):
+        seeds = sorted(
+            {g.index(u.hex) for u in state.units_of(side) if u.status == "active" and u.type != "ship"}
+        )
+        distance[side] = (
+            dijkstra(adjacency, indices=seeds, min_only=True, unweighted=True)
+            if seeds
+            else np.full(len(g), np.inf)
+        )
+    sides = np.where(
+        distance["allied"] < distance["german"], 1, np.where(distance["german"] < distance["allied"], -1, 0)
+    )
+    return np.where(land, sides, 0)
+
+
+def implied_front(state):  # -> shapely MultiLineString (lon/lat)
+    """Return the hexsides where the units' Allied ground meets their German ground."""
+    import shapely
+
+    from normandy_lab.network import edge_arrays
+    from normandy_lab.terrain import terrain_map
+
+    sides = implied_sides(state)
+    e = edge_arrays(state.system)
+    boundary = (sides[e.src] == 1) & (sides[e.dst] == -1)
+    # Contested hexes (equidistant) lie on the front: take their Allied-facing sides.
+    boundary |= (sides[e.src] == 1) & (sides[e.dst] == 0) & _is_land(state.system)[e.dst]
+    hexsides = terrain_map(state.system, progress=False).hexsides.geometry.values
+    return shapely.MultiLineString(list(hexsides[np.unique(e.side[boundary])]))
+
+
+def _is_land(system: str) -> np.ndarray:
+    return _land_graph(system)[1]
+
+
+def _sample_line(line_metric, spacing: float) -> np.ndarray:
+    import shapely
+
+    points = []
+    for part in getattr(line_metric, "geoms", [line_metric]):
+        if part.is_empty:
+            continue
+        count = max(2, int(np.ceil(part.length / spacing)) + 1)
+        points.extend(shapely.line_interpolate_point(part, np.linspace(0.0, part.length, count)))
+    return np.array(points, dtype=object)
+
+
+def compare_with_history(state, tolerance_km: float | None = None) -> FrontComparison:
+    """Compare the front a state's units imply with the historical front line of its date.
+
+    Parameters
+    ----------
+    state
+        A game state (a loaded scenario).
+    tolerance_km
+        Units closer than this to the historical line are not judged for
+        their side (default: the record's accuracy, at least 1 km).
+    """
+    import shapely
+
+    from normandy_lab.grid import grid
+
+    rec = record_for(state.date, state.turn)
+    tolerance = max(rec.accuracy_km, 1.0) if tolerance_km is None else tolerance_km
+    implied = implied_front(state)
+    historical = shapely.intersection(rec.front, _map_area(state.system))
+    _, _, front_metric = _metric((rec.path, rec.line))
+    implied_metric = _to_metric(implied)
+    historical_metric = _to_metric(historical)
+    # Implied front -> historical line: the midpoints of the front hexsides.
+    midpoints = shapely.line_interpolate_point(np.array(implied_metric.geoms), 0.5, normalized=True)
+    there = shapely.distance(front_metric, midpoints) / 1000.0 if len(midpoints) else np.array([np.inf])
+    # Historical line inside the maps -> implied front.
+    samples = _sample_line(historical_metric, SAMPLE_SPACING_M)
+    back = shapely.distance(implied_metric, samples) / 1000.0 if len(samples) else np.array([np.inf])
+    g = grid(state.system)
+    wrong = []
+    for unit in state.units:
+        if unit.status != "active" or unit.type == "ship":
+            continue
+        lon, lat = g.center(unit.hex)
+        side = held_by((lon, lat), rec.date, tolerance_km=tolerance)
+        if side not in ("contested", unit.side):
+            wrong.append(
+                {
+                    "unit": unit.id,
+                    "hex": unit.hex,
+                    "side": unit.side,
+                    "held_by": side,
+                    "distance_km": round(
+                        float(shapely.distance(front_metric, _to_metric(shapely.Point(lon, lat)))) / 1000.0, 2
+                    ),
+                    "cut_off": unit.cut_off,
+                }
+            )
+    return FrontComparison(
+        scenario=state.scenario,
+        date=state.date,
+        turn=state.turn,
+        record_date=rec.date,
+        mean_km=float(np.mean(there)),
+        max_km=float(np.max(there)),
+        mean_back_km=float(np.mean(back)),
+        max_back_km=float(np.max(back)),
+        wrong_side=wrong,
+        tolerance_km=tolerance,
+        implied_front=implied,
+        historical_front=historical,
+    )
