@@ -6,9 +6,131 @@ from pathlib import Path
 
 import nbformat
 
-cells = [
+CAMPAIGN = [
     nbformat.v4.new_markdown_cell(
-        "# normandy_lab: a tour\n\n"
+        "# normandy_lab: the Normandy campaign, 6 June to 25 August 1944\n\n"
+        "On 6 June 1944 five Allied divisions came ashore on the Calvados and Cotentin coasts and "
+        "three airborne\n"
+        "divisions dropped inland. Eleven weeks later the German armies in Normandy had been broken in the\n"
+        "Falaise pocket and the Allies stood on the Seine. This notebook follows the campaign day "
+        "by day on the\n"
+        "real map: the ground the Allies held, where the front ran, and what happened where.\n\n"
+        "Everything here is data with its sources: the front lines were digitised from the official "
+        "histories'\n"
+        "situation maps (`maps/history/`, each date with its sources and how far the line may be off), the\n"
+        "events come from a timeline in the project's own words, and the coastline is GSHHG."
+    ),
+    nbformat.v4.new_code_cell(
+        "import pandas as pd\n"
+        "from jupyter_bokeh.widgets import BokehModel\n\n"
+        "import normandy_lab as nl\n"
+        "from normandy_lab import history\n"
+        "from normandy_lab.views import show_inline\n"
+        "from normandy_lab.views.campaign import campaign_map, save_campaign_html\n\n"
+        "show_inline()  # BokehJS from the installed package: nothing is fetched from the internet"
+    ),
+    nbformat.v4.new_markdown_cell(
+        "## The campaign on a date slider\n\n"
+        "Drag the slider, or press **Play**. Blue is the ground the Allies held at the end of the "
+        "day (the latest\n"
+        "record on or before it), red the front line, and the dots are the timeline's events: bright while\n"
+        "they happen, faded afterwards. Hover over a dot for what happened there; the list under the map\n"
+        "tells the day's events."
+    ),
+    nbformat.v4.new_code_cell("BokehModel(campaign_map())"),
+    nbformat.v4.new_markdown_cell(
+        "### June: a lodgement, then a port\n\n"
+        "The beachheads joined up by 10 June, Carentan fell on the 12th and linked Utah with Omaha. "
+        "The British\n"
+        "tried to unlock Caen from the west at Villers-Bocage on the 13th and were thrown back. The "
+        "Americans cut\n"
+        "the Cotentin at Barneville on the 18th and turned north; the great storm of 19–22 June wrecked the\n"
+        "American Mulberry and showed how much hung on a port. Cherbourg fell on the 26th, its "
+        "harbour wrecked.\n"
+        "Montgomery's Epsom offensive drove a salient over the Odon and drew in the SS panzer divisions."
+    ),
+    nbformat.v4.new_code_cell(
+        "events = history.timeline()\n"
+        'columns = ["start", "end", "name", "place", "description"]\n'
+        'june = events[events["start"] < pd.Timestamp("1944-07-01").date()]\n'
+        "june[columns]"
+    ),
+    nbformat.v4.new_markdown_cell(
+        "### July: the hedgerows and Caen\n\n"
+        "In the bocage the Americans paid for every field on the way to St-Lô, which fell on the 18th–19th.\n"
+        "The British and Canadians took northern Caen on 8–9 July (Charnwood) and attacked east of "
+        "the Orne in\n"
+        "Goodwood on the 18th, keeping the German armour on their front. On the 25th, after a "
+        "carpet bombing,\n"
+        "Cobra broke through west of St-Lô; by the 31st the Americans were at Avranches."
+    ),
+    nbformat.v4.new_markdown_cell(
+        "### August: breakout, Mortain, Falaise and the Seine\n\n"
+        "Patton's Third Army poured through Avranches into Brittany and east towards Le Mans. "
+        "Hitler ordered\n"
+        "the counter-attack at Mortain (Lüttich, 7 August), which drove his armour deeper into the "
+        "trap. The\n"
+        "Canadians and Poles attacked south towards Falaise (Totalize, Tractable) while the "
+        "Americans came up to\n"
+        "Argentan; the gap closed at Chambois on 19–21 August. By the 25th the Allies were across "
+        "the Seine and\n"
+        "in Paris."
+    ),
+    nbformat.v4.new_code_cell(
+        'later = events[events["start"] >= pd.Timestamp("1944-07-01").date()]\nlater[columns]'
+    ),
+    nbformat.v4.new_markdown_cell(
+        "## Who held a place on a date\n\n"
+        "The record answers questions: `history.held_by(place, date)` says `allied`, `german`, or "
+        "`contested`\n"
+        "when the place is within half a kilometre of the line; `history.front_line(date)` and\n"
+        "`history.lodgement(date)` are shapely geometries in longitude and latitude."
+    ),
+    nbformat.v4.new_code_cell(
+        'places = ["Carentan", "Caen", "Saint-Lô", "Villers-Bocage", "Falaise", "Mortain"]\n'
+        'dates = ["1944-06-13", "1944-07-01", "1944-07-20", "1944-08-07", "1944-08-21"]\n'
+        "pd.DataFrame({date: [history.held_by(p, date) for p in places] for date in dates}, index=places)"
+    ),
+    nbformat.v4.new_markdown_cell(
+        "## The historical scenarios, and the engine against history\n\n"
+        "The rules engine runs *The Battle for Normandy* on situations at historical dates, every "
+        "unit at its\n"
+        "recorded position with its source. The table compares the front the units imply (each hex "
+        "goes to the\n"
+        "side of the nearest unit) with the historical line of that morning: the mean and largest distances\n"
+        "in km, and the units standing on the other side's ground."
+    ),
+    nbformat.v4.new_code_cell(
+        "from normandy_lab.history.compare import compare_with_history\n"
+        "from normandy_lab.views.launcher import scenario_list\n\n"
+        "rows = []\n"
+        "for label, name in scenario_list():\n"
+        "    result = compare_with_history(nl.load_scenario(name))\n"
+        '    rows.append({"scenario": label, "compared with": result.record_date,\n'
+        '                 "mean km": round(result.mean_km, 2), "max km": round(result.max_km, 1),\n'
+        '                 "wrong side": len(result.unexplained)})\n'
+        "pd.DataFrame(rows)"
+    ),
+    nbformat.v4.new_markdown_cell(
+        "Choose a scenario and open it in the explorer: step through the phases, see who is out of "
+        "supply and\n"
+        'why, and change the situation. In a script, `nl.explore("bfn_1944-06-13_am")` does the same.'
+    ),
+    nbformat.v4.new_code_cell(
+        "from normandy_lab.views.launcher import scenario_launcher\n\nscenario_launcher()"
+    ),
+    nbformat.v4.new_markdown_cell(
+        "## Take it away: a standalone page\n\n"
+        "The slider runs in the browser, so the campaign map also saves as one HTML file that opens "
+        "anywhere,\n"
+        "with no Python behind it."
+    ),
+    nbformat.v4.new_code_cell('save_campaign_html("normandy_campaign.html")'),
+]
+
+MAPS = [
+    nbformat.v4.new_markdown_cell(
+        "# The maps underneath\n\n"
         "Four published wargames cover the 1944 Normandy campaign, each with its own hex map:\n"
         "*The Battle for Normandy* (`bfn`, 1.16 km hexes, seven sheets A–G),\n"
         "*Cobra* (`cobra`, 2-mile hexes),\n"
@@ -19,12 +141,7 @@ cells = [
         "real Earth by fitting it to the hexes the rules tie to named places.\n\n"
         "Pick a grid below; hover over a hex to read its id as the game map prints it."
     ),
-    nbformat.v4.new_code_cell(
-        "import pandas as pd\n\n"
-        "import normandy_lab as nl\n"
-        "from normandy_lab.views import grid_picker, show_inline\n\n"
-        "show_inline()  # BokehJS from the installed package: nothing is fetched from the internet"
-    ),
+    nbformat.v4.new_code_cell("from normandy_lab.views import grid_picker"),
     nbformat.v4.new_code_cell('app = grid_picker("bfn")\napp'),
     nbformat.v4.new_markdown_cell(
         "## How well do the grids sit on the map?\n\n"
@@ -73,6 +190,7 @@ cells = [
         'pd.DataFrame([nl.grid(system).describe() for system in nl.SYSTEMS]).set_index("system")'
     ),
 ]
+cells = CAMPAIGN + MAPS
 notebook = nbformat.v4.new_notebook(cells=cells)
 notebook.metadata["kernelspec"] = {
     "name": "python3",
