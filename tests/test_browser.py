@@ -66,3 +66,37 @@ def test_basemap_with_terrain_saves_as_html_and_png(system):
     assert "cdn.bokeh.org" not in text and '<script src="http' not in text
     png = html_to_png(html, ARTIFACTS / f"basemap_{system}.png", width=950, height=760)
     assert png.stat().st_size > 50_000
+
+
+def test_campaign_page_plays_in_chromium_without_a_kernel(tmp_path):
+    """Issue 6 §4: the tour's campaign map exported as standalone HTML; the slider and Play run in the page."""
+    from playwright.sync_api import sync_playwright
+
+    from normandy_lab.views.campaign import save_campaign_html
+
+    page_path = save_campaign_html(tmp_path / "campaign.html", interval_ms=150)
+    ARTIFACTS.mkdir(exist_ok=True)
+    requests: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1100, "height": 1100})
+        page.on("request", lambda request: requests.append(request.url))
+        page.goto(page_path.as_uri())
+        page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0", timeout=30_000)
+        page.wait_for_timeout(1000)
+        first = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[2].text")
+        assert "6 June 1944" in first
+        page.get_by_text("▶ Play").click()
+        page.wait_for_timeout(2500)
+        day = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[1].children[1].value")
+        text = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[2].text")
+        page.get_by_text("❚❚ Pause").click()
+        # Jump to 20 August: the Falaise pocket, and the front far inland.
+        page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[1].children[1].value = 75")
+        page.wait_for_timeout(800)
+        august = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[2].text")
+        page.screenshot(path=str(ARTIFACTS / "campaign_20_august.png"))
+        browser.close()
+    assert day > 3 and "June 1944" in text and text != first
+    assert "20 August 1944" in august and "the record of" in august
+    assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requests), requests
