@@ -263,10 +263,11 @@ class _Tracer:
         self.first_mp = self.first_step_mp[self.first]
 
     def _reverse(self, mask: np.ndarray, weight: np.ndarray) -> csr_matrix:
-        e = self.edges
         # Reverse orientation: distances from a target to every hex are the
-        # costs of lines running from those hexes to the target.
-        return csr_matrix((weight[mask], (e.dst[mask], e.src[mask])), shape=(self.n, self.n))
+        # costs of lines running from those hexes to the target.  The edges'
+        # (dst, src) order is fixed per map, so the CSR arrays are cut from it
+        # directly, without scipy's conversion and sorting.
+        return _masked_csr(self.edges.system, mask, weight, self.n)
 
     def distances(self, targets: list[int], hexes: bool = False, limit: float = INF) -> np.ndarray:
         """Distances (MP or hexes) of every hex to the nearest target, by legal lines."""
@@ -289,6 +290,33 @@ class _Tracer:
         d_hex = self.with_first_step(self.distances(targets, hexes=True, limit=hex_limit + 1), hexes=True)
         d_mp = self.with_first_step(self.distances(targets, limit=mp_limit + 6))
         return (d_hex <= hex_limit) | (d_mp <= mp_limit + 1e-9)
+
+
+@lru_cache(maxsize=8)
+def _reverse_order(system: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Edge rows sorted by (dst, src), with their dst and src: the layout of a reverse CSR matrix."""
+    e = edge_arrays(system)
+    order = np.lexsort((e.src, e.dst))
+    return order, e.dst[order].astype(np.int32), e.src[order].astype(np.int32)
+
+
+def _masked_csr(system: str, mask: np.ndarray, weight: np.ndarray, n: int) -> csr_matrix:
+    """Build the reverse graph (rows: hex entered, columns: hex left) of the edges in ``mask``."""
+    order, dst, src = _reverse_order(system)
+    keep = mask[order]
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(np.bincount(dst[keep], minlength=n), out=indptr[1:])
+    matrix = csr_matrix((np.asarray(weight, dtype=float)[order][keep], src[keep], indptr), shape=(n, n))
+    matrix.has_sorted_indices = True
+    return matrix
+
+
+@lru_cache(maxsize=8)
+def _unblocked_reverse(system: str) -> csr_matrix:
+    """Return the reverse graph of every land step, blocks ignored (to explain failures); one per map."""
+    e = edge_arrays(system)
+    n = len(grid(system))
+    return _masked_csr(system, ~e.all_sea, np.ones(len(e.src)), n)
 
 
 def _cw(nationality: str | None) -> bool:
@@ -386,11 +414,9 @@ class _Explainer:
     """
 
     def __init__(self, tracer: _Tracer, targets: list[int]) -> None:
-        e = tracer.edges
         n = tracer.n
         self.tracer = tracer
-        m = ~e.all_sea
-        reverse = csr_matrix((np.ones(int(m.sum())), (e.dst[m], e.src[m])), shape=(n, n))
+        reverse = _unblocked_reverse(tracer.g.system)
         if targets:
             self.dist, self.pred, _ = dijkstra(
                 reverse, indices=targets, min_only=True, return_predecessors=True
