@@ -338,3 +338,25 @@ def test_source_ranges_and_the_combat_supply_chain(explorer):
     formation = explorer.state.unit(fed.unit_id).formation
     hq = next(u for u in explorer.state.units if u.hq == "division" and u.formation == formation)
     assert chain.startswith(f"{fed.unit_id} → {hq.id} (HQ in Combat Supply: ")
+
+
+def test_hovering_a_hex_tells_control_ezoc_and_hq_ranges(explorer):
+    """Issue 5: the terrain hexes' hover gives control (3.3), whose EZOC and which HQ ranges reach the hex."""
+    from bokeh.models import HoverTool
+
+    data = explorer.hex_source.data
+    hover = [
+        t
+        for t in explorer.fig.select({"type": HoverTool})
+        if any(r.data_source is explorer.hex_source for r in t.renderers)
+    ]
+    assert {"control", "EZOC", "HQ ranges"} <= {label for label, _ in hover[0].tooltips}
+    benouville = data["hex_id"].index("C3013")
+    assert data["control"][benouville] == "allied"
+    assert "UK-6AB-HQ" in data["hq_ranges"][benouville]
+    # Removing the units of a hex changes its row by a patch (the columns are not resent).
+    hex_id = explorer.state.unit("UK-6AB-HQ").hex
+    index = data["hex_id"].index(hex_id)
+    for unit in [u for u in explorer.state.units if u.hex == hex_id]:
+        explorer.apply({"op": "remove_unit", "unit": unit.id})
+    assert "UK-6AB-HQ" not in explorer.hex_source.data["hq_ranges"][index]

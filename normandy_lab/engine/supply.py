@@ -180,6 +180,20 @@ class SupplyReport:
         ids = np.asarray(g.ids(), dtype=object)
         return set(ids[reach])
 
+    def hq_ranges_at(self) -> dict[str, np.ndarray]:
+        """Return, per side, the names of the in-supply HQs whose range covers each hex ("; "-joined).
+
+        Division (and KG) HQs by id, and "corps HQ" for the corps HQs' ranges (7.2, 7.3.1).
+        """
+        out = {}
+        for side, (names, cover) in self._context["hq_cover"].items():
+            text = np.full(cover.shape[1], "", dtype=object)
+            for name, row in zip(names, cover, strict=True):
+                hit = np.nonzero(row)[0]
+                text[hit] = [f"{t}; {name}" if t else name for t in text[hit]]
+            out[side] = text
+        return out
+
     def supply_ranges(self):  # -> geopandas.GeoDataFrame
         """Return the supply range of every in-supply HQ and every source as polygons (EPSG:4326)."""
         import geopandas as gpd
@@ -486,6 +500,7 @@ def supply(state: GameState) -> SupplyReport:
     reports: dict[str, UnitSupply] = {}
     source_ids: dict[str, list[str]] = {}
     tracers: dict[str, _Tracer] = {}
+    hq_cover: dict[str, tuple[list[str], np.ndarray]] = {}
     beachheads_as_corps = state.date < dt.date.fromisoformat(rules.supply["beachheads_are_corps_hq_until"])
     for side in ("allied", "german"):
         tracer = _Tracer(state, side, rules)
@@ -532,11 +547,26 @@ def supply(state: GameState) -> SupplyReport:
             d_mp = np.vstack([tracer.with_first_step(row) for row in np.atleast_2d(d_mp)])
         row_of = {f: k for k, (f, _) in enumerate(div_list)}
         formation_nation = {u.formation: u.nationality for u in divs}
+        hq_names = [next(u.id for u in divs if u.formation == f) for f, _ in div_list]
         corps_hex_d = tracer.with_first_step(
             tracer.distances(corps_hexes, hexes=True, limit=unit_hex_limit + 1), hexes=True
         )
         corps_mp_d = tracer.with_first_step(tracer.distances(corps_hexes, limit=unit_mp_limit + 6))
         any_corps = tracer.with_first_step(tracer.distances(corps_hexes, hexes=True), hexes=True)
+        # Which in-supply HQ's range covers each hex (for the explorer's hex hover).
+        hq_cover[side] = (
+            [*hq_names, "corps HQ"],
+            np.vstack(
+                [
+                    *(
+                        ((d_hex <= unit_hex_limit) | (d_mp <= unit_mp_limit + 1e-9))
+                        if hq_rows
+                        else np.zeros((0, tracer.n), dtype=bool)
+                    ),
+                    (corps_hex_d <= unit_hex_limit) | (corps_mp_d <= unit_mp_limit + 1e-9),
+                ]
+            ),
+        )
         attach_count: dict[str, int] = {}
         brigade_division: dict[str, str] = {}  # CW armoured brigade -> the division supplying it
         # 7.4, 7.5, 17.1: pathfinder hexes act as division HQs of the airborne units.
@@ -721,6 +751,7 @@ def supply(state: GameState) -> SupplyReport:
     report = SupplyReport(state=state, units=reports, sources=source_ids, halved=halved)
     report._context = {
         "tracers": tracers,
+        "hq_cover": hq_cover,
         "unit_index": {u.id for u in state.units},
         "unit_hex_limit": unit_hex_limit,
         "unit_mp_limit": unit_mp_limit,

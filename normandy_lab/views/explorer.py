@@ -322,8 +322,23 @@ class Explorer:
 
     def _add_layers(self) -> None:
         from bokeh.events import Tap
+        from bokeh.models import HoverTool
 
         self.sources = add_state_layers(self.fig)
+        # The terrain hexes' hover also tells control, EZOC and HQ ranges; those
+        # columns are patched cell by cell as the situation changes.
+        self.hex_source = self.fig.select_one({"name": "hexes"})
+        if self.hex_source is not None:
+            count = len(self.hex_source.data["hex_id"])
+            self.hex_source.data.update({name: [""] * count for name in layers.SITUATION_COLUMNS})
+            for tool in self.fig.select({"type": HoverTool}):
+                if self.hex_source in {r.data_source for r in tool.renderers}:
+                    tool.tooltips = [
+                        *tool.tooltips,
+                        ("control", "@control"),
+                        ("EZOC", "@ezoc"),
+                        ("HQ ranges", "@hq_ranges"),
+                    ]
         # Clicks arrive as Tap events with map coordinates, once per click.  (Selection
         # changes would do too, but jupyter_bokeh runs on_change callbacks twice for
         # changes made in the browser, and a second click on the same hex would be
@@ -402,6 +417,11 @@ class Explorer:
             # step that moves nothing sends the browser almost nothing.
             if not layers.same_layer(self.sources[name].data, data):
                 self.sources[name].data = data
+        if self.hex_source is not None:
+            # Only the hexes whose control, EZOC or HQ ranges changed travel to the browser.
+            patches = layers.changed_cells(self.hex_source.data, layers.hex_situation(state, self.report))
+            if patches:
+                self.hex_source.patch(patches)
         # The controls follow the state shown (setting the state's own weather applies no edit).
         self.weather.value = state.weather
         for sheet, box in self.air.items():

@@ -363,3 +363,37 @@ def implied_front_data(state: GameState) -> dict[str, list]:
     columns = line_columns(implied_front(state))
     columns["label"] = ["front implied by the units (nearest unit's side)"] * len(columns["xs"])
     return columns
+
+
+SITUATION_COLUMNS = ("control", "ezoc", "hq_ranges")
+
+
+def hex_situation(state: GameState, report: SupplyReport) -> dict[str, list[str]]:
+    """Return per hex (grid order) its control (3.3), whose EZOC covers it and the HQ ranges reaching it.
+
+    These extend the terrain hexes' hover in the explorer.
+    """
+    from normandy_lab.engine.zoc import hex_control, zoc_mask
+
+    control = hex_control(state)
+    allied, german = zoc_mask(state, "allied"), zoc_mask(state, "german")
+    ezoc = np.where(allied & german, "both", np.where(allied, "allied", np.where(german, "german", "")))
+    ranges = report.hq_ranges_at()
+    reach = [
+        "; ".join(part for part in (f"allied: {a}" if a else "", f"german: {g}" if g else "") if part)
+        for a, g in zip(ranges["allied"], ranges["german"], strict=True)
+    ]
+    return {"control": [str(c) for c in control], "ezoc": ezoc.tolist(), "hq_ranges": reach}
+
+
+def changed_cells(old: dict[str, list], new: dict[str, list]) -> dict[str, list[tuple[int, str]]]:
+    """Return the ``ColumnDataSource.patch`` payload that turns ``old`` columns into ``new`` ones."""
+    patches = {}
+    for name, values in new.items():
+        before = old.get(name)
+        if before is None or len(before) != len(values):
+            continue
+        cells = [(i, v) for i, (a, v) in enumerate(zip(before, values, strict=True)) if a != v]
+        if cells:
+            patches[name] = cells
+    return patches
