@@ -124,7 +124,9 @@ def _map_area(system: str):  # -> shapely polygon (lon/lat) of the land hexes of
 def implied_sides(state) -> np.ndarray:
     """Return, for every hex of the map, ``1`` (Allied), ``-1`` (German), ``0`` (contested or sea).
 
-    Each land hex goes to the side of the nearest unit (hex distance over land).
+    Each land hex goes to the side of the nearest unit (hex distance over land).  Units
+    marked ``cut_off`` (isolated groups behind the enemy's line, as the history says) hold
+    only their own pocket, not the ground around it, so they are left out.
     """
     from scipy.sparse.csgraph import dijkstra
 
@@ -135,7 +137,11 @@ def implied_sides(state) -> np.ndarray:
     distance = {}
     for side in ("allied", "german"):
         seeds = sorted(
-            {g.index(u.hex) for u in state.units_of(side) if u.status == "active" and u.type != "ship"}
+            {
+                g.index(u.hex)
+                for u in state.units_of(side)
+                if u.status == "active" and u.type != "ship" and not u.cut_off
+            }
         )
         distance[side] = (
             dijkstra(adjacency, indices=seeds, min_only=True, unweighted=True)
