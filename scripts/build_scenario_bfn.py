@@ -26,7 +26,7 @@ KEEP = (
     "id", "name", "side", "nationality", "type", "mechanized", "size", "formation", "corps", "hq", "hex",
     "steps", "status", "cut_off", "near", "source", "note",
 )  # fmt: skip
-META_KEYS = ("weather", "air", "destroyed_bridges", "control", "description")
+META_KEYS = ("weather", "air", "destroyed_bridges", "control", "description", "pathfinders", "mulberries")
 
 
 def _read(path: Path) -> dict:

@@ -39,9 +39,21 @@ def test_scenario_units_match_the_historical_front(name):
 
 @pytest.mark.parametrize("name", HISTORICAL)
 def test_scenario_units_are_mostly_in_supply(name):
-    """Historically nearly every unit was in supply; the engine should agree for most of them."""
-    report = nl.supply(nl.load_scenario(name))
-    out = len(report.out_of_supply("allied")) + len(report.out_of_supply("german"))
+    """Historically nearly every unit was in supply; the positions should let most of them trace.
+
+    On a Heavy Rain or Storm morning (19 June: the great storm) ranges are halved (7.3.3) and many
+    units fall out of supply: that is the rule's effect, so the positions are checked in fair
+    weather, and the storm must only make things worse.
+    """
+    from normandy_lab.engine.edits import set_weather
+
+    state = nl.load_scenario(name)
+    report = nl.supply(state)
+    if report.halved:
+        fair = nl.supply(set_weather(state, "Overcast"))
+        assert len(report.out_of_supply()) >= len(fair.out_of_supply())
+        report = fair
+    out = len(report.out_of_supply())
     assert out <= 0.35 * len(report.units), f"{out} of {len(report.units)} out of supply"
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from normandy_lab.history.lodgement import LodgementRecord, _metric, _to_metric, held_by, record
+from normandy_lab.history.lodgement import HistoryError, LodgementRecord, _metric, _to_metric, held_by, record
 
 #: Spacing of the points sampled along the historical line (metres).
 SAMPLE_SPACING_M = 500.0
@@ -45,6 +45,10 @@ class FrontComparison:
         The scenario compared.
     record_date
         The date of the lodgement record it is compared with.
+    bracket_dates
+        The records whose lines bound the turn (for an AM or Night turn, the evening before and,
+        when recorded, the evening of the day): a unit is on the wrong side only if it is so
+        against all of them, and the implied front is measured to the nearer line.
     mean_km, max_km
         Distances from the implied front to the historical line.
     mean_back_km, max_back_km
@@ -62,6 +66,7 @@ class FrontComparison:
     date: dt.date
     turn: str
     record_date: dt.date
+    bracket_dates: tuple[dt.date, ...]
     mean_km: float
     max_km: float
     mean_back_km: float
@@ -81,13 +86,31 @@ class FrontComparison:
         wrong = ", ".join(f"{w['unit']} ({w['hex']})" for w in self.unexplained) or "none"
         cut = [w["unit"] for w in self.wrong_side if w["cut_off"]]
         return (
-            f"{self.scenario} ({self.date} {self.turn}) against the front of {self.record_date:%d %B %Y}: "
+            f"{self.scenario} ({self.date} {self.turn}) against the front of "
+            f"{' and '.join(f'{d:%d %B}' for d in self.bracket_dates)} 1944: "
             f"implied front to the historical line mean {self.mean_km:.2f} km, max {self.max_km:.1f} km; "
             f"historical line to the implied front mean {self.mean_back_km:.2f} km, max "
             f"{self.max_back_km:.1f} km. Units on the wrong side: {wrong}"
             + (f"; cut off as the history says: {', '.join(cut)}" if cut else "")
             + "."
         )
+
+
+def records_bracketing(date: dt.date, turn: str) -> list[LodgementRecord]:
+    """Return the records bounding a turn: :func:`record_for`, plus the day's own evening record for AM/Night.
+
+    An AM scenario shows the morning: between the evening before and the evening of the day.
+    """
+    first = record_for(date, turn)
+    found = [first]
+    if turn != "PM":
+        try:
+            same_day = record(date)
+        except HistoryError:
+            return found
+        if same_day.date == date and same_day.date != first.date:
+            found.append(same_day)
+    return found
 
 
 def record_for(date: dt.date, turn: str) -> LodgementRecord:
@@ -202,35 +225,41 @@ def compare_with_history(state, tolerance_km: float | None = None) -> FrontCompa
     from normandy_lab.grid import grid
 
     rec = record_for(state.date, state.turn)
-    tolerance = max(rec.accuracy_km, 1.0) if tolerance_km is None else tolerance_km
+    bracket = records_bracketing(state.date, state.turn)
+    g = grid(state.system)
+    # A unit's position is known to its hex: allow the record's accuracy plus the hex's radius.
+    hex_radius_km = g.georeference.hex_size_m / np.sqrt(3.0) / 1000.0
+    tolerance = max(rec.accuracy_km, 1.0) + hex_radius_km if tolerance_km is None else tolerance_km
     implied = implied_front(state)
     historical = shapely.intersection(rec.front, _map_area(state.system))
-    _, _, front_metric = _metric((rec.path, rec.line))
+    fronts = [_metric((r.path, r.line))[2] for r in bracket]
     implied_metric = _to_metric(implied)
     historical_metric = _to_metric(historical)
-    # Implied front -> historical line: the midpoints of the front hexsides.
+    # Implied front -> historical line (the nearer of the bracketing records' lines):
+    # the midpoints of the front hexsides.
     midpoints = shapely.line_interpolate_point(np.array(implied_metric.geoms), 0.5, normalized=True)
-    there = shapely.distance(front_metric, midpoints) / 1000.0 if len(midpoints) else np.array([np.inf])
-    # Historical line inside the maps -> implied front.
+    if len(midpoints):
+        there = np.min([shapely.distance(front, midpoints) for front in fronts], axis=0) / 1000.0
+    else:
+        there = np.array([np.inf])
+    # Historical line (the evening before) inside the maps -> implied front.
     samples = _sample_line(historical_metric, SAMPLE_SPACING_M)
     back = shapely.distance(implied_metric, samples) / 1000.0 if len(samples) else np.array([np.inf])
-    g = grid(state.system)
     wrong = []
     for unit in state.units:
         if unit.status != "active" or unit.type == "ship":
             continue
         lon, lat = g.center(unit.hex)
-        side = held_by((lon, lat), rec.date, tolerance_km=tolerance)
-        if side not in ("contested", unit.side):
+        sides = {held_by((lon, lat), r.date, tolerance_km=tolerance) for r in bracket}
+        if not sides & {"contested", unit.side}:
+            point = _to_metric(shapely.Point(lon, lat))
             wrong.append(
                 {
                     "unit": unit.id,
                     "hex": unit.hex,
                     "side": unit.side,
-                    "held_by": side,
-                    "distance_km": round(
-                        float(shapely.distance(front_metric, _to_metric(shapely.Point(lon, lat)))) / 1000.0, 2
-                    ),
+                    "held_by": sides.pop(),
+                    "distance_km": round(min(float(shapely.distance(f, point)) for f in fronts) / 1000.0, 2),
                     "cut_off": unit.cut_off,
                 }
             )
@@ -239,6 +268,7 @@ def compare_with_history(state, tolerance_km: float | None = None) -> FrontCompa
         date=state.date,
         turn=state.turn,
         record_date=rec.date,
+        bracket_dates=tuple(r.date for r in bracket),
         mean_km=float(np.mean(there)),
         max_km=float(np.max(there)),
         mean_back_km=float(np.mean(back)),
