@@ -106,9 +106,15 @@ CAMPAIGN = [
         "rows = []\n"
         "for label, name in scenario_list():\n"
         "    result = compare_with_history(nl.load_scenario(name))\n"
-        '    rows.append({"scenario": label, "compared with": result.record_date,\n'
-        '                 "mean km": round(result.mean_km, 2), "max km": round(result.max_km, 1),\n'
-        '                 "wrong side": len(result.unexplained)})\n'
+        "    rows.append(\n"
+        "        {\n"
+        '            "scenario": label,\n'
+        '            "compared with": result.record_date,\n'
+        '            "mean km": round(result.mean_km, 2),\n'
+        '            "max km": round(result.max_km, 1),\n'
+        '            "wrong side": len(result.unexplained),\n'
+        "        }\n"
+        "    )\n"
         "pd.DataFrame(rows)"
     ),
     nbformat.v4.new_markdown_cell(
