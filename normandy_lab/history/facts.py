@@ -17,13 +17,14 @@ from typing import Any
 from normandy_lab.history.lodgement import (
     HistoryError,
     _as_date,
+    _check_entry,
     _fail,
     distance_to_front_km,
     held_by,
     history_dir,
     resolve_waypoint,
 )
-from normandy_lab.yamllines import LineDict, load_yaml_with_lines
+from normandy_lab.yamllines import load_yaml_with_lines
 
 _FACT_FIELDS = ("place", "lonlat", "date", "side", "event", "source")
 
@@ -51,19 +52,7 @@ def facts(files: Sequence[str | Path] | None = None):  # -> pandas.DataFrame
         sources = data.get("sources") or {}
         for i, entry in enumerate(data["facts"]):
             where = f"facts[{i}]"
-            if not isinstance(entry, LineDict):
-                raise _fail(
-                    path, 0, where, "a fact must be a mapping", "give place, date, side, event, source"
-                )
-            for key in entry:
-                if key not in _FACT_FIELDS:
-                    raise _fail(
-                        path,
-                        entry,
-                        f"{where}.{key}",
-                        "unknown field",
-                        f"the fields of a fact are {', '.join(_FACT_FIELDS)}",
-                    )
+            _check_entry(path, entry, where, "a fact", _FACT_FIELDS)
             for key in ("place", "date", "side", "source"):
                 if not entry.get(key):
                     raise _fail(path, entry, f"{where}.{key}", "missing", f"every fact needs {key}")

@@ -106,6 +106,21 @@ def _fail(path: Path, where: Any, field_name: str, problem: str, fix: str) -> Hi
     return HistoryError(f"{path}:{line}: {field_name}: {problem}; {fix}")
 
 
+def _check_entry(path: Path, entry: Any, where: str, kind: str, allowed: tuple[str, ...]) -> None:
+    """Check that ``entry`` is a mapping with only ``allowed`` fields; the error names the file and line."""
+    if not isinstance(entry, LineDict):
+        raise _fail(path, 0, where, f"{kind} must be a mapping", f"give the fields {', '.join(allowed)}")
+    for key in entry:
+        if key not in allowed:
+            raise _fail(
+                path,
+                entry,
+                f"{where}.{key}",
+                "unknown field",
+                f"the fields of {kind} are {', '.join(allowed)}",
+            )
+
+
 def _metres_per_degree(lat: float) -> tuple[float, float]:
     return 111_320.0 * np.cos(np.radians(lat)), 110_574.0
 
@@ -173,15 +188,7 @@ def _ring_polygon(entry: Any, path: Path, field_name: str):
             "an area needs a name and an outline",
             "give {name: ..., outline: [waypoints ...]}",
         )
-    for key in entry:
-        if key not in _AREA_FIELDS:
-            raise _fail(
-                path,
-                entry,
-                f"{field_name}.{key}",
-                "unknown field",
-                f"the fields of an area are {', '.join(_AREA_FIELDS)}",
-            )
+    _check_entry(path, entry, field_name, "an area", _AREA_FIELDS)
     outline = entry["outline"]
     if not isinstance(outline, list) or len(outline) < 3:
         raise _fail(
@@ -230,19 +237,7 @@ def _build_record(entry: Any, path: Path, index: int, sources: dict[str, str]) -
     import shapely
 
     where = f"records[{index}]"
-    if not isinstance(entry, LineDict):
-        raise _fail(
-            path, 0, where, "a record must be a mapping", "give date, sources, accuracy_km, allied, ..."
-        )
-    for key in entry:
-        if key not in _RECORD_FIELDS:
-            raise _fail(
-                path,
-                entry,
-                f"{where}.{key}",
-                "unknown field",
-                f"the fields of a record are {', '.join(_RECORD_FIELDS)}",
-            )
+    _check_entry(path, entry, where, "a record", _RECORD_FIELDS)
     for key in ("date", "sources", "accuracy_km", "allied"):
         if key not in entry:
             raise _fail(path, entry, f"{where}.{key}", "missing", f"every record needs {key}")

@@ -13,8 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from normandy_lab import gazetteer
-from normandy_lab.history.lodgement import HistoryError, _as_date, _fail, history_dir, resolve_waypoint
-from normandy_lab.yamllines import LineDict, load_yaml_with_lines
+from normandy_lab.history.lodgement import (
+    HistoryError,
+    _as_date,
+    _check_entry,
+    _fail,
+    history_dir,
+    resolve_waypoint,
+)
+from normandy_lab.yamllines import load_yaml_with_lines
 
 CATEGORIES = ("landing", "airborne", "battle", "operation", "storm", "capture", "logistics", "command")
 _EVENT_FIELDS = (
@@ -60,17 +67,7 @@ def timeline(path: str | Path | None = None):  # -> geopandas.GeoDataFrame
     seen: dict[str, int] = {}
     for i, entry in enumerate(data["events"]):
         where = f"events[{i}]"
-        if not isinstance(entry, LineDict):
-            raise _fail(file, 0, where, "an event must be a mapping", "give id, name, start, place, ...")
-        for key in entry:
-            if key not in _EVENT_FIELDS:
-                raise _fail(
-                    file,
-                    entry,
-                    f"{where}.{key}",
-                    "unknown field",
-                    f"the fields of an event are {', '.join(_EVENT_FIELDS)}",
-                )
+        _check_entry(file, entry, where, "an event", _EVENT_FIELDS)
         for key in ("id", "name", "start", "place", "category", "description", "sources"):
             if not entry.get(key):
                 raise _fail(file, entry, f"{where}.{key}", "missing", f"every event needs {key}")

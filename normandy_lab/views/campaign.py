@@ -13,8 +13,14 @@ import html
 from pathlib import Path
 from typing import Any
 
-from normandy_lab.views.history import ALLIED_FILL, FRONT_COLOUR, line_columns, polygon_columns
-from normandy_lab.views.mapview import land_source_data, map_frame, places_source_data, to_mercator
+from normandy_lab.views.history import (
+    ALLIED_FILL,
+    FRONT_COLOUR,
+    add_place_labels,
+    line_columns,
+    polygon_columns,
+)
+from normandy_lab.views.mapview import land_source_data, map_frame, to_mercator
 
 #: The map's extent: Brittany's border to the Seine.
 CAMPAIGN_EXTENT = (-2.3, 48.05, 1.25, 49.85)
@@ -151,7 +157,7 @@ def campaign_map(width: int = 980, height: int = 720, start: Any = "1944-06-06",
         Runs in the browser only: it needs no kernel.
     """
     from bokeh.layouts import column, row
-    from bokeh.models import ColumnDataSource, CustomJS, Div, HoverTool, LabelSet, Slider, Toggle
+    from bokeh.models import ColumnDataSource, CustomJS, Div, HoverTool, Slider, Toggle
 
     from normandy_lab import history
 
@@ -174,20 +180,7 @@ def campaign_map(width: int = 980, height: int = 720, start: Any = "1944-06-06",
         legend_label="Allied-held ground",
     )
     fig.multi_line(source=front, line_color=FRONT_COLOUR, line_width=2.5, legend_label="front line")
-    places = ColumnDataSource(places_source_data())
-    fig.scatter("x", "y", source=places, color="#444444", size=4)
-    fig.add_layout(
-        LabelSet(
-            x="x",
-            y="y",
-            text="name",
-            source=places,
-            text_font_size="8pt",
-            text_color="#333333",
-            x_offset=3,
-            y_offset=3,
-        )
-    )
+    add_place_labels(fig)
     dots = fig.scatter(
         "x",
         "y",

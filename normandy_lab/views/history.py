@@ -56,6 +56,18 @@ def line_columns(geometry: Any) -> dict[str, list]:
     return {"xs": xs, "ys": ys}
 
 
+def add_place_labels(fig: Any, colour: str = "#444444", y_offset: int = 3) -> None:
+    """Draw the key places (:data:`~normandy_lab.views.mapview.LABELLED_PLACES`) as dots with names."""
+    from bokeh.models import ColumnDataSource, LabelSet
+
+    places = ColumnDataSource(places_source_data())
+    fig.scatter("x", "y", source=places, color=colour, size=4)
+    fig.add_layout(
+        LabelSet(x="x", y="y", text="name", source=places, text_font_size="8pt", text_color=colour,
+                 x_offset=3, y_offset=y_offset)
+    )  # fmt: skip
+
+
 def history_map(
     date: Any,
     extent: tuple[float, float, float, float] | None = None,
@@ -98,20 +110,7 @@ def history_map(
     fig.multi_line(
         source=ColumnDataSource(line_columns(record.front)), line_color=FRONT_COLOUR, line_width=2.5
     )
-    places = ColumnDataSource(places_source_data())
-    fig.scatter("x", "y", source=places, color="#555555", size=4)
-    fig.add_layout(
-        LabelSet(
-            x="x",
-            y="y",
-            text="name",
-            source=places,
-            text_font_size="8pt",
-            text_color="#555555",
-            x_offset=3,
-            y_offset=-12,
-        )
-    )
+    add_place_labels(fig, colour="#555555", y_offset=-12)
     table = history.facts(fact_files) if fact_files is not None or history.facts_available() else None
     if table is not None and len(table):
         shown = table[table["date"] == record.date]
