@@ -360,3 +360,22 @@ def test_hovering_a_hex_tells_control_ezoc_and_hq_ranges(explorer):
     for unit in [u for u in explorer.state.units if u.hex == hex_id]:
         explorer.apply({"op": "remove_unit", "unit": unit.id})
     assert "UK-6AB-HQ" not in explorer.hex_source.data["hq_ranges"][index]
+
+
+def test_the_historical_and_implied_fronts_are_drawn_for_the_state_s_date(explorer):
+    """Issue 5/6: the historical front line of the state's date (the evening before an AM turn)."""
+    history_layer = explorer.sources["history"].data
+    assert history_layer["xs"] and "12 June" in history_layer["label"][0]
+    assert explorer.sources["implied"].data["xs"]
+
+
+def test_the_tour_s_launcher_opens_each_historical_scenario_in_the_explorer():
+    from normandy_lab.views.launcher import scenario_launcher
+
+    launcher = scenario_launcher()
+    names = [name for _, name in launcher.choice.options]
+    assert {"bfn_1944-06-07_am", "bfn_1944-07-25_am", "bfn_1944-08-07_am"} <= set(names)
+    launcher.choice.value = "bfn_1944-08-07_am"
+    launcher.button.click()
+    assert launcher.explorer is not None and launcher.explorer.state.date.isoformat() == "1944-08-07"
+    assert "6 August" in launcher.explorer.sources["history"].data["label"][0]
