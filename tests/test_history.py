@@ -211,3 +211,17 @@ def test_timeline_errors_name_the_line(tmp_path):
         HistoryError, match=r"timeline\.yaml:7: events\[0\]\.category: unknown category 'battel'"
     ):
         history.timeline(path)
+
+
+def test_an_edited_record_is_read_again(tmp_path):
+    """A digitiser edits a file and asks again in the same session: the answer follows the file."""
+    import os
+
+    files = _write(tmp_path, SMALL)
+    assert history.held_by((-0.75, 49.30), "1944-06-10", files=files) == "allied"
+    files[0].write_text(
+        textwrap.dedent(SMALL).replace("[-0.70, 49.45], [-0.70, 49.25]", "[-0.78, 49.45], [-0.78, 49.25]")
+    )
+    stat = files[0].stat()
+    os.utime(files[0], (stat.st_atime, stat.st_mtime + 10))
+    assert history.held_by((-0.75, 49.30), "1944-06-10", files=files) == "german"

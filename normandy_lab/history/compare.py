@@ -232,7 +232,7 @@ def compare_with_history(state, tolerance_km: float | None = None) -> FrontCompa
     tolerance = max(rec.accuracy_km, 1.0) + hex_radius_km if tolerance_km is None else tolerance_km
     implied = implied_front(state)
     historical = shapely.intersection(rec.front, _map_area(state.system))
-    fronts = [_metric((r.path, r.line))[2] for r in bracket]
+    fronts = [_metric(r)[2] for r in bracket]
     implied_metric = _to_metric(implied)
     historical_metric = _to_metric(historical)
     # Implied front -> historical line (the nearer of the bracketing records' lines):

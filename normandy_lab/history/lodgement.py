@@ -409,12 +409,20 @@ def _to_metric(geometry):
     return shapely.transform(geometry, project)
 
 
+def _metric(rec: LodgementRecord):  # -> (allied, german, front) in Lambert-93
+    """Return a record's ground, the German ground and the front in Lambert-93 metres (cached).
+
+    The cache is keyed by the file's modification time, like the records themselves, so an
+    edited file is never answered from stale geometry.
+    """
+    return _metric_of(rec.path, rec.line, rec.path.stat().st_mtime)
+
+
 @functools.cache
-def _metric(record_key: tuple[Path, int]):  # (allied, german, front) in Lambert-93
+def _metric_of(path: Path, line: int, mtime: float):
     import shapely
 
-    path, line = record_key
-    rec = next(r for r in _load_file(path, path.stat().st_mtime) if r.line == line)
+    rec = next(r for r in _load_file(path, mtime) if r.line == line)
     german = shapely.difference(_campaign_land(), rec.geometry)
     return _to_metric(rec.geometry), _to_metric(german), _to_metric(rec.front)
 
@@ -439,7 +447,7 @@ def distance_to_front_km(place_or_lonlat: Any, date: Any, files: Sequence[str | 
     import shapely
 
     rec = record(date, files)
-    _, _, front = _metric((rec.path, rec.line))
+    _, _, front = _metric(rec)
     x, y = _to_metric(shapely.Point(_point(place_or_lonlat))).coords[0]
     return float(shapely.distance(front, shapely.Point(x, y))) / 1000.0
 
@@ -464,7 +472,7 @@ def held_by(
     import shapely
 
     rec = record(date, files)
-    allied, german, front = _metric((rec.path, rec.line))
+    allied, german, front = _metric(rec)
     x, y = _to_metric(shapely.Point(_point(place_or_lonlat))).coords[0]
     point = shapely.Point(x, y)
     if front.is_empty is False and shapely.distance(front, point) <= tolerance_km * 1000.0:
