@@ -15,3 +15,46 @@ def system(request) -> str:
 @pytest.fixture
 def any_grid(system):
     return grid(system)
+
+
+#: URL schemes a standalone page may load from: anything else means it reached for the network.
+OFFLINE_SCHEMES = ("file:", "data:", "blob:", "about:")
+
+
+@pytest.fixture
+def standalone_page():
+    """Open a standalone HTML page in Debian's Chromium, logging every request.
+
+    Returns a context manager: ``with standalone_page(path, width, height) as (page, outside)``
+    yields the page once BokehJS has a document and a canvas is attached, and the list (filled as
+    the page runs) of requests that left the machine (any scheme but file, data, blob, about);
+    it closes the browser after.
+    """
+    import contextlib
+    from pathlib import Path
+
+    @contextlib.contextmanager
+    def open_page(path, width: int, height: int, timeout_ms: int = 60_000):
+        from playwright.sync_api import sync_playwright
+
+        from normandy_lab.views.export import CHROMIUM_ARGS, chromium_path
+
+        outside: list[str] = []
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.on(
+                    "request",
+                    lambda request: (
+                        None if request.url.startswith(OFFLINE_SCHEMES) else outside.append(request.url)
+                    ),
+                )
+                page.goto(Path(path).as_uri())
+                page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0", timeout=timeout_ms)
+                page.wait_for_selector("canvas", state="attached", timeout=timeout_ms)
+                yield page, outside
+            finally:
+                browser.close()
+
+    return open_page

@@ -12,7 +12,7 @@ from bokeh.embed import file_html
 from bokeh.resources import INLINE
 
 from normandy_lab.views import grid_figure
-from normandy_lab.views.export import CHROMIUM_ARGS, chromium_path
+from normandy_lab.views.export import chromium_path
 
 CHROMIUM = chromium_path()
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
@@ -23,26 +23,16 @@ pytestmark = [
 ]
 
 
-def test_standalone_grid_map_renders_offline(tmp_path):
-    from playwright.sync_api import sync_playwright
-
+def test_standalone_grid_map_renders_offline(tmp_path, standalone_page):
     page_path = tmp_path / "bfn_grid.html"
     page_path.write_text(file_html(grid_figure("bfn", width=800, height=600), INLINE, "BfN grid"))
     ARTIFACTS.mkdir(exist_ok=True)
-    requests: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 900, "height": 700})
-        page.on("request", lambda request: requests.append(request.url))
-        page.goto(page_path.as_uri())
-        page.wait_for_selector("canvas", state="attached", timeout=30_000)
-        page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0", timeout=30_000)
+    with standalone_page(page_path, 900, 700, timeout_ms=30_000) as (page, outside):
         page.wait_for_timeout(1500)
         page.screenshot(path=str(ARTIFACTS / "bfn_grid_map.png"))
         canvases = page.locator("canvas").count()
-        browser.close()
     assert canvases >= 1
-    assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requests), requests
+    assert not outside, outside
     assert (ARTIFACTS / "bfn_grid_map.png").stat().st_size > 20_000
 
 
@@ -68,21 +58,13 @@ def test_basemap_with_terrain_saves_as_html_and_png(system):
     assert png.stat().st_size > 50_000
 
 
-def test_campaign_page_plays_in_chromium_without_a_kernel(tmp_path):
+def test_campaign_page_plays_in_chromium_without_a_kernel(tmp_path, standalone_page):
     """Issue 6 §4: the tour's campaign map exported as standalone HTML; the slider and Play run in the page."""
-    from playwright.sync_api import sync_playwright
-
     from normandy_lab.views.campaign import save_campaign_html
 
     page_path = save_campaign_html(tmp_path / "campaign.html", interval_ms=150)
     ARTIFACTS.mkdir(exist_ok=True)
-    requests: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1100, "height": 1100})
-        page.on("request", lambda request: requests.append(request.url))
-        page.goto(page_path.as_uri())
-        page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0", timeout=30_000)
+    with standalone_page(page_path, 1100, 1100, timeout_ms=30_000) as (page, outside):
         page.wait_for_timeout(1000)
         first = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[2].text")
         assert "6 June 1944" in first
@@ -96,7 +78,6 @@ def test_campaign_page_plays_in_chromium_without_a_kernel(tmp_path):
         page.wait_for_timeout(800)
         august = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[2].text")
         page.screenshot(path=str(ARTIFACTS / "campaign_20_august.png"))
-        browser.close()
     assert day > 3 and "June 1944" in text and text != first
     assert "20 August 1944" in august and "the record of" in august
-    assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requests), requests
+    assert not outside, outside

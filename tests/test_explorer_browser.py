@@ -230,10 +230,8 @@ def test_explorer_in_jupyterlab(lab):
     assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
 
 
-def test_sequence_page_plays_offline(tmp_path):
+def test_sequence_page_plays_offline(tmp_path, standalone_page):
     """The classroom export: Play switches the precomputed layers with no kernel and no network."""
-    from playwright.sync_api import sync_playwright
-
     import normandy_lab as nl
     from normandy_lab.engine.edits import apply_edit
     from normandy_lab.views.sequence import save_sequence_html
@@ -242,14 +240,7 @@ def test_sequence_page_plays_offline(tmp_path):
     interdicted = apply_edit(start, {"op": "interdict", "hex": "C3013"})
     page_path = save_sequence_html([start, interdicted], tmp_path / "sequence.html")
     SHOTS.mkdir(parents=True, exist_ok=True)
-    requests: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1100, "height": 950})
-        page.on("request", lambda r: requests.append(r.url))
-        page.goto(page_path.as_uri())
-        page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0", timeout=60_000)
-        page.wait_for_selector("canvas", state="attached", timeout=60_000)
+    with standalone_page(page_path, 1100, 950) as (page, outside):
         page.wait_for_timeout(1000)
         assert page.evaluate(JS_COLUMN, ["interdiction", "hex_id"]) == []
         assert len(page.evaluate(JS_COLUMN, ["units", "unit_id"])) > 200
@@ -263,8 +254,7 @@ def test_sequence_page_plays_offline(tmp_path):
         caption = page.evaluate("() => Bokeh.documents[0].get_model_by_name('caption').text")
         assert "13 June 1944" in caption and "out of supply:" in caption
         page.screenshot(path=str(SHOTS / "sequence_state1.png"))
-        browser.close()
-    assert all(url.startswith(("file:", "data:", "blob:", "about:")) for url in requests), requests
+    assert not outside, outside
 
 
 def test_current_view_exports_as_png():
