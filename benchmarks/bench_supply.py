@@ -25,7 +25,7 @@ from scipy.sparse.csgraph import dijkstra
 
 from normandy_lab.engine import load_scenario, supply
 from normandy_lab.engine.sequence import next_phase, phase_effects
-from normandy_lab.engine.supply import _german_sources, _Tracer
+from normandy_lab.engine.supply import _german_sources, _side_lines
 from normandy_lab.engine.zoc import hex_control, zoc_mask
 from normandy_lab.rules import ruleset
 
@@ -46,9 +46,8 @@ def main() -> None:
     state = load_scenario("bfn_1944-06-13_am")
     supply(state)  # warm the caches (terrain map, edge arrays, cost tables)
     rules = ruleset(state.system)
-    tracer = _Tracer(state, "german", rules)
     sources = _german_sources(state, rules, hex_control(state))
-    matrix = tracer.reverse_mp
+    matrix = _side_lines(state, "german").reverse_matrix("mp")
     step_state = state.evolve(phase_index=0)
 
     def one_step() -> None:

@@ -35,7 +35,6 @@ two agree.
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 import math
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -43,8 +42,21 @@ from typing import Any
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 
+from normandy_lab.engine.search import (
+    FAR,
+    SIXTHS,
+    components,
+    first_blocks,
+    first_neighbours,
+    first_step_many,
+    group_ranges,
+    map_graph,
+    nearest_each,
+    reach_flags,
+    search_full,
+    walk_lines,
+)
 from normandy_lab.engine.state import GameState, Unit, other_side
 from normandy_lab.engine.zoc import hex_control, zoc_mask
 from normandy_lab.grid import grid
@@ -53,6 +65,9 @@ from normandy_lab.rules import ruleset
 from normandy_lab.terrain import ROAD_CLASSES, terrain_map
 
 CW = ("UK", "CA", "PL")
+# Unit ranges are searched this far (in sixths of an MP) beyond the limit, to
+# tell by how much a unit out of supply misses it.
+RANGE_SLACK_MP = 6 * 6
 US = ("US", "FR")
 INF = math.inf
 
@@ -164,21 +179,26 @@ class SupplyReport:
     def supply_range(self, hq_or_source: str) -> set[str]:
         """Return the hexes from which a unit could trace to an HQ (unit id) or a source hex.
 
-        For an HQ in supply: the hexes within 6 hexes or 6 MPs (halved in bad
-        weather) by a legal line; for a source hex likewise.
+        The hexes within 6 hexes or 6 MPs (halved in bad weather) by a legal
+        line (7.3.1), the unit's own first step across water included.
         """
-        ctx = self._context
+        sides, limits = self._context["sides"], self._context["limits"]
         g = grid(self.state.system)
-        if hq_or_source in ctx["unit_index"]:
+        group = None
+        if hq_or_source in {u.id for u in self.state.units}:
             unit = self.state.unit(hq_or_source)
             side, target = unit.side, g.index(unit.hex)
+            if unit.hq in ("division", "kg"):
+                group = sides[side].group_of.get(unit.formation)
         else:
             target = g.index(hq_or_source)
             side = "allied" if hq_or_source in self.sources["allied"] else "german"
-        tracer = ctx["tracers"][side]
-        reach = tracer.unit_range_mask([target], ctx["unit_hex_limit"], ctx["unit_mp_limit"])
-        ids = np.asarray(g.ids(), dtype=object)
-        return set(ids[reach])
+        if group is not None:
+            cover = sides[side].ranges.covered(group)
+        else:
+            ranges = sides[side].lines.ranges([[target]], [[]], np.empty(0, dtype=np.int64), limits)
+            cover = ranges.covered(0)
+        return set(g._ids[cover].tolist())
 
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
         """Return, per side, the names of the in-supply HQs whose range covers each hex ("; "-joined).
@@ -186,10 +206,10 @@ class SupplyReport:
         Division (and KG) HQs by id, and "corps HQ" for the corps HQs' ranges (7.2, 7.3.1).
         """
         out = {}
-        for side, (names, cover) in self._context["hq_cover"].items():
-            text = np.full(cover.shape[1], "", dtype=object)
-            for name, row in zip(names, cover, strict=True):
-                hit = np.nonzero(row)[0]
+        for side, determination in self._context["sides"].items():
+            text = np.full(len(grid(self.state.system)), "", dtype=object)
+            for name, group in zip(determination.cover_names, determination.cover_groups, strict=True):
+                hit = determination.ranges.covered(group)
                 text[hit] = [f"{t}; {name}" if t else name for t in text[hit]]
             out[side] = text
         return out
@@ -217,122 +237,6 @@ class SupplyReport:
         return gpd.GeoDataFrame(rows, geometry=shapes, crs="EPSG:4326")
 
 
-class _Tracer:
-    """The reverse graphs of one side's lines of supply, and distances on them."""
-
-    def __init__(self, state: GameState, side: str, rules) -> None:
-        g = grid(state.system)
-        self.g = g
-        self.n = len(g)
-        tmap = terrain_map(state.system, progress=False)
-        edges = edge_arrays(state.system)
-        self.edges = edges
-        terrain = tmap.hexes["terrain"].to_numpy()
-        self.terrain = terrain
-        friendly = np.zeros(self.n, dtype=bool)
-        enemy = np.zeros(self.n, dtype=bool)
-        self.enemy_units_at: dict[int, list[str]] = {}
-        for u in state.units:
-            if u.status != "active":
-                continue
-            i = g.index(u.hex)
-            if u.side == side:
-                friendly[i] = True
-            else:
-                enemy[i] = True
-                self.enemy_units_at.setdefault(i, []).append(u.id)
-        self.friendly, self.enemy = friendly, enemy
-        self.in_ezoc = zoc_mask(state, other_side(side))
-        interdicted = np.zeros(self.n, dtype=bool)
-        if state.options.get("what_if_interdiction", "block") == "block":
-            for hex_id in state.interdicted_hexes:
-                interdicted[g.index(hex_id)] = True
-        self.interdicted = interdicted
-        sea = np.isin(terrain, ["Sea", "All Sea", "Impassable"])
-        self.blocked = enemy | (self.in_ezoc & ~friendly) | interdicted | sea
-        # Water hexsides without a standing bridge (destroyed bridges count as none).
-        destroyed = np.zeros(len(tmap.hexsides), dtype=bool)
-        if state.destroyed_bridges:
-            destroyed = tmap.hexsides.index.isin(list(state.destroyed_bridges))
-        bridged = (edges.road_bridge | edges.rail_bridge) & ~destroyed[edges.side]
-        self.wet = (edges.water > 0) & ~bridged
-        # Supply MP of entering the next hex (7.3.2, infantry rates in any weather).
-        marsh_cost = rules.supply["marsh_supply_cost"]
-        hex_cost = _supply_hex_cost(state.system, id(rules))
-        road_rate = rules.supply["road_cost"]
-        by_road = np.array([road_rate.get(name, np.nan) for name in ROAD_CLASSES])
-        step = np.where(edges.road > 0, by_road[edges.road], hex_cost[edges.dst])
-        step = np.where((edges.road == 0) & edges.railway, road_rate["railway"], step)
-        self.step_mp = step
-        water_cost = np.where(edges.water >= 3, marsh_cost, 2.0)  # a river takes all MPs, a stream +2 (10.6)
-        self.first_step_mp = step + np.where(self.wet, water_cost, 0.0)
-        usable = ~edges.all_sea & ~self.wet & ~self.blocked[edges.src] & ~self.blocked[edges.dst]
-        self.usable = usable
-        self.reverse_mp = self._reverse(usable, step)
-        self.reverse_hex = self._reverse(usable, np.ones(len(edges)))
-        # Edges a unit may take as its first step only: across unbridged water.
-        self.first = ~edges.all_sea & self.wet & ~self.blocked[edges.dst]
-        self.first_src = edges.src[self.first]
-        self.first_dst = edges.dst[self.first]
-        self.first_mp = self.first_step_mp[self.first]
-
-    def _reverse(self, mask: np.ndarray, weight: np.ndarray) -> csr_matrix:
-        # Reverse orientation: distances from a target to every hex are the
-        # costs of lines running from those hexes to the target.  The edges'
-        # (dst, src) order is fixed per map, so the CSR arrays are cut from it
-        # directly, without scipy's conversion and sorting.
-        return _masked_csr(self.edges.system, mask, weight, self.n)
-
-    def distances(self, targets: list[int], hexes: bool = False, limit: float = INF) -> np.ndarray:
-        """Distances (MP or hexes) of every hex to the nearest target, by legal lines."""
-        if not targets:
-            return np.full(self.n, INF)
-        matrix = self.reverse_hex if hexes else self.reverse_mp
-        return dijkstra(matrix, indices=targets, min_only=True, limit=limit)
-
-    def with_first_step(
-        self, dist: np.ndarray, hexes: bool = False, free_crossing: bool = False
-    ) -> np.ndarray:
-        """Add the tracing unit's own first step across unbridged water (7.3.2)."""
-        out = dist.copy()
-        step = 0.0 if free_crossing else 1.0 if hexes else self.first_mp
-        np.minimum.at(out, self.first_src, dist[self.first_dst] + step)
-        return out
-
-    def unit_range_mask(self, targets: list[int], hex_limit: float, mp_limit: float) -> np.ndarray:
-        """Hexes from which a unit traces to a target within the hex or the MP limit."""
-        d_hex = self.with_first_step(self.distances(targets, hexes=True, limit=hex_limit + 1), hexes=True)
-        d_mp = self.with_first_step(self.distances(targets, limit=mp_limit + 6))
-        return (d_hex <= hex_limit) | (d_mp <= mp_limit + 1e-9)
-
-
-@lru_cache(maxsize=8)
-def _reverse_order(system: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Edge rows sorted by (dst, src), with their dst and src: the layout of a reverse CSR matrix."""
-    e = edge_arrays(system)
-    order = np.lexsort((e.src, e.dst))
-    return order, e.dst[order].astype(np.int32), e.src[order].astype(np.int32)
-
-
-def _masked_csr(system: str, mask: np.ndarray, weight: np.ndarray, n: int) -> csr_matrix:
-    """Build the reverse graph (rows: hex entered, columns: hex left) of the edges in ``mask``."""
-    order, dst, src = _reverse_order(system)
-    keep = mask[order]
-    indptr = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(np.bincount(dst[keep], minlength=n), out=indptr[1:])
-    matrix = csr_matrix((np.asarray(weight, dtype=float)[order][keep], src[keep], indptr), shape=(n, n))
-    matrix.has_sorted_indices = True
-    return matrix
-
-
-@lru_cache(maxsize=8)
-def _unblocked_reverse(system: str) -> csr_matrix:
-    """Return the reverse graph of every land step, blocks ignored (to explain failures); one per map."""
-    e = edge_arrays(system)
-    n = len(grid(system))
-    return _masked_csr(system, ~e.all_sea, np.ones(len(e.src)), n)
-
-
 def _cw(nationality: str | None) -> bool:
     return nationality in CW
 
@@ -344,14 +248,18 @@ def _same_army(a: str | None, b: str | None) -> bool:
 
 def _german_sources(state: GameState, rules, control: np.ndarray) -> list[int]:
     """7.4: road hexes leaving the east or south map edge, and German-controlled supply-city hexes."""
-    tmap = terrain_map(state.system, progress=False)
-    sources = list(_edge_road_hexes(state.system))
+    cities = _city_hexes(state.system, frozenset(state.german_supply_cities))
+    held = cities[control[cities] != "allied"]
+    return sorted(set(_edge_road_hexes(state.system)) | set(held.tolist()))
+
+
+@lru_cache(maxsize=32)
+def _city_hexes(system: str, cities: frozenset[str]) -> np.ndarray:
+    """Return the City hexes of the named built-up areas (7.4); they depend only on the map."""
+    tmap = terrain_map(system, progress=False)
     builtup = tmap.hexes["builtup_name"].to_numpy()
     settlement = tmap.hexes["settlement"].to_numpy()
-    for i in np.nonzero((settlement == "City") & np.isin(builtup, list(state.german_supply_cities)))[0]:
-        if control[i] != "allied":
-            sources.append(int(i))
-    return sorted(set(sources))
+    return np.nonzero((settlement == "City") & np.isin(builtup, sorted(cities)))[0]
 
 
 @lru_cache(maxsize=8)
@@ -411,74 +319,651 @@ def _supply_hex_cost(system: str, rules_id: int) -> np.ndarray:
     return _HEX_COST[key]
 
 
-@lru_cache(maxsize=8)
-def _edge_lookup(system: str) -> dict[tuple[int, int], int]:
-    """Map (hex left, hex entered) to the directed edge's row (depends only on the map)."""
-    e = edge_arrays(system)
-    return {(a, b): k for k, (a, b) in enumerate(zip(e.src.tolist(), e.dst.tolist(), strict=True))}
+@dataclass(frozen=True)
+class _EdgeCosts:
+    """What a line of supply may do along each directed edge of a map (7.3.2), and what it costs.
 
-
-class _Explainer:
-    """Why lines fail: one search from all of a side's supply points over the unblocked map.
-
-    The best line from a unit to the nearest supply point, ignoring what
-    blocks lines (enemy units, EZOCs, unbridged water beyond the first step,
-    interdiction), is walked from the unit; the first block on it is the
-    reason.  One search serves every unit of the side.
+    Costs are integers: 1 a hex, and supply MPs in sixths (the rates are
+    1/3, 1/2 and whole MPs), so sums are exact.
     """
 
-    def __init__(self, tracer: _Tracer, targets: list[int]) -> None:
-        n = tracer.n
-        self.tracer = tracer
-        reverse = _unblocked_reverse(tracer.g.system)
-        if targets:
-            self.dist, self.pred, _ = dijkstra(
-                reverse, indices=targets, min_only=True, return_predecessors=True
-            )
-        else:
-            self.dist, self.pred = np.full(n, INF), np.full(n, -9999)
-        self.targets = set(targets)
-        self.edge_at = _edge_lookup(tracer.g.system)
+    land: np.ndarray  # not an all-sea hexside
+    open: np.ndarray  # land, and dry or bridged: any step of a line may take it
+    first: np.ndarray  # land and unbridged water: only the tracing unit's own first step
+    mp: np.ndarray  # sixths of a supply MP to enter the far hex
+    first_mp: np.ndarray  # the same, plus the crossing of the water
+    ones: np.ndarray
+    zeros: np.ndarray
 
-    def explain(self, origin: int, state: GameState) -> dict[str, Any]:
-        tracer, g = self.tracer, self.tracer.g
-        if not np.isfinite(self.dist[origin]):
-            return {"reason": "no line of any length: cut off by the sea"}
-        path = [origin]
-        while self.pred[path[-1]] >= 0:
-            path.append(int(self.pred[path[-1]]))
-        target = path[-1]
-        for step, (a, b) in enumerate(itertools.pairwise(path)):
-            k = self.edge_at[(a, b)]
-            if tracer.wet[k] and step > 0:
-                name = (
-                    terrain_map(state.system, progress=False).hexsides["water_name"].iat[tracer.edges.side[k]]
+
+@lru_cache(maxsize=32)
+def _edge_costs(system: str, destroyed_bridges: frozenset[str]) -> _EdgeCosts:
+    """Return the edge verdicts and costs of a map with some bridges destroyed (nothing else matters)."""
+    rules = ruleset(system)
+    tmap = terrain_map(system, progress=False)
+    edges = edge_arrays(system)
+    destroyed = np.zeros(len(tmap.hexsides), dtype=bool)
+    if destroyed_bridges:
+        destroyed = tmap.hexsides.index.isin(list(destroyed_bridges))
+    bridged = (edges.road_bridge | edges.rail_bridge) & ~destroyed[edges.side]
+    wet = (edges.water > 0) & ~bridged  # destroyed bridges count as none
+    # 7.3.2: infantry rates in any weather; 1/2 MP primary road, 1/3 MP highway.
+    hex_cost = _supply_hex_cost(system, id(rules))
+    road_rate = rules.supply["road_cost"]
+    by_road = np.array([road_rate.get(name, np.nan) for name in ROAD_CLASSES])
+    step = np.where(edges.road > 0, by_road[edges.road], hex_cost[edges.dst])
+    step = np.where((edges.road == 0) & edges.railway, road_rate["railway"], step)
+    # A river takes all MPs, a stream +2 (10.6).
+    crossing = np.where(edges.water >= 3, rules.supply["marsh_supply_cost"], 2.0)
+    land = ~edges.all_sea
+    costs = _EdgeCosts(
+        land=land,
+        open=land & ~wet,
+        first=land & wet,
+        mp=_sixths(step, "supply MP of a step"),
+        first_mp=_sixths(step + np.where(wet, crossing, 0.0), "supply MP of a first step across water"),
+        ones=np.ones(len(edges), dtype=np.int64),
+        zeros=np.zeros(len(edges), dtype=np.int64),
+    )
+    for array in vars(costs).values():
+        array.flags.writeable = False  # shared by every state of the map
+    return costs
+
+
+def _sixths(mp: np.ndarray, what: str) -> np.ndarray:
+    """Return MP costs in whole sixths; a cost that is not a multiple of 1/6 MP is a rules error."""
+    scaled = np.asarray(mp, dtype=float) * SIXTHS
+    whole = np.rint(scaled)
+    if not np.allclose(scaled, whole, atol=1e-6):
+        odd = sorted({float(v) for v in np.asarray(mp)[~np.isclose(scaled, whole, atol=1e-6)]})
+        raise ValueError(f"{what}: {odd} MP is not a whole number of sixths; the supply search counts sixths")
+    return whole.astype(np.int64)
+
+
+def _as_mp(sixths: np.ndarray | int) -> np.ndarray | float:
+    """Convert distances in sixths of an MP (FAR: no line) to MPs (inf)."""
+    value = np.where(np.asarray(sixths) >= FAR, INF, np.asarray(sixths) / SIXTHS)
+    return float(value) if value.ndim == 0 else value
+
+
+def _as_hexes(count: np.ndarray | int) -> np.ndarray | float:
+    """Convert hex counts (FAR: no line) to floats (inf)."""
+    value = np.where(np.asarray(count) >= FAR, INF, np.asarray(count, dtype=float))
+    return float(value) if value.ndim == 0 else value
+
+
+@lru_cache(maxsize=8)
+def _water_names(system: str) -> np.ndarray:
+    """Return the name of the water each directed edge crosses ("" where none is named)."""
+    names = terrain_map(system, progress=False).hexsides["water_name"].fillna("").to_numpy()
+    return names[edge_arrays(system).side]
+
+
+@lru_cache(maxsize=8)
+def _impassable(system: str) -> np.ndarray:
+    """Hexes no line may enter: sea and impassable terrain."""
+    terrain = terrain_map(system, progress=False).hexes["terrain"].to_numpy()
+    return np.isin(terrain, ["Sea", "All Sea", "Impassable"])
+
+
+class _Lines:
+    """One side's lines of supply on a state: what blocks them (7.3), and searches over them.
+
+    A line may not enter a hex held by an enemy unit, nor a vacant hex in an
+    EZOC (a friendly unit there negates it, 5.4), nor an interdicted hex
+    (the "block" what-if), nor the sea.  Distances are integers: hexes, or
+    sixths of an MP; FAR means no line.
+    """
+
+    def __init__(self, state: GameState, side: str, position: dict[str, int], zoc: dict[str, np.ndarray]):
+        g = grid(state.system)
+        self.g = g
+        self.n = len(g)
+        self.graph = map_graph(state.system)
+        self.costs = _edge_costs(state.system, state.destroyed_bridges)
+        friendly = np.zeros(self.n, dtype=bool)
+        enemy = np.zeros(self.n, dtype=bool)
+        self.enemy_units_at: dict[int, list[str]] = {}
+        for u in state.units:
+            if u.status != "active":
+                continue
+            i = position[u.id]
+            if u.side == side:
+                friendly[i] = True
+            else:
+                enemy[i] = True
+                self.enemy_units_at.setdefault(i, []).append(u.id)
+        self.friendly, self.enemy = friendly, enemy
+        self.in_ezoc = zoc[other_side(side)]
+        interdicted = np.zeros(self.n, dtype=bool)
+        if state.options.get("what_if_interdiction", "block") == "block":
+            for hex_id in state.interdicted_hexes:
+                interdicted[g.index(hex_id)] = True
+        self.interdicted = interdicted
+        self.blocked = enemy | (self.in_ezoc & ~friendly) | interdicted | _impassable(state.system)
+        self._labels: np.ndarray | None = None
+
+    def _weights(self, metric: str, free: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        c = self.costs
+        step = c.ones if metric == "hexes" else c.mp
+        first = c.zeros if free else c.ones if metric == "hexes" else c.first_mp
+        return step, first
+
+    def search(self, roots, metric: str, limit: int = FAR, stop=()) -> tuple[np.ndarray, np.ndarray]:
+        """Return the distance of every hex to the nearest root by legal lines, and each line's next hex.
+
+        The search may stop once every hex in ``stop`` is settled: other
+        hexes' distances are then only upper bounds.
+        """
+        gr = self.graph
+        step, _ = self._weights(metric)
+        dist, pred, _ = search_full(
+            gr.rev_ptr, gr.rev_nbr, gr.rev_eid, self.costs.open, step, self.blocked,
+            np.asarray(roots, dtype=np.int64), int(limit), np.asarray(stop, dtype=np.int64),
+        )  # fmt: skip
+        return dist, pred
+
+    def first_step(
+        self, dist: np.ndarray, nodes: np.ndarray, metric: str, free: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Add each hex's own first step across unbridged water (7.3.2); free for an HQ (14.2.1)."""
+        gr = self.graph
+        _, first = self._weights(metric, free)
+        return first_step_many(
+            gr.fwd_ptr, gr.fwd_nbr, gr.fwd_eid, self.costs.first, first, self.blocked, dist, nodes
+        )
+
+    def nearest(self, origins: np.ndarray, targets) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return each origin's hex count to its nearest target at any length, and the lines (ragged).
+
+        The origin's own first step across water is free: it is an HQ (7.3.2 exception).
+        """
+        gr = self.graph
+        is_target = np.zeros(self.n, dtype=bool)
+        is_target[np.asarray(targets, dtype=np.int64)] = True
+        return nearest_each(
+            gr.rev_ptr, gr.rev_nbr, gr.rev_eid, gr.fwd_ptr, gr.fwd_nbr, gr.fwd_eid, self.costs.open,
+            self.costs.first, self.blocked, origins, is_target,
+        )  # fmt: skip
+
+    def near(self, targets: list[int], units: np.ndarray, limits: _Limits) -> list[int]:
+        """Return the targets a unit range search from them could reach some of ``units`` in.
+
+        A line of L sixths of an MP crosses at most L / (cheapest step) hexes, plus the
+        unit's own first step; farther targets are left out of the search (the result is
+        the same, the search smaller).
+        """
+        if not len(targets) or not len(units):
+            return []
+        cheapest = int(self.costs.mp[self.costs.open].min())
+        reach = max(limits.hexes_n + 1, (limits.mp_n + RANGE_SLACK_MP) // cheapest) + 1
+        t = np.asarray(targets)
+        q, r = self.g._q, self.g._r
+        dq = q[t][:, None] - q[units][None, :]
+        dr = r[t][:, None] - r[units][None, :]
+        apart = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+        return t[(apart <= reach).any(axis=1)].tolist()
+
+    def with_neighbours(self, nodes: np.ndarray) -> np.ndarray:
+        """Return the hexes and the far banks their own first steps reach: where a search may stop."""
+        gr = self.graph
+        far = first_neighbours(gr.fwd_ptr, gr.fwd_nbr, gr.fwd_eid, self.costs.first, self.blocked, nodes)
+        return np.concatenate((nodes, far))
+
+    def reaches(self, targets, nodes: np.ndarray) -> np.ndarray:
+        """Tell whether each hex has a line of any length to one of ``targets`` (first step included)."""
+        gr = self.graph
+        if self._labels is None:
+            self._labels = components(gr.rev_ptr, gr.rev_nbr, gr.rev_eid, self.costs.open, self.blocked)
+        flagged = np.zeros(int(self._labels.max()) + 1, dtype=bool)
+        flagged[self._labels[np.asarray(targets, dtype=np.int64)]] = True
+        return reach_flags(
+            gr.fwd_ptr, gr.fwd_nbr, gr.fwd_eid, self.costs.first, self.blocked, self._labels, flagged, nodes
+        )
+
+    def ranges(
+        self, groups: list[list[int]], asked: list[list[int]], query: np.ndarray, limits: _Limits
+    ) -> _Ranges:
+        """Return the unit ranges (7.3.1) of groups of targets: distances asked about, lines, covers."""
+        gr = self.graph
+        c = self.costs
+        group_ptr = np.zeros(len(groups) + 1, dtype=np.int64)
+        np.cumsum([len(t) for t in groups], out=group_ptr[1:])
+        asked_ptr = np.zeros(len(asked) + 1, dtype=np.int64)
+        np.cumsum([len(a) for a in asked], out=asked_ptr[1:])
+        result = group_ranges(
+            gr.rev_ptr, gr.rev_nbr, gr.rev_eid, gr.fwd_ptr, gr.fwd_nbr, gr.fwd_eid, c.open, c.first,
+            self.blocked, (c.ones, c.mp), (c.ones, c.first_mp),
+            # Search a little beyond the range, to say by how much a unit misses it.
+            np.array([limits.hexes_n + 1, limits.mp_n + RANGE_SLACK_MP]),
+            np.array([limits.hexes_n, limits.mp_n]),
+            group_ptr, np.array([t for group in groups for t in group], dtype=np.int64),
+            asked_ptr, np.array([q for a in asked for q in a], dtype=np.int64), query,
+        )  # fmt: skip
+        return _Ranges(*result)
+
+    def explain(self, roots: list[int], origins: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Return the first block on each origin's best line over the unblocked map (:func:`first_blocks`)."""
+        gr = self.graph
+        c = self.costs
+        return first_blocks(
+            gr.rev_ptr, gr.rev_nbr, gr.rev_eid, c.land, c.ones, c.first, self.blocked,
+            np.asarray(roots, dtype=np.int64), origins,
+        )  # fmt: skip
+
+    def usable(self) -> np.ndarray:
+        """Return the edges (rows of :func:`~normandy_lab.network.edge_arrays`) a line may take."""
+        e = edge_arrays(self.g.system)
+        return self.costs.open & ~self.blocked[e.src] & ~self.blocked[e.dst]
+
+    def reverse_matrix(self, metric: str = "mp") -> csr_matrix:
+        """Return the usable edges as a reverse ``scipy.sparse`` matrix (rows: hex entered)."""
+        gr = self.graph
+        keep = self.usable()[gr.rev_eid]
+        counts = np.concatenate(([0], np.cumsum(keep)))[gr.rev_ptr]
+        step, _ = self._weights(metric)
+        weight = step / SIXTHS if metric == "mp" else step.astype(float)
+        return csr_matrix((weight[gr.rev_eid][keep], gr.rev_nbr[keep], counts), shape=(self.n, self.n))
+
+
+@dataclass(frozen=True)
+class _Ranges:
+    """The result of :meth:`_Lines.ranges`: ``dist[group, metric, query]`` (0: hexes, 1: MP sixths)."""
+
+    dist: np.ndarray
+    line_start: np.ndarray
+    line_stop: np.ndarray
+    lines: np.ndarray
+    cover_ptr: np.ndarray
+    cover: np.ndarray
+
+    def line(self, group: int, metric: int, query: int) -> np.ndarray:
+        n_metrics, n_query = self.dist.shape[1], self.dist.shape[2]
+        slot = (group * n_metrics + metric) * n_query + query
+        return self.lines[self.line_start[slot] : self.line_stop[slot]]
+
+    def covered(self, group: int) -> np.ndarray:
+        return self.cover[self.cover_ptr[group] : self.cover_ptr[group + 1]]
+
+
+@dataclass
+class _Limits:
+    """Supply ranges in MPs and hexes (7.2, 7.3.1), halved in bad weather (7.3.3)."""
+
+    hexes: float
+    mp: float
+    division: float
+
+    @property
+    def hexes_n(self) -> int:
+        return int(self.hexes)
+
+    @property
+    def mp_n(self) -> int:  # in sixths
+        return round(self.mp * SIXTHS)
+
+    @property
+    def division_n(self) -> int:  # in sixths
+        return round(self.division * SIXTHS)
+
+
+class _SideSupply:
+    """The supply determination of one side (7.2-7.6), step by step."""
+
+    def __init__(
+        self, state: GameState, side: str, lines: _Lines, rules, limits: _Limits, position, control
+    ) -> None:
+        g = lines.g
+        self.state, self.side, self.lines, self.rules, self.limits = state, side, lines, rules, limits
+        self.ids = g._ids
+        self.units = state.units_of(side)
+        self.at = np.array([position[u.id] for u in self.units], dtype=np.int64)
+        self.query = {u.id: k for k, u in enumerate(self.units)}
+        if side == "allied":
+            self.sources = sorted({g.index(b.hex) for b in state.beachheads})
+            self.by_nation = {
+                "US": sorted({g.index(b.hex) for b in state.beachheads if b.nationality in US}),
+                "CW": sorted({g.index(b.hex) for b in state.beachheads if b.nationality in CW}),
+            }
+        else:
+            self.sources = _german_sources(state, rules, control)
+            self.by_nation = {"DE": list(self.sources)}
+        self.reports = {u.id: UnitSupply(unit_id=u.id, side=side, hex=u.hex) for u in self.units}
+        self.attached_to: dict[str, str] = {}  # unit id -> formation whose HQ supplies it
+        self.kind: dict[str, str] = {}  # unit id -> what it traced to (source, division HQ, corps HQ...)
+
+    def _path(self, nodes: np.ndarray) -> list[str]:
+        return self.ids[nodes].tolist()
+
+    def run(self) -> None:
+        self.corps_hqs()
+        self.division_hqs()
+        self.unit_lines()
+        self.combat()
+        self.why()
+
+    def corps_hqs(self) -> None:
+        """7.2: corps HQs at any length to a source; beachheads are corps HQs until 11 June."""
+        lines = self.lines
+        corps = [u for u in self.units if u.hq == "corps"]
+        hexes = self.at[[self.query[u.id] for u in corps]].astype(np.int64)
+        best, ptr, flat = lines.nearest(hexes, self.sources)
+        ok = best < FAR
+        length = _as_hexes(best)
+        self.corps_ok = {}
+        for j, u in enumerate(corps):
+            r = self.reports[u.id]
+            r.general = self.corps_ok[u.id] = bool(ok[j])
+            r.limit = "any length to a source (7.2)"
+            r.length_hexes = float(length[j])
+            r.traced_to = "source" if r.general else ""
+            r.path = self._path(flat[ptr[j] : ptr[j + 1]])
+        self.corps_hexes = sorted({int(h) for h, k in zip(hexes, ok, strict=True) if k})
+        beachheads_as_corps = self.state.date < dt.date.fromisoformat(
+            self.rules.supply["beachheads_are_corps_hq_until"]
+        )
+        if self.side == "allied" and beachheads_as_corps:
+            self.corps_hexes = sorted(set(self.corps_hexes) | set(self.sources))
+
+    def division_hqs(self) -> None:
+        """7.2: division (and KG) HQs within 20 MP of a source or an in-supply corps HQ; 7.6.1 for combat."""
+        lines, limit = self.lines, self.limits.division_n
+        self.divs = [u for u in self.units if u.hq in ("division", "kg")]
+        hexes = self.at[[self.query[u.id] for u in self.divs]].astype(np.int64)
+        stop = lines.with_neighbours(hexes)
+        # Search a little beyond the limit (6 MP), to say by how much an HQ misses it.
+        reach = limit + 6 * SIXTHS
+        dist, pred = lines.search(sorted(set(self.sources) | set(self.corps_hexes)), "mp", reach, stop)
+        best, via = lines.first_step(dist, hexes, "mp", free=True)
+        ok = best <= limit
+        ptr, flat = walk_lines(pred, hexes, via, ok)
+        length = _as_mp(np.where(best <= reach, best, FAR))
+        # 7.6.1: for combat supply a division HQ may not skip its corps HQ.
+        to_corps, _ = lines.search(self.corps_hexes, "mp", limit, stop)
+        combat_best, _ = lines.first_step(to_corps, hexes, "mp", free=True)
+        self.div_ok, self.div_combat = {}, {}
+        text = f"{self.limits.division:g} MP to a source or an in-supply corps HQ (7.2)"
+        for j, u in enumerate(self.divs):
+            r = self.reports[u.id]
+            r.general = self.div_ok[u.id] = bool(ok[j])
+            r.limit = text
+            r.length_mp = float(length[j])
+            r.traced_to = "source or corps HQ" if r.general else ""
+            r.path = self._path(flat[ptr[j] : ptr[j + 1]])
+            self.div_combat[u.formation] = bool(ok[j]) and bool(combat_best[j] <= limit)
+        self.hq_of = {u.formation: u for u in self.divs}
+
+    def unit_lines(self) -> None:
+        """7.2, 7.3.1: every other unit within 6 hexes or 6 MP of a source or of its supplying HQ."""
+        state, rules, limits = self.state, self.rules, self.limits
+        supply_rules = rules.supply
+        units, m = self.units, len(self.units)
+        pathfinder_on = (
+            self.side == "allied"
+            and bool(state.pathfinders)
+            and (state.date.isoformat(), state.turn) in {tuple(t) for t in supply_rules["pathfinder_turns"]}
+        )
+        airborne_types = supply_rules["airborne_types"]
+        plain = [q for q, u in enumerate(units) if not u.hq and u.type != "ship"]
+        headless = {q for q in plain if not units[q].formation or units[q].formation not in self.hq_of}
+        airborne = [
+            q
+            for q in plain
+            if units[q].type in airborne_types or "airborne" in (units[q].formation or "").lower()
+        ]
+        # The groups of targets, and which units ask each: the sources (every unit), the corps HQs
+        # (units of no division), the pathfinders (7.4, 7.5, 17.1: airborne units, 6-7 June), and
+        # each division HQ (its own units, and, when in supply, any unit that may attach to it).
+        groups = [self.lines.near(self.sources, self.at[plain], limits), self.corps_hexes]
+        asked = [plain, sorted(headless)]
+        if pathfinder_on:
+            groups.append(sorted(self.lines.g.index(h) for h in state.pathfinders))
+            asked.append(airborne)
+        first_div = len(groups)
+        div_order = sorted(self.divs, key=lambda u: str(u.formation))
+        self.group_of = {u.formation: first_div + k for k, u in enumerate(div_order)}
+        members: dict[str, list[int]] = {}
+        for q in plain:
+            members.setdefault(units[q].formation, []).append(q)
+        for u in div_order:
+            groups.append([int(self.at[self.query[u.id]])])
+            own = members.get(u.formation, [])
+            asked.append(sorted(set(own) | headless) if self.div_ok[u.id] else own)
+        ranges = self.lines.ranges(groups, asked, self.at, limits)
+        self.ranges = ranges
+        self.supplied_divs = [u for u in div_order if self.div_ok[u.id]]
+        self.cover_names = [u.id for u in self.supplied_divs] + ["corps HQ"]
+        self.cover_groups = [self.group_of[u.formation] for u in self.supplied_divs] + [1]
+        # Each unit's options in the order they are tried (-1: not open to it).
+        options = np.full((m, 4), -1, dtype=np.int64)
+        options[plain, 0] = 0
+        if pathfinder_on:
+            options[airborne, 1] = 2
+        for q in plain:
+            if q in headless:
+                options[q, 3] = 1
+            elif self.div_ok[self.hq_of[units[q].formation].id]:
+                options[q, 2] = self.group_of[units[q].formation]
+        rows = np.arange(m)[:, None]
+        group = np.maximum(options, 0)
+        within = (options >= 0) & (
+            (ranges.dist[group, 0, rows] <= limits.hexes_n) | (ranges.dist[group, 1, rows] <= limits.mp_n)
+        )
+        chosen = np.where(within.any(axis=1), within.argmax(axis=1), -1)
+        # Lines and lengths of the units that found a target, gathered at once.
+        traced = np.nonzero(chosen >= 0)[0]
+        traced_group = options[traced, chosen[traced]]
+        by_hexes = ranges.dist[traced_group, 0, traced] <= limits.hexes_n
+        # The line shown is the one that met the limit: in hexes if it did, else in MPs.
+        slot = (traced_group * 2 + np.where(by_hexes, 0, 1)) * m + traced
+        line_ids = self.ids[ranges.lines].tolist()
+        found = {
+            q: (c, length_hexes, length_mp, start, stop)
+            for q, c, length_hexes, length_mp, start, stop in zip(
+                traced.tolist(),
+                chosen[traced].tolist(),
+                _as_hexes(ranges.dist[traced_group, 0, traced]).tolist(),
+                _as_mp(ranges.dist[traced_group, 1, traced]).tolist(),
+                ranges.line_start[slot].tolist(),
+                ranges.line_stop[slot].tolist(),
+                strict=True,
+            )
+        }
+        range_text = f"{limits.hexes:g} hexes or {limits.mp:g} MP (7.3.1)"
+        for q, u in enumerate(units):
+            if u.hq:
+                continue
+            r = self.reports[u.id]
+            if u.type == "ship":
+                # Ships are not land units: they trace no line of supply; they
+                # attach to any division for combat (Attachment Reference Chart).
+                r.general, r.combat, r.traced_to = True, True, "ship at sea (not traced)"
+                r.limit = "none (naval)"
+                r.path = [u.hex]
+                self.kind[u.id] = "ship"
+                continue
+            r.limit = range_text
+            if q in found:
+                column, r.length_hexes, r.length_mp, start, stop = found[q]
+                kind = ("source", "pathfinder", "division HQ", "corps HQ")[column]
+                r.general = True
+                r.traced_to = f"division HQ of {u.formation}" if column == 2 else kind
+                r.path = line_ids[start:stop]
+                self.kind[u.id] = kind
+                continue
+            if q in headless:
+                self._attach(r, q, u)
+            if not r.general:
+                self._out_of_range(r, q, u, options[q])
+
+    def _attach(self, r: UnitSupply, q: int, u: Unit) -> None:
+        """Attach a non-division unit to an in-supply division HQ in range (7.2, at most three).
+
+        The Attachment Reference Chart's exceptions: a CW division may supply one whole CW
+        armoured brigade on top, and some types attach freely; US and CW do not mix (6.3).
+        """
+        supply_rules, limits = self.rules.supply, self.limits
+        if not hasattr(self, "_attach_count"):
+            self._attach_count: dict[str, int] = {}
+            self._brigade_division: dict[str, str] = {}  # CW armoured brigade -> the division supplying it
+        free = u.type in supply_rules["free_attach_types"]
+        brigade = (
+            u.formation
+            if u.formation
+            and u.nationality in supply_rules["brigade_attach_nationalities"]
+            and u.type in supply_rules["brigade_attach_types"]
+            else None
+        )
+        dist = self.ranges.dist[:, :, q].tolist()  # [group][metric]
+        for hq in sorted(self.supplied_divs, key=lambda h: dist[self.group_of[h.formation]][1]):
+            f, group = hq.formation, self.group_of[hq.formation]
+            if not (dist[group][0] <= limits.hexes_n or dist[group][1] <= limits.mp_n):
+                continue
+            same_army = self.side == "german" or _same_army(u.nationality, hq.nationality)
+            if brigade and self._brigade_division.get(brigade, f) == f and _cw(hq.nationality):
+                self._brigade_division[brigade] = f
+                label = f"attached to division HQ of {f} (whole CW armoured brigade)"
+            elif free and same_army:
+                label = f"attached to division HQ of {f} (free attachment)"
+            elif self._attach_count.get(f, 0) < supply_rules["attach_limit"] and same_army:
+                self._attach_count[f] = self._attach_count.get(f, 0) + 1
+                label = f"attached to division HQ of {f}"
+            else:
+                continue
+            self._trace(r, q, label, group)
+            self.attached_to[u.id] = f
+            return
+
+    def _out_of_range(self, r: UnitSupply, q: int, u: Unit, options: np.ndarray) -> None:
+        """Record, for an unsupplied unit, each target it tried and by how much it missed (7.3.1)."""
+        limits = self.limits
+        labels = ("source", "pathfinder", f"division HQ of {u.formation}", "corps HQ")
+        values = [(labels[c], *self._lengths(g, q)) for c, g in enumerate(options.tolist()) if g >= 0]
+        if not values:
+            return
+        best = min(values, key=lambda o: min(o[1] / max(limits.hexes, 1e-9), o[2] / max(limits.mp, 1e-9)))
+        r.length_hexes, r.length_mp = best[1], best[2]
+        for label, hx, mp in values:
+            entry: dict[str, Any] = {"target": label, "hexes": hx, "mp": mp}
+            if math.isfinite(hx) or math.isfinite(mp):
+                need = min(hx - limits.hexes, mp - limits.mp)
+                entry["why"] = f"out of range by {need:g} ({hx:g} hexes, {mp:g} MP)"
+            else:
+                entry["why"] = "no legal line"
+            r.candidates.append(entry)
+
+    def _lengths(self, group: int, q: int) -> tuple[float, float]:
+        """Return a unit's distance to a group of targets in hexes and MPs (inf: none within the search)."""
+        hexes, sixths = self.ranges.dist[group, :, q].tolist()
+        return (INF if hexes >= FAR else float(hexes)), (INF if sixths >= FAR else sixths / SIXTHS)
+
+    def _trace(self, r: UnitSupply, q: int, label: str, group: int) -> None:
+        r.general, r.traced_to = True, label
+        r.length_hexes, r.length_mp = self._lengths(group, q)
+        # The line shown is the one that met the limit: in hexes if it did, else in MPs.
+        metric = 0 if r.length_hexes <= self.limits.hexes else 1
+        r.path = self._path(self.ranges.line(group, metric, q))
+        self.kind[r.unit_id] = label.split(" (")[0]
+
+    def combat(self) -> None:
+        """7.6.1: combat supply runs unit -> division HQ -> corps HQ -> a source of its nation."""
+        corps = [u for u in self.units if u.hq == "corps"]
+        nation_ok: dict[str, np.ndarray] = {}
+        if corps:
+            hexes = self.at[[self.query[u.id] for u in corps]].astype(np.int64)
+            nation_ok = {key: self.lines.reaches(t, hexes) for key, t in self.by_nation.items() if t}
+        for u in self.units:
+            r = self.reports[u.id]
+            if not r.general or u.type == "ship":
+                continue
+            kind = self.kind.get(u.id, "")
+            if u.hq == "corps":
+                key = ("US" if u.nationality in US else "CW") if self.side == "allied" else "DE"
+                j = corps.index(u)
+                r.combat = bool(nation_ok[key][j]) if key in nation_ok else False
+            elif u.hq in ("division", "kg"):
+                r.combat = self.div_combat[u.formation]
+            elif kind.startswith("division HQ"):
+                r.combat = self.div_combat.get(u.formation, False)
+            elif u.id in self.attached_to:
+                r.combat = self.div_combat.get(self.attached_to[u.id], False)
+            elif kind == "pathfinder":  # 7.5: General Supply only
+                r.combat = False
+            elif kind == "corps HQ":
+                r.combat = True
+            else:  # traced straight to a source: a division unit must still go through its HQ (7.6.1)
+                r.combat = (not u.formation) or self.div_combat.get(u.formation, False)
+
+    def why(self) -> None:
+        """Isolation (7.5o), and for each unit out of supply the first thing that blocked its best line."""
+        lines, limits, ids = self.lines, self.limits, self.ids
+        if self.corps_hexes:
+            reach = lines.reaches(self.corps_hexes, self.at)
+        else:
+            reach = np.zeros(len(self.units), dtype=bool)
+        for u, reached in zip(self.units, reach.tolist(), strict=True):
+            self.reports[u.id].isolated = not reached and not (u.hq == "corps" and self.corps_ok.get(u.id))
+        out = [u for u in self.units if not self.reports[u.id].general]
+        citing = {}  # unit id -> its out-of-supply division HQ, in whose range it is
+        for u in out:
+            hq = self.hq_of.get(u.formation) if u.hq is None else None
+            if hq is not None and not self.reports[hq.id].general:
+                group, q = self.group_of[u.formation], self.query[u.id]
+                if (
+                    self.ranges.dist[group, 0, q] <= limits.hexes_n
+                    or self.ranges.dist[group, 1, q] <= limits.mp_n
+                ):
+                    citing[u.id] = hq
+        asked = [u for u in out if u.id not in citing]
+        if asked:
+            supplied_hqs = [int(self.at[self.query[u.id]]) for u in self.supplied_divs]
+            roots = sorted(set(self.sources) | set(self.corps_hexes) | set(supplied_hqs))
+            origins = np.array([self.at[self.query[u.id]] for u in asked], dtype=np.int64)
+            kind, at_a, at_b, at_e = (a.tolist() for a in lines.explain(roots, origins))
+        for j, u in enumerate(asked):
+            r = self.reports[u.id]
+            if kind[j] == 1:
+                r.blocking_hex = str(ids[at_b[j]])
+                name = _water_names(self.state.system)[at_e[j]]
+                r.reason = (
+                    f"unbridged {name or 'water'} between {ids[at_a[j]]} and {r.blocking_hex} "
+                    "(7.3.2: only the unit's own first step may cross)"
                 )
-                return {
-                    "reason": f"unbridged {name or 'water'} between {g._ids[a]} and {g._ids[b]} "
-                    "(7.3.2: only the unit's own first step may cross)",
-                    "hex": str(g._ids[b]),
-                    "units": [],
-                }
-            if tracer.blocked[b] and b != target:
-                hex_id = str(g._ids[b])
-                if tracer.enemy[b]:
-                    return {
-                        "reason": f"enemy units in {hex_id} (7.3)",
-                        "hex": hex_id,
-                        "units": tracer.enemy_units_at.get(b, []),
-                    }
-                if tracer.interdicted[b]:
-                    return {"reason": f"{hex_id} is interdicted (what-if)", "hex": hex_id, "units": []}
-                exerting = [
-                    uid for j in g.neighbors(hex_id) for uid in tracer.enemy_units_at.get(g.index(j), [])
-                ]
-                return {
-                    "reason": f"vacant hex {hex_id} in an EZOC (5.4, 7.3)",
-                    "hex": hex_id,
-                    "units": sorted(exerting),
-                }
-        return {"reason": "", "hex": "", "units": []}
+            elif kind[j] == 2:
+                b = int(at_b[j])
+                r.blocking_hex = str(ids[b])
+                if lines.enemy[b]:
+                    r.reason = f"enemy units in {r.blocking_hex} (7.3)"
+                    r.blocking_units = list(lines.enemy_units_at.get(b, []))
+                elif lines.interdicted[b]:
+                    r.reason = f"{r.blocking_hex} is interdicted (what-if)"
+                else:
+                    r.reason = f"vacant hex {r.blocking_hex} in an EZOC (5.4, 7.3)"
+                    r.blocking_units = sorted(
+                        uid
+                        for near in lines.g.neighbors(r.blocking_hex)
+                        for uid in lines.enemy_units_at.get(lines.g.index(near), [])
+                    )
+            elif u.hq in ("division", "kg"):
+                length = (
+                    f"{r.length_mp:g} MP" if np.isfinite(r.length_mp) else f"over {limits.division + 6:g} MP"
+                )
+                r.reason = (
+                    f"too far: {length} to a source or an in-supply corps HQ, limit {limits.division:g} (7.2)"
+                )
+            elif u.hq == "corps":
+                r.reason = (
+                    "no line of any length: cut off by the sea"
+                    if kind[j] == 3
+                    else "no line of any length to a source (7.2)"
+                )
+            else:
+                text = "; ".join(f"{c['target']}: {c['why']}" for c in r.candidates)
+                r.reason = f"out of range: {text}" if text else "no legal line (7.3)"
+        for unit_id, hq in citing.items():
+            r, hq_report = self.reports[unit_id], self.reports[hq.id]
+            r.reason = f"its division HQ {hq.id} is out of supply: {hq_report.reason}"
+            r.blocking_hex, r.blocking_units = hq_report.blocking_hex, list(hq_report.blocking_units)
 
 
 def supply(state: GameState) -> SupplyReport:
@@ -492,252 +977,27 @@ def supply(state: GameState) -> SupplyReport:
     rules = ruleset(state.system)
     g = grid(state.system)
     halved = bool(rules.weather_effects[state.weather]["supply_halved"])
-    factor = 0.5 if halved else 1.0
-    unit_hex_limit = rules.supply["unit_range_hexes"] * factor
-    unit_mp_limit = rules.supply["unit_range_mp"] * factor
-    div_limit = rules.supply["division_hq_range_mp"] * factor
-    control = hex_control(state)
+    factor = 0.5 if halved else 1.0  # 7.3.3
+    limits = _Limits(
+        hexes=rules.supply["unit_range_hexes"] * factor,
+        mp=rules.supply["unit_range_mp"] * factor,
+        division=rules.supply["division_hq_range_mp"] * factor,
+    )
+    position = {u.id: g.index(u.hex) for u in state.units}
+    occupied = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
+    for u in state.units:
+        if u.status == "active":
+            occupied[u.side][position[u.id]] = True
+    zoc = {side: zoc_mask(state, side, occupied[side]) for side in ("allied", "german")}
+    control = hex_control(state, zoc=zoc, occupied=occupied)
     reports: dict[str, UnitSupply] = {}
-    source_ids: dict[str, list[str]] = {}
-    tracers: dict[str, _Tracer] = {}
-    hq_cover: dict[str, tuple[list[str], np.ndarray]] = {}
-    beachheads_as_corps = state.date < dt.date.fromisoformat(rules.supply["beachheads_are_corps_hq_until"])
+    sides: dict[str, _SideSupply] = {}
     for side in ("allied", "german"):
-        tracer = _Tracer(state, side, rules)
-        tracers[side] = tracer
-        if side == "allied":
-            sources = sorted({g.index(b.hex) for b in state.beachheads})
-            by_nation = {
-                "US": sorted({g.index(b.hex) for b in state.beachheads if b.nationality in US}),
-                "CW": sorted({g.index(b.hex) for b in state.beachheads if b.nationality in CW}),
-            }
-        else:
-            sources = _german_sources(state, rules, control)
-            by_nation = {"DE": [s for s in sources]}
-        source_ids[side] = [str(g._ids[s]) for s in sources]
-        units = state.units_of(side)
-        pos = {u.id: g.index(u.hex) for u in units}
-        src_any = tracer.distances(sources, hexes=True)
-        src_any = tracer.with_first_step(src_any, hexes=True, free_crossing=True)
-        # Corps HQs: any length to a source (7.2); beachheads are corps HQs until 11 June.
-        corps = [u for u in units if u.hq == "corps"]
-        corps_ok = {u.id: bool(np.isfinite(src_any[pos[u.id]])) for u in corps}
-        corps_hexes = [pos[u.id] for u in corps if corps_ok[u.id]]
-        if side == "allied" and beachheads_as_corps:
-            corps_hexes = sorted(set(corps_hexes) | set(sources))
-        # Division (and KG) HQs: 20 MP to a source or an in-supply corps HQ.
-        to_src_or_corps = tracer.with_first_step(
-            tracer.distances(sorted(set(sources) | set(corps_hexes)), limit=div_limit + 6), free_crossing=True
-        )
-        divs = [u for u in units if u.hq in ("division", "kg")]
-        div_ok = {u.id: bool(to_src_or_corps[pos[u.id]] <= div_limit + 1e-9) for u in divs}
-        # Distances from each in-supply division HQ, and from the sources.
-        div_targets = {u.formation: pos[u.id] for u in divs if div_ok[u.id]}
-        hq_hex = {u.formation: pos[u.id] for u in divs}
-        src_hex = tracer.with_first_step(
-            tracer.distances(sources, hexes=True, limit=unit_hex_limit + 1), hexes=True
-        )
-        src_mp = tracer.with_first_step(tracer.distances(sources, limit=unit_mp_limit + 6))
-        div_list = sorted(div_targets.items(), key=lambda kv: str(kv[0]))
-        hq_rows = [v for _, v in div_list]
-        if hq_rows:
-            d_hex = dijkstra(tracer.reverse_hex, indices=hq_rows, limit=unit_hex_limit + 1)
-            d_mp = dijkstra(tracer.reverse_mp, indices=hq_rows, limit=unit_mp_limit + 6)
-            d_hex = np.vstack([tracer.with_first_step(row, hexes=True) for row in np.atleast_2d(d_hex)])
-            d_mp = np.vstack([tracer.with_first_step(row) for row in np.atleast_2d(d_mp)])
-        row_of = {f: k for k, (f, _) in enumerate(div_list)}
-        formation_nation = {u.formation: u.nationality for u in divs}
-        hq_names = [next(u.id for u in divs if u.formation == f) for f, _ in div_list]
-        corps_hex_d = tracer.with_first_step(
-            tracer.distances(corps_hexes, hexes=True, limit=unit_hex_limit + 1), hexes=True
-        )
-        corps_mp_d = tracer.with_first_step(tracer.distances(corps_hexes, limit=unit_mp_limit + 6))
-        any_corps = tracer.with_first_step(tracer.distances(corps_hexes, hexes=True), hexes=True)
-        # Which in-supply HQ's range covers each hex (for the explorer's hex hover).
-        hq_cover[side] = (
-            [*hq_names, "corps HQ"],
-            np.vstack(
-                [
-                    *(
-                        ((d_hex <= unit_hex_limit) | (d_mp <= unit_mp_limit + 1e-9))
-                        if hq_rows
-                        else np.zeros((0, tracer.n), dtype=bool)
-                    ),
-                    (corps_hex_d <= unit_hex_limit) | (corps_mp_d <= unit_mp_limit + 1e-9),
-                ]
-            ),
-        )
-        attach_count: dict[str, int] = {}
-        brigade_division: dict[str, str] = {}  # CW armoured brigade -> the division supplying it
-        # 7.4, 7.5, 17.1: pathfinder hexes act as division HQs of the airborne units.
-        pathfinder_on = (
-            side == "allied"
-            and bool(state.pathfinders)
-            and (state.date.isoformat(), state.turn) in {tuple(t) for t in rules.supply["pathfinder_turns"]}
-        )
-        if pathfinder_on:
-            pf_hexes = sorted(g.index(h) for h in state.pathfinders)
-            pf_hex = tracer.with_first_step(
-                tracer.distances(pf_hexes, hexes=True, limit=unit_hex_limit + 1), hexes=True
-            )
-            pf_mp = tracer.with_first_step(tracer.distances(pf_hexes, limit=unit_mp_limit + 6))
-
-        def within(hex_d: float, mp_d: float) -> bool:
-            return hex_d <= unit_hex_limit or mp_d <= unit_mp_limit + 1e-9
-
-        for u in units:
-            i = pos[u.id]
-            r = UnitSupply(unit_id=u.id, side=side, hex=u.hex)
-            r.isolated = not np.isfinite(any_corps[i]) and not (u.hq == "corps" and corps_ok.get(u.id))
-            if u.hq == "corps":
-                r.general = corps_ok[u.id]
-                r.limit = "any length to a source (7.2)"
-                r.length_hexes = float(src_any[i])
-                r.traced_to = "source" if r.general else ""
-            elif u.hq in ("division", "kg"):
-                r.general = div_ok[u.id]
-                r.limit = f"{div_limit:g} MP to a source or an in-supply corps HQ (7.2)"
-                r.length_mp = float(to_src_or_corps[i])
-                r.traced_to = "source or corps HQ" if r.general else ""
-            elif u.type == "ship":
-                # Ships are not land units: they trace no line of supply; they
-                # attach to any division for combat (Attachment Reference Chart).
-                r.general, r.combat, r.traced_to = True, True, "ship at sea (not traced)"
-                r.limit = "none (naval)"
-            else:
-                r.limit = f"{unit_hex_limit:g} hexes or {unit_mp_limit:g} MP (7.3.1)"
-                options = [("source", float(src_hex[i]), float(src_mp[i]))]
-                if pathfinder_on and (
-                    u.type in rules.supply["airborne_types"] or "airborne" in (u.formation or "").lower()
-                ):
-                    options.append(("pathfinder", float(pf_hex[i]), float(pf_mp[i])))
-                if u.formation in row_of:
-                    k = row_of[u.formation]
-                    options.append((f"division HQ of {u.formation}", float(d_hex[k, i]), float(d_mp[k, i])))
-                if not u.formation or u.formation not in hq_hex:
-                    options.append(("corps HQ", float(corps_hex_d[i]), float(corps_mp_d[i])))
-                for label, hx, mp in options:
-                    if within(hx, mp):
-                        r.general, r.traced_to, r.length_hexes, r.length_mp = True, label, hx, mp
-                        break
-                headless = not u.formation or u.formation not in hq_hex
-                if not r.general and headless:
-                    # A non-division unit may attach to a division HQ (7.2, at most three),
-                    # with the Attachment Reference Chart's two exceptions.
-                    free = u.type in rules.supply["free_attach_types"]
-                    brigade = (
-                        u.formation
-                        if u.formation
-                        and u.nationality in rules.supply["brigade_attach_nationalities"]
-                        and u.type in rules.supply["brigade_attach_types"]
-                        else None
-                    )
-                    for f, k in sorted(row_of.items(), key=lambda kv: d_mp[kv[1], i]):
-                        if not within(d_hex[k, i], d_mp[k, i]):
-                            continue
-                        if brigade and brigade_division.get(brigade, f) == f and _cw(formation_nation.get(f)):
-                            brigade_division[brigade] = f
-                            r.traced_to = f"attached to division HQ of {f} (whole CW armoured brigade)"
-                        elif free and (
-                            side == "german" or _same_army(u.nationality, formation_nation.get(f))
-                        ):
-                            r.traced_to = f"attached to division HQ of {f} (free attachment)"
-                        elif attach_count.get(f, 0) < rules.supply["attach_limit"] and (
-                            side == "german" or _same_army(u.nationality, formation_nation.get(f))
-                        ):
-                            attach_count[f] = attach_count.get(f, 0) + 1
-                            r.traced_to = f"attached to division HQ of {f}"
-                        else:
-                            continue
-                        r.general = True
-                        r.length_hexes, r.length_mp = float(d_hex[k, i]), float(d_mp[k, i])
-                        break
-                if not r.general:
-                    best = min(
-                        options,
-                        key=lambda o: min(o[1] / max(unit_hex_limit, 1e-9), o[2] / max(unit_mp_limit, 1e-9)),
-                    )
-                    r.length_hexes, r.length_mp = best[1], best[2]
-                    for label, hx, mp in options:
-                        entry = {"target": label, "hexes": hx, "mp": mp}
-                        if np.isfinite(hx) or np.isfinite(mp):
-                            need = min(hx - unit_hex_limit, mp - unit_mp_limit)
-                            entry["why"] = f"out of range by {need:g} ({hx:g} hexes, {mp:g} MP)"
-                        else:
-                            entry["why"] = "no legal line"
-                        r.candidates.append(entry)
-            reports[u.id] = r
-        # Combat supply (7.6.1): unit -> division HQ -> corps HQ -> source of its nation.
-        corps_reach = tracer.with_first_step(
-            tracer.distances(corps_hexes, limit=div_limit + 6), free_crossing=True
-        )
-        nation_any = {
-            key: tracer.with_first_step(tracer.distances(hexes, hexes=True), hexes=True, free_crossing=True)
-            for key, hexes in by_nation.items()
-        }
-        div_combat = {
-            u.formation: div_ok[u.id] and bool(corps_reach[pos[u.id]] <= div_limit + 1e-9) for u in divs
-        }
-        for u in units:
-            r = reports[u.id]
-            if not r.general:
-                continue
-            if u.hq == "corps":
-                key = ("US" if u.nationality in US else "CW") if side == "allied" else "DE"
-                r.combat = bool(np.isfinite(nation_any.get(key, np.full(tracer.n, INF))[pos[u.id]]))
-            elif u.hq in ("division", "kg"):
-                r.combat = div_combat[u.formation]
-            elif r.traced_to.startswith("division HQ"):
-                r.combat = div_combat.get(u.formation, False)
-            elif r.traced_to.startswith("attached to division HQ of "):
-                attached_to = r.traced_to.removeprefix("attached to division HQ of ").split(" (")[0]
-                r.combat = div_combat.get(attached_to, False)
-            elif r.traced_to == "pathfinder":  # 7.5: General Supply only
-                r.combat = False
-            elif r.traced_to == "corps HQ":
-                r.combat = True
-            else:  # traced straight to a source: a division unit must still go through its HQ (7.6.1)
-                r.combat = (not u.formation) or div_combat.get(u.formation, False)
-        # Why: for each unit out of supply, the first thing that blocked its best line.
-        hq_by_formation = {u.formation: u for u in divs}
-        supplied_hqs = [pos[u.id] for u in divs if div_ok[u.id]]
-        explainer = _Explainer(tracer, sorted(set(sources) | set(corps_hexes) | set(supplied_hqs)))
-        hq_reach: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        for u in sorted(units, key=lambda x: x.hq is None):  # HQs first: units may cite them
-            r = reports[u.id]
-            if r.general:
-                continue
-            own = pos[u.id]
-            hq = hq_by_formation.get(u.formation) if u.hq is None else None
-            if hq is not None and not reports[hq.id].general:
-                if hq.id not in hq_reach:
-                    hq_reach[hq.id] = (
-                        tracer.with_first_step(
-                            tracer.distances([pos[hq.id]], hexes=True, limit=unit_hex_limit + 1), hexes=True
-                        ),
-                        tracer.with_first_step(tracer.distances([pos[hq.id]], limit=unit_mp_limit + 6)),
-                    )
-                k_hex, k_mp = hq_reach[hq.id][0][own], hq_reach[hq.id][1][own]
-                if within(k_hex, k_mp):
-                    hq_report = reports[hq.id]
-                    r.reason = f"its division HQ {hq.id} is out of supply: {hq_report.reason}"
-                    r.blocking_hex, r.blocking_units = hq_report.blocking_hex, list(hq_report.blocking_units)
-                    continue
-            block = explainer.explain(own, state)
-            if block.get("hex"):
-                r.reason = block["reason"]
-                r.blocking_hex = block["hex"]
-                r.blocking_units = list(block["units"])
-            elif u.hq in ("division", "kg"):
-                r.reason = (
-                    f"too far: {r.length_mp:g} MP to a source or an in-supply corps HQ, "
-                    f"limit {div_limit:g} (7.2)"
-                )
-            elif u.hq == "corps":
-                r.reason = block.get("reason") or "no line of any length to a source (7.2)"
-            else:
-                why = "; ".join(f"{c['target']}: {c['why']}" for c in r.candidates)
-                r.reason = f"out of range: {why}" if why else "no legal line (7.3)"
+        lines = _Lines(state, side, position, zoc)
+        determination = _SideSupply(state, side, lines, rules, limits, position, control)
+        determination.run()
+        sides[side] = determination
+        reports.update(determination.reports)
     # 7.5, June 6th exceptions: on the 6 June Night and Beach Invasion turns,
     # paratroops, invasion units and every German unit are in general and
     # combat supply whatever their lines.
@@ -748,85 +1008,14 @@ def supply(state: GameState) -> SupplyReport:
                 r.reason = ""
                 r.traced_to = "6 June exception (7.5)"
                 r.blocking_hex, r.blocking_units = "", []
-    report = SupplyReport(state=state, units=reports, sources=source_ids, halved=halved)
-    report._context = {
-        "tracers": tracers,
-        "hq_cover": hq_cover,
-        "unit_index": {u.id for u in state.units},
-        "unit_hex_limit": unit_hex_limit,
-        "unit_mp_limit": unit_mp_limit,
-    }
-    _fill_paths(report)
+    report = SupplyReport(
+        state=state,
+        units=reports,
+        sources={side: [str(g._ids[s]) for s in d.sources] for side, d in sides.items()},
+        halved=halved,
+    )
+    report._context = {"sides": sides, "limits": limits}
     return report
-
-
-def _fill_paths(report: SupplyReport) -> None:
-    """Record the line each in-supply unit traced: the shortest legal line in hexes to what it reached.
-
-    Units are grouped by what they traced to, so one search serves a whole
-    division (or every unit tracing to the sources and corps HQs).
-    """
-    state = report.state
-    g = grid(state.system)
-    for side, tracer in report._context["tracers"].items():
-        hq_of = {u.formation: g.index(u.hex) for u in state.units_of(side) if u.hq in ("division", "kg")}
-        corps = [g.index(u.hex) for u in state.units_of(side) if u.hq == "corps"]
-        sources = [g.index(h) for h in report.sources[side]]
-        groups: dict[tuple[int, ...], list[Unit]] = {}
-        for u in state.units_of(side):
-            r = report.units[u.id]
-            if not r.general:
-                continue
-            # HQs may trace far (20 MP, any length); other units only a few hexes.
-            reach = INF if u.hq else report._context["unit_hex_limit"] * 4 + 2
-            attached_to = r.traced_to.removeprefix("attached to division HQ of ").split(" (")[0]
-            if r.traced_to.startswith("division HQ") and u.formation in hq_of:
-                key = ((hq_of[u.formation],), reach)
-            elif r.traced_to.startswith("attached to division HQ of ") and attached_to in hq_of:
-                key = ((hq_of[attached_to],), reach)
-            elif r.traced_to == "pathfinder":
-                key = (tuple(sorted(g.index(h) for h in state.pathfinders)), reach)
-            elif r.traced_to.startswith("ship"):
-                r.path = [u.hex]
-                continue
-            elif r.traced_to == "corps HQ":
-                key = (tuple(sorted(corps)), reach)
-            else:
-                key = (tuple(sorted(set(sources) | set(corps))), reach)
-            groups.setdefault(key, []).append(u)
-        e = tracer.edges
-        for (targets, reach), members in groups.items():
-            if not targets:
-                continue
-            dist, pred, _ = dijkstra(
-                tracer.reverse_hex,
-                indices=list(targets),
-                min_only=True,
-                return_predecessors=True,
-                limit=reach,
-            )
-            for u in members:
-                origin = g.index(u.hex)
-                r = report.units[u.id]
-                if origin in targets:
-                    r.path = [u.hex]
-                    continue
-                start = origin
-                if not np.isfinite(dist[origin]):
-                    # The first step crossed water: continue from the far bank.
-                    m = tracer.first & (e.src == origin)
-                    if not m.any():
-                        continue
-                    start = int(e.dst[m][np.argmin(dist[e.dst[m]])])
-                    if not np.isfinite(dist[start]):
-                        continue
-                path = [origin] if start != origin else []
-                node = start
-                path.append(node)
-                while pred[node] >= 0:
-                    node = int(pred[node])
-                    path.append(node)
-                r.path = [str(g._ids[i]) for i in path]
 
 
 def supply_networkx(state: GameState, side: str) -> dict[str, float]:
@@ -841,14 +1030,14 @@ def supply_networkx(state: GameState, side: str) -> dict[str, float]:
     from normandy_lab.network import to_networkx
 
     rules = ruleset(state.system)
-    tracer = _Tracer(state, side, rules)
     g = grid(state.system)
+    lines = _side_lines(state, side)
     graph = to_networkx(terrain_map(state.system, progress=False))
     ids = g.ids()
-    e = tracer.edges
+    e = edge_arrays(state.system)
     step_of = {
         (ids[a], ids[b]): float(w)
-        for a, b, w, ok in zip(e.src, e.dst, tracer.step_mp, tracer.usable, strict=True)
+        for a, b, w, ok in zip(e.src, e.dst, lines.costs.mp / SIXTHS, lines.usable(), strict=True)
         if ok
     }
 
@@ -866,14 +1055,22 @@ def supply_networkx(state: GameState, side: str) -> dict[str, float]:
 def supply_distances(state: GameState, side: str) -> dict[str, float]:
     """Compute each unit's plain supply-MP distance to the nearest source on the fast path."""
     rules = ruleset(state.system)
-    tracer = _Tracer(state, side, rules)
     g = grid(state.system)
+    lines = _side_lines(state, side)
     if side == "allied":
         sources = sorted({g.index(b.hex) for b in state.beachheads})
     else:
         sources = _german_sources(state, rules, hex_control(state))
-    dist = tracer.distances(sources)
-    return {u.id: float(dist[g.index(u.hex)]) for u in state.units_of(side)}
+    dist, _ = lines.search(sources, "mp")
+    return {u.id: float(_as_mp(dist[g.index(u.hex)])) for u in state.units_of(side)}
+
+
+def _side_lines(state: GameState, side: str) -> _Lines:
+    """One side's lines on a state, built on their own (for the references and the benchmark)."""
+    g = grid(state.system)
+    position = {u.id: g.index(u.hex) for u in state.units}
+    zoc = {s: zoc_mask(state, s) for s in ("allied", "german")}
+    return _Lines(state, side, position, zoc)
 
 
 def defensive_support_eligible(report: SupplyReport, unit_id: str) -> bool:

@@ -12,6 +12,8 @@ Rules implemented (The Battle for Normandy):
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from normandy_lab.engine.state import GameState, other_side
@@ -28,16 +30,34 @@ def _occupied(state: GameState, side: str) -> np.ndarray:
     return mask
 
 
-def zoc_mask(state: GameState, side: str) -> np.ndarray:
-    """Return a mask over the dense hex index of the hexes in ``side``'s ZOC (5.1, 5.3)."""
-    g = grid(state.system)
-    edges = edge_arrays(state.system)
-    settlement = terrain_map(state.system, progress=False).hexes["settlement"].to_numpy()
-    city = settlement == "City"
-    occupied = _occupied(state, side)
-    exerting = occupied[edges.src] & ~edges.all_sea & ~city[edges.dst]
-    mask = np.zeros(len(g), dtype=bool)
-    mask[edges.dst[exerting]] = True
+@lru_cache(maxsize=8)
+def _zoc_reach(system: str) -> np.ndarray:
+    """Return, per hex, the hexes a unit there exerts its ZOC into (-1 padded).
+
+    Not across all-sea hexsides, never into City hexes (5.3); it depends only on the map.
+    """
+    edges = edge_arrays(system)
+    settlement = terrain_map(system, progress=False).hexes["settlement"].to_numpy()
+    keep = ~edges.all_sea & (settlement[edges.dst] != "City")
+    src, dst = edges.src[keep], edges.dst[keep]
+    order = np.argsort(src, kind="stable")
+    src, dst = src[order], dst[order]
+    slot = np.arange(len(src)) - np.searchsorted(src, src)  # position among the hex's neighbours
+    table = np.full((len(grid(system)), int(slot.max()) + 1 if len(slot) else 1), -1, dtype=np.int64)
+    table[src, slot] = dst
+    return table
+
+
+def zoc_mask(state: GameState, side: str, occupied: np.ndarray | None = None) -> np.ndarray:
+    """Return a mask over the dense hex index of the hexes in ``side``'s ZOC (5.1, 5.3).
+
+    ``occupied`` may pass the mask of the hexes ``side``'s active units hold.
+    """
+    if occupied is None:
+        occupied = _occupied(state, side)
+    reach = _zoc_reach(state.system)[occupied].ravel()
+    mask = np.zeros(len(occupied), dtype=bool)
+    mask[reach[reach >= 0]] = True
     return mask
 
 
@@ -68,20 +88,28 @@ def ezoc_coverage(state: GameState):  # -> geopandas.GeoDataFrame
     return frame[["hex_id", "allied_zoc", "german_zoc", "contested", "geometry"]]
 
 
-def hex_control(state: GameState) -> np.ndarray:
+def hex_control(
+    state: GameState, zoc: dict[str, np.ndarray] | None = None, occupied: dict[str, np.ndarray] | None = None
+) -> np.ndarray:
     """Return the controlling side of every hex ("allied", "german" or "") (3.3).
 
     Occupied hexes belong to the occupant; hexes in one side's ZOC only
     belong to that side; the rest keep the scenario's explicit control.
+    ``zoc`` and ``occupied`` may pass both sides' :func:`zoc_mask` and
+    occupied hexes when already computed.
     """
     g = grid(state.system)
     control = np.full(len(g), "", dtype=object)
     for hex_id, side in state.control.items():
         control[g.index(hex_id)] = side
-    allied_zoc, german_zoc = zoc_mask(state, "allied"), zoc_mask(state, "german")
+    if zoc is None:
+        zoc = {side: zoc_mask(state, side) for side in ("allied", "german")}
+    allied_zoc, german_zoc = zoc["allied"], zoc["german"]
     control[allied_zoc & ~german_zoc] = "allied"
     control[german_zoc & ~allied_zoc] = "german"
-    allied, german = _occupied(state, "allied"), _occupied(state, "german")
+    if occupied is None:
+        occupied = {side: _occupied(state, side) for side in ("allied", "german")}
+    allied, german = occupied["allied"], occupied["german"]
     control[allied] = "allied"
     control[german] = "german"
     return control

@@ -1,0 +1,619 @@
+"""Compiled searches over a map's hex graph: the supply engine's fast path.
+
+Every search here runs on one static graph per map (both directions of every
+hexside, kept in compressed rows) with per-call masks, so nothing is rebuilt
+when units move: a *blocked* mask over hexes (a line may neither enter nor
+leave them, 7.3) and an *open* mask over edges (all-sea hexsides and
+unbridged water are closed, 7.3.2).  The kernels are compiled with numba
+and touch only the hexes a search reaches, which is what makes the many
+short searches of a supply determination cheap: six hexes around each
+division HQ, twenty MPs around the sources.  Costs are integers (hexes, or
+sixths of an MP), so each search is Dial's bucket-queue Dijkstra: exact,
+with no heap.
+
+Searches run in *reverse*: from the targets of a line (sources, HQs)
+outwards over the edges that lead into them, so the distance found at a hex
+is the cost of a line running from that hex to the nearest target.  The
+weight of an edge is the cost of entering its far hex (7.3.2).
+
+The tracing unit's own first step may cross unbridged water (7.3.2); that
+step is never propagated (a line may not cross further water), so it is
+applied after a search, at the hexes asked about (:func:`first_step`).
+
+``tests/test_engine_search.py`` proves the kernels equal networkx's
+Dijkstra on the same masked graph.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from numba import njit
+
+from normandy_lab.grid import grid
+from normandy_lab.network import edge_arrays
+
+
+@dataclass(frozen=True)
+class MapGraph:
+    """The static graph of one map in compressed rows, both orientations.
+
+    Attributes
+    ----------
+    rev_ptr, rev_nbr, rev_eid
+        Reverse rows: for hex ``b``, the hexes ``a`` with an edge ``a -> b``
+        and that edge's row in :func:`~normandy_lab.network.edge_arrays`.
+    fwd_ptr, fwd_nbr, fwd_eid
+        Forward rows: for hex ``a``, the hexes it steps into, and the edge.
+    """
+
+    n: int
+    rev_ptr: np.ndarray
+    rev_nbr: np.ndarray
+    rev_eid: np.ndarray
+    fwd_ptr: np.ndarray
+    fwd_nbr: np.ndarray
+    fwd_eid: np.ndarray
+
+
+@lru_cache(maxsize=8)
+def map_graph(system: str) -> MapGraph:
+    """Return the static graph of a map (cached: it depends only on the map)."""
+    e = edge_arrays(system)
+    n = len(grid(system))
+
+    def rows(key: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        order = np.lexsort((other, key))
+        ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(key, minlength=n), out=ptr[1:])
+        return ptr, other[order].astype(np.int64), order.astype(np.int64)
+
+    rev = rows(e.dst, e.src)
+    fwd = rows(e.src, e.dst)
+    return MapGraph(n, *rev, *fwd)
+
+
+# -- one search -----------------------------------------------------------------
+#
+# Costs are integers: hexes count 1, supply MPs are counted in sixths (the
+# rates are 1/3, 1/2 and whole MPs), so a search is Dial's algorithm, a
+# Dijkstra whose queue is a ring of buckets, one per distance, with no heap
+# and no rounding.
+
+FAR = np.int64(2**62)  # "no line": larger than any distance
+SIXTHS = 6
+
+
+@njit(cache=True)
+def _dial(
+    rev_ptr,
+    rev_nbr,
+    rev_eid,
+    open_edge,
+    weight,
+    max_weight,
+    blocked,
+    roots,
+    limit,
+    stop,
+    n_stop,
+    dist,
+    pred,
+    pred_edge,
+    touched,
+    head,
+    entry_next,
+    entry_node,
+    entry_dist,
+):
+    """Multi-source search in reverse over integer costs; returns how many hexes it touched.
+
+    ``dist`` must be FAR (and ``pred`` -1) wherever it is not in ``touched``
+    from an earlier call that was reset.  Stops early once the ``n_stop``
+    hexes marked in ``stop`` are settled (0: run to the limit; -1: stop at
+    the first of them).  ``head``
+    holds ``max_weight + 1`` empty (-1) buckets and is left so.
+    """
+    n_buckets = max_weight + 1
+    n_touched = 0
+    n_entries = 0
+    live = 0
+    for r in roots:
+        if dist[r] == FAR:
+            touched[n_touched] = r
+            n_touched += 1
+        if dist[r] > 0:
+            dist[r] = 0
+            pred[r] = -1
+            pred_edge[r] = -1
+            entry_node[n_entries] = r
+            entry_dist[n_entries] = 0
+            entry_next[n_entries] = head[0]
+            head[0] = n_entries
+            n_entries += 1
+            live += 1
+    remaining = n_stop
+    current = 0
+    while live > 0:
+        bucket = current % n_buckets
+        while head[bucket] < 0:
+            current += 1
+            bucket = current % n_buckets
+        i = head[bucket]
+        head[bucket] = entry_next[i]
+        live -= 1
+        b = entry_node[i]
+        if entry_dist[i] != dist[b]:
+            continue  # a stale entry: b was reached more cheaply since
+        if n_stop != 0 and stop[b]:
+            remaining -= 1
+            if remaining == 0 or n_stop < 0:
+                break
+        if blocked[b]:
+            continue  # reached (it may be a target) but a line cannot run on through it
+        for k in range(rev_ptr[b], rev_ptr[b + 1]):
+            e = rev_eid[k]
+            if not open_edge[e]:
+                continue
+            a = rev_nbr[k]
+            if blocked[a]:
+                continue
+            nd = current + weight[e]
+            if nd <= limit and nd < dist[a]:
+                if dist[a] == FAR:
+                    touched[n_touched] = a
+                    n_touched += 1
+                dist[a] = nd
+                pred[a] = b
+                pred_edge[a] = e
+                slot = nd % n_buckets
+                entry_node[n_entries] = a
+                entry_dist[n_entries] = nd
+                entry_next[n_entries] = head[slot]
+                head[slot] = n_entries
+                n_entries += 1
+                live += 1
+    # Leave the buckets empty for the next search (an early stop may leave entries).
+    for bucket in range(n_buckets):
+        head[bucket] = -1
+    return n_touched
+
+
+@njit(cache=True)
+def _reset(dist, pred, pred_edge, touched, n_touched):
+    for i in range(n_touched):
+        v = touched[i]
+        dist[v] = FAR
+        pred[v] = -1
+        pred_edge[v] = -1
+
+
+@njit(cache=True)
+def _best_first_step(fwd_ptr, fwd_nbr, fwd_eid, first_edge, first_weight, blocked, dist, o):
+    """Return (distance, far hex or -1) of hex ``o``, its own first step across water included."""
+    best = dist[o]
+    via = -1
+    for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
+        e = fwd_eid[k]
+        if not first_edge[e]:
+            continue
+        x = fwd_nbr[k]
+        if blocked[x] or dist[x] == FAR:
+            continue
+        value = dist[x] + first_weight[e]
+        if value < best:
+            best = value
+            via = x
+    return best, via
+
+
+@njit(cache=True)
+def search_full(rev_ptr, rev_nbr, rev_eid, open_edge, weight, blocked, roots, limit, stop_nodes):
+    """Run one search; return full ``dist`` (FAR: no line), ``pred`` and ``pred_edge`` arrays."""
+    n = len(rev_ptr) - 1
+    dist = np.full(n, FAR)
+    pred = np.full(n, -1, dtype=np.int64)
+    pred_edge = np.full(n, -1, dtype=np.int64)
+    touched = np.empty(n, dtype=np.int64)
+    stop = np.zeros(n, dtype=np.bool_)
+    n_stop = 0
+    for v in stop_nodes:
+        if not stop[v]:
+            stop[v] = True
+            n_stop += 1
+    max_weight = 1
+    for w in weight:
+        max_weight = max(max_weight, w)
+    capacity = len(rev_nbr) + n
+    _dial(
+        rev_ptr,
+        rev_nbr,
+        rev_eid,
+        open_edge,
+        weight,
+        max_weight,
+        blocked,
+        roots,
+        limit,
+        stop,
+        n_stop,
+        dist,
+        pred,
+        pred_edge,
+        touched,
+        np.full(max_weight + 1, -1, dtype=np.int64),
+        np.empty(capacity, dtype=np.int64),
+        np.empty(capacity, dtype=np.int64),
+        np.empty(capacity, dtype=np.int64),
+    )
+    return dist, pred, pred_edge
+
+
+@njit(cache=True)
+def group_ranges(
+    rev_ptr,
+    rev_nbr,
+    rev_eid,
+    fwd_ptr,
+    fwd_nbr,
+    fwd_eid,
+    open_edge,
+    first_edge,
+    blocked,
+    weights,
+    first_weights,
+    limits,
+    range_limits,
+    group_ptr,
+    group_nodes,
+    asked_ptr,
+    asked,
+    query,
+):  # pragma: no cover - compiled
+    """For each group of targets and each metric, the distance of some query hexes, their lines and the range.
+
+    ``weights[m]``, ``first_weights[m]`` describe metric ``m`` (hexes,
+    sixths of MPs); ``limits[m]`` bounds the search (distances beyond it
+    are FAR), ``range_limits[m]`` is the supply range.  Group ``g`` is asked
+    about the query hexes ``asked[asked_ptr[g]:asked_ptr[g + 1]]``.
+    Returns ``dist[g, m, q]`` (first step included), the lines of the hexes
+    asked about within range (``lines[line_start[s]:line_stop[s]]`` for
+    slot ``s`` of ``(g, m, q)``; a line runs from the query hex to a target), and each
+    group's range (the hexes within range in either metric) as ragged
+    ``cover_ptr``/``cover``.
+    """
+    n = len(rev_ptr) - 1
+    n_groups = len(group_ptr) - 1
+    n_metrics = len(limits)
+    n_query = len(query)
+    out = np.full((n_groups, n_metrics, n_query), FAR)
+    line_start = np.zeros(n_groups * n_metrics * n_query, dtype=np.int64)
+    line_stop = np.zeros(n_groups * n_metrics * n_query, dtype=np.int64)
+    lines = np.empty(4096, dtype=np.int64)
+    n_lines = 0
+    cover_ptr = np.zeros(n_groups + 1, dtype=np.int64)
+    cover = np.empty(4096, dtype=np.int64)
+    n_cover = 0
+    stamp = np.full(n, -1, dtype=np.int64)  # group that already counted a hex in its range
+    dist = np.full(n, FAR)
+    pred = np.full(n, -1, dtype=np.int64)
+    pred_edge = np.full(n, -1, dtype=np.int64)
+    touched = np.empty(n, dtype=np.int64)
+    no_stop = np.zeros(1, dtype=np.bool_)
+    max_weight = 1
+    for m in range(n_metrics):
+        for w in weights[m]:
+            max_weight = max(max_weight, w)
+    head = np.full(max_weight + 1, -1, dtype=np.int64)
+    capacity = len(rev_nbr) + n
+    entry_next = np.empty(capacity, dtype=np.int64)
+    entry_node = np.empty(capacity, dtype=np.int64)
+    entry_dist = np.empty(capacity, dtype=np.int64)
+    for g in range(n_groups):
+        roots = group_nodes[group_ptr[g] : group_ptr[g + 1]]
+        for m in range(n_metrics):
+            limit = limits[m]
+            in_range = range_limits[m]
+            n_touched = _dial(
+                rev_ptr,
+                rev_nbr,
+                rev_eid,
+                open_edge,
+                weights[m],
+                max_weight,
+                blocked,
+                roots,
+                limit,
+                no_stop,
+                0,
+                dist,
+                pred,
+                pred_edge,
+                touched,
+                head,
+                entry_next,
+                entry_node,
+                entry_dist,
+            )
+            # The range: every hex reached, and every hex whose own first step reaches one in time.
+            for i in range(n_touched):
+                x = touched[i]
+                if dist[x] > in_range:
+                    continue
+                if n_cover + 8 > len(cover):
+                    grown = np.empty(2 * len(cover), dtype=np.int64)
+                    grown[:n_cover] = cover[:n_cover]
+                    cover = grown
+                if stamp[x] != g:
+                    stamp[x] = g
+                    cover[n_cover] = x
+                    n_cover += 1
+                if blocked[x]:
+                    continue
+                for k in range(rev_ptr[x], rev_ptr[x + 1]):
+                    e = rev_eid[k]
+                    o = rev_nbr[k]
+                    if first_edge[e] and stamp[o] != g and dist[x] + first_weights[m][e] <= in_range:
+                        stamp[o] = g
+                        cover[n_cover] = o
+                        n_cover += 1
+            for i in range(asked_ptr[g], asked_ptr[g + 1]):
+                q = asked[i]
+                o = query[q]
+                best, via = _best_first_step(
+                    fwd_ptr, fwd_nbr, fwd_eid, first_edge, first_weights[m], blocked, dist, o
+                )
+                slot = (g * n_metrics + m) * n_query + q
+                if best <= limit:
+                    out[g, m, q] = best
+                if best <= in_range:
+                    if n_lines + n + 2 > len(lines):  # room for the longest possible line
+                        grown = np.empty(max(2 * len(lines), n_lines + n + 2), dtype=np.int64)
+                        grown[:n_lines] = lines[:n_lines]
+                        lines = grown
+                    start = n_lines
+                    v = o
+                    if via >= 0:
+                        lines[n_lines] = o
+                        n_lines += 1
+                        v = via
+                    while v >= 0:
+                        lines[n_lines] = v
+                        n_lines += 1
+                        v = pred[v]
+                    line_start[slot] = start
+                    line_stop[slot] = n_lines
+            _reset(dist, pred, pred_edge, touched, n_touched)
+        cover_ptr[g + 1] = n_cover
+    return out, line_start, line_stop, lines[:n_lines], cover_ptr, cover[:n_cover]
+
+
+@njit(cache=True)
+def components(rev_ptr, rev_nbr, rev_eid, open_edge, blocked):  # pragma: no cover - compiled
+    """Label the connected pieces of the graph of open edges between unblocked hexes.
+
+    Open edges come in both directions of a hexside with the same verdict,
+    so lines of any length exist exactly within a piece.  A blocked hex is a
+    piece of its own.
+    """
+    n = len(rev_ptr) - 1
+    label = np.full(n, -1, dtype=np.int64)
+    stack = np.empty(n, dtype=np.int64)
+    current = 0
+    for start in range(n):
+        if label[start] >= 0:
+            continue
+        label[start] = current
+        if not blocked[start]:
+            top = 0
+            stack[0] = start
+            top = 1
+            while top > 0:
+                top -= 1
+                b = stack[top]
+                for k in range(rev_ptr[b], rev_ptr[b + 1]):
+                    if not open_edge[rev_eid[k]]:
+                        continue
+                    a = rev_nbr[k]
+                    if label[a] >= 0 or blocked[a]:
+                        continue
+                    label[a] = current
+                    stack[top] = a
+                    top += 1
+        current += 1
+    return label
+
+
+@njit(cache=True)
+def first_blocks(
+    rev_ptr, rev_nbr, rev_eid, land_edge, weight, wet, blocked, roots, origins
+):  # pragma: no cover - compiled
+    """Why lines fail: for each origin, the first block on its best line over the unblocked map.
+
+    One search from every supply point runs over all land hexsides, blocks
+    ignored, until every origin is settled; each origin's line is then
+    walked from the origin.  Returns, per origin: kind (0 none, 1 unbridged
+    water after the first step, 2 a blocked hex, 3 no line at all), the hexes
+    ``a`` and ``b`` of the blocking step, and the edge row.
+    """
+    n = len(rev_ptr) - 1
+    unblocked = np.zeros(n, dtype=np.bool_)
+    dist, pred, pred_edge = search_full(
+        rev_ptr, rev_nbr, rev_eid, land_edge, weight, unblocked, roots, FAR, origins
+    )
+    m = len(origins)
+    kind = np.zeros(m, dtype=np.int64)
+    at_a = np.full(m, -1, dtype=np.int64)
+    at_b = np.full(m, -1, dtype=np.int64)
+    at_e = np.full(m, -1, dtype=np.int64)
+    for j in range(m):
+        a = origins[j]
+        if dist[a] == FAR:
+            kind[j] = 3
+            continue
+        step = 0
+        while pred[a] >= 0:
+            b = pred[a]
+            e = pred_edge[a]
+            if wet[e] and step > 0:
+                kind[j] = 1
+            elif blocked[b] and pred[b] >= 0:  # the target itself may be blocked
+                kind[j] = 2
+            if kind[j]:
+                at_a[j], at_b[j], at_e[j] = a, b, e
+                break
+            a = b
+            step += 1
+    return kind, at_a, at_b, at_e
+
+
+@njit(cache=True)
+def first_step_many(fwd_ptr, fwd_nbr, fwd_eid, first_edge, first_weight, blocked, dist, nodes):
+    """:func:`_best_first_step` for many hexes: (distance, far hex or -1) of each."""
+    best = np.empty(len(nodes), dtype=np.int64)
+    via = np.empty(len(nodes), dtype=np.int64)
+    for j in range(len(nodes)):
+        best[j], via[j] = _best_first_step(
+            fwd_ptr, fwd_nbr, fwd_eid, first_edge, first_weight, blocked, dist, nodes[j]
+        )
+    return best, via
+
+
+@njit(cache=True)
+def first_neighbours(fwd_ptr, fwd_nbr, fwd_eid, first_edge, blocked, nodes):
+    """Return the hexes the given hexes' own first steps may enter (across unbridged water)."""
+    out = np.empty(6 * len(nodes), dtype=np.int64)
+    k_out = 0
+    for o in nodes:
+        for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
+            if first_edge[fwd_eid[k]] and not blocked[fwd_nbr[k]]:
+                out[k_out] = fwd_nbr[k]
+                k_out += 1
+    return out[:k_out]
+
+
+@njit(cache=True)
+def reach_flags(fwd_ptr, fwd_nbr, fwd_eid, first_edge, blocked, label, flagged, nodes):
+    """Whether each hex reaches a flagged piece at any length, its own first step included."""
+    out = np.zeros(len(nodes), dtype=np.bool_)
+    for j in range(len(nodes)):
+        o = nodes[j]
+        if flagged[label[o]]:
+            out[j] = True
+            continue
+        for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
+            x = fwd_nbr[k]
+            if first_edge[fwd_eid[k]] and not blocked[x] and flagged[label[x]]:
+                out[j] = True
+                break
+    return out
+
+
+@njit(cache=True)
+def walk_lines(pred, nodes, via, reached):
+    """Return the lines of the given hexes back to their targets, as ragged ``ptr``, ``flat``.
+
+    ``via`` is the far hex of a first step across water (-1: none); hexes
+    not ``reached`` get an empty line.
+    """
+    ptr = np.zeros(len(nodes) + 1, dtype=np.int64)
+    flat = np.empty(64, dtype=np.int64)
+    used = 0
+    for j in range(len(nodes)):
+        if reached[j]:
+            v = nodes[j]
+            if via[j] >= 0:
+                if used == len(flat):
+                    flat = np.concatenate((flat, np.empty(len(flat), dtype=np.int64)))
+                flat[used] = v
+                used += 1
+                v = via[j]
+            while v >= 0:
+                if used == len(flat):
+                    flat = np.concatenate((flat, np.empty(len(flat), dtype=np.int64)))
+                flat[used] = v
+                used += 1
+                v = pred[v]
+        ptr[j + 1] = used
+    return ptr, flat[:used]
+
+
+@njit(cache=True)
+def nearest_each(rev_ptr, rev_nbr, rev_eid, fwd_ptr, fwd_nbr, fwd_eid, open_edge, first_edge, blocked,
+                 origins, is_target):  # fmt: skip
+    """For each origin, its nearest target in hexes and the line to it (any length).
+
+    Hex counts are the same both ways along a line, so each origin is
+    searched from, stopping at the first target settled; the origin's own
+    first step across water is free (an HQ bridges the river for itself,
+    7.3.2 exception).  Returns the distances (FAR: none) and the lines,
+    origin first, as ragged ``ptr``/``flat``.
+    """
+    n = len(rev_ptr) - 1
+    m = len(origins)
+    ones = np.ones(len(rev_eid), dtype=np.int64)
+    out = np.full(m, FAR)
+    ptr = np.zeros(m + 1, dtype=np.int64)
+    flat = np.empty(256, dtype=np.int64)
+    used = 0
+    dist = np.full(n, FAR)
+    pred = np.full(n, -1, dtype=np.int64)
+    pred_edge = np.full(n, -1, dtype=np.int64)
+    touched = np.empty(n, dtype=np.int64)
+    capacity = len(rev_nbr) + n
+    head = np.full(2, -1, dtype=np.int64)
+    entry_next = np.empty(capacity, dtype=np.int64)
+    entry_node = np.empty(capacity, dtype=np.int64)
+    entry_dist = np.empty(capacity, dtype=np.int64)
+    for j in range(m):
+        o = origins[j]
+        roots = [o]
+        for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
+            if first_edge[fwd_eid[k]] and not blocked[fwd_nbr[k]]:
+                roots.append(fwd_nbr[k])
+        root_array = np.array(roots, dtype=np.int64)
+        n_touched = _dial(
+            rev_ptr, rev_nbr, rev_eid, open_edge, ones, 1, blocked, root_array, FAR, is_target, -1,
+            dist, pred, pred_edge, touched, head, entry_next, entry_node, entry_dist,
+        )  # fmt: skip
+        best = FAR
+        found = -1
+        for r in root_array:  # a target among the roots is settled first
+            if is_target[r] and dist[r] < best:
+                best, found = dist[r], r
+        if found < 0:
+            for i in range(n_touched):
+                v = touched[i]
+                if is_target[v] and dist[v] < best:
+                    best, found = dist[v], v
+        if found >= 0:
+            out[j] = best
+            # Walk back to a root, then write the line from the origin.
+            count = 0
+            v = found
+            while v >= 0:
+                count += 1
+                v = pred[v]
+            while used + count + 1 > len(flat):  # room for the line and the origin
+                grown = np.empty(2 * len(flat), dtype=np.int64)
+                grown[:used] = flat[:used]
+                flat = grown
+            v = found
+            last = v
+            position = used + count  # the line is written backwards, origin first
+            while v >= 0:
+                position -= 1
+                flat[position] = v
+                last = v
+                v = pred[v]
+            if last != o:  # reached through the free first step: the origin leads
+                for i in range(used + count, used, -1):
+                    flat[i] = flat[i - 1]
+                flat[used] = o
+                count += 1
+            used += count
+        ptr[j + 1] = used
+        _reset(dist, pred, pred_edge, touched, n_touched)
+    return out, ptr, flat[:used]
