@@ -18,7 +18,11 @@ weight of an edge is the cost of entering its far hex (7.3.2).
 
 The tracing unit's own first step may cross unbridged water (7.3.2); that
 step is never propagated (a line may not cross further water), so it is
-applied after a search, at the hexes asked about (:func:`first_step`).
+applied after a search, at the hexes asked about (:func:`first_step_many`).
+
+The kernels share one :class:`Workspace` of scratch arrays per map (and
+thread), and leave it clean after every call: allocating megabytes per
+search cost more than the searches themselves.
 
 ``tests/test_engine_search.py`` proves the kernels equal networkx's
 Dijkstra on the same masked graph.
@@ -26,6 +30,7 @@ Dijkstra on the same masked graph.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,6 +52,10 @@ class MapGraph:
         and that edge's row in :func:`~normandy_lab.network.edge_arrays`.
     fwd_ptr, fwd_nbr, fwd_eid
         Forward rows: for hex ``a``, the hexes it steps into, and the edge.
+
+    The kernels take per-edge facts already laid out in row order
+    (``facts[rev_eid]`` or ``facts[fwd_eid]``), so a search reads them in
+    sequence.
     """
 
     n: int
@@ -68,7 +77,7 @@ def map_graph(system: str) -> MapGraph:
         order = np.lexsort((other, key))
         ptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(key, minlength=n), out=ptr[1:])
-        return ptr, other[order].astype(np.int64), order.astype(np.int64)
+        return ptr, other[order].astype(np.int32), order.astype(np.int64)
 
     rev = rows(e.dst, e.src)
     fwd = rows(e.src, e.dst)
@@ -84,37 +93,77 @@ def map_graph(system: str) -> MapGraph:
 
 FAR = np.int64(2**62)  # "no line": larger than any distance
 SIXTHS = 6
+MAX_STEP = 255  # the largest cost of one step the bucket ring holds (42 MP)
+
+
+class Workspace:
+    """Scratch arrays of the kernels for one map: distances at FAR, marks cleared, between calls."""
+
+    def __init__(self, graph: MapGraph) -> None:
+        n = graph.n
+        capacity = len(graph.rev_nbr) + n + 1  # one queue entry per improvement, at most
+        self.dist = np.full(n, FAR)
+        self.pred = np.full(n, -1, dtype=np.int64)
+        self.pred_edge = np.full(n, -1, dtype=np.int64)
+        self.touched = np.empty(n, dtype=np.int64)
+        self.stop = np.zeros(n, dtype=np.bool_)
+        self.stamp = np.full(n, -1, dtype=np.int64)
+        self.clear = np.zeros(n, dtype=np.bool_)  # never written: "nothing is blocked"
+        self.head = np.full(MAX_STEP + 1, -1, dtype=np.int64)
+        self.entry_next = np.empty(capacity, dtype=np.int64)
+        self.entry_node = np.empty(capacity, dtype=np.int64)
+        self.entry_dist = np.empty(capacity, dtype=np.int64)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """Return the scratch arrays in the order the kernels take them."""
+        return (
+            self.dist, self.pred, self.pred_edge, self.touched, self.stop, self.stamp, self.head,
+            self.entry_next, self.entry_node, self.entry_dist,
+        )  # fmt: skip
+
+
+_workspaces = threading.local()
+
+
+def workspace(graph: MapGraph) -> Workspace:
+    """Return this thread's workspace for a map."""
+    spaces = getattr(_workspaces, "by_size", None)
+    if spaces is None:
+        spaces = _workspaces.by_size = {}
+    key = (graph.n, len(graph.rev_nbr))
+    if key not in spaces:
+        spaces[key] = Workspace(graph)
+    return spaces[key]
+
+
+def discard_workspace(graph: MapGraph) -> None:
+    """Forget this thread's workspace for a map (after a kernel failed half-way)."""
+    getattr(_workspaces, "by_size", {}).pop((graph.n, len(graph.rev_nbr)), None)
+
+
+# -- one search -----------------------------------------------------------------
+#
+# Costs are integers: hexes count 1, supply MPs are counted in sixths (the
+# rates are 1/3, 1/2 and whole MPs), so a search is Dial's algorithm, a
+# Dijkstra whose queue is a ring of buckets, one per distance, with no heap
+# and no rounding.
 
 
 @njit(cache=True)
 def _dial(
-    rev_ptr,
-    rev_nbr,
-    rev_eid,
-    open_edge,
-    weight,
-    max_weight,
-    blocked,
-    roots,
-    limit,
-    stop,
-    n_stop,
-    dist,
-    pred,
-    pred_edge,
-    touched,
-    head,
-    entry_next,
-    entry_node,
-    entry_dist,
-):
+    rev_ptr, rev_nbr, open_edge, weight, max_weight, blocked, roots, limit, n_stop,
+    dist, pred, pred_edge, touched, stop, head, entry_next, entry_node, entry_dist,
+):  # fmt: skip
     """Multi-source search in reverse over integer costs; returns how many hexes it touched.
+
+    ``open_edge`` and ``weight`` are in reverse-row order; ``pred_edge``
+    records the row position of the step taken.
 
     ``dist`` must be FAR (and ``pred`` -1) wherever it is not in ``touched``
     from an earlier call that was reset.  Stops early once the ``n_stop``
     hexes marked in ``stop`` are settled (0: run to the limit; -1: stop at
-    the first of them).  ``head``
-    holds ``max_weight + 1`` empty (-1) buckets and is left so.
+    the first of them).  ``head`` holds at least ``max_weight + 1`` empty (-1)
+    buckets and is left so.
     """
     n_buckets = max_weight + 1
     n_touched = 0
@@ -154,20 +203,19 @@ def _dial(
         if blocked[b]:
             continue  # reached (it may be a target) but a line cannot run on through it
         for k in range(rev_ptr[b], rev_ptr[b + 1]):
-            e = rev_eid[k]
-            if not open_edge[e]:
+            if not open_edge[k]:
                 continue
             a = rev_nbr[k]
             if blocked[a]:
                 continue
-            nd = current + weight[e]
+            nd = current + weight[k]
             if nd <= limit and nd < dist[a]:
                 if dist[a] == FAR:
                     touched[n_touched] = a
                     n_touched += 1
                 dist[a] = nd
                 pred[a] = b
-                pred_edge[a] = e
+                pred_edge[a] = k
                 slot = nd % n_buckets
                 entry_node[n_entries] = a
                 entry_dist[n_entries] = nd
@@ -191,18 +239,28 @@ def _reset(dist, pred, pred_edge, touched, n_touched):
 
 
 @njit(cache=True)
-def _best_first_step(fwd_ptr, fwd_nbr, fwd_eid, first_edge, first_weight, blocked, dist, o):
-    """Return (distance, far hex or -1) of hex ``o``, its own first step across water included."""
+def _max(values):
+    top = 1
+    for v in values:
+        top = max(top, v)
+    return top
+
+
+@njit(cache=True)
+def _best_first_step(fwd_ptr, fwd_nbr, first_edge, first_weight, blocked, dist, o):
+    """Return (distance, far hex or -1) of hex ``o``, its own first step across water included.
+
+    ``first_edge`` and ``first_weight`` are in forward-row order.
+    """
     best = dist[o]
     via = -1
     for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
-        e = fwd_eid[k]
-        if not first_edge[e]:
+        if not first_edge[k]:
             continue
         x = fwd_nbr[k]
         if blocked[x] or dist[x] == FAR:
             continue
-        value = dist[x] + first_weight[e]
+        value = dist[x] + first_weight[k]
         if value < best:
             best = value
             via = x
@@ -210,81 +268,113 @@ def _best_first_step(fwd_ptr, fwd_nbr, fwd_eid, first_edge, first_weight, blocke
 
 
 @njit(cache=True)
-def search_full(rev_ptr, rev_nbr, rev_eid, open_edge, weight, blocked, roots, limit, stop_nodes):
-    """Run one search; return full ``dist`` (FAR: no line), ``pred`` and ``pred_edge`` arrays."""
+def _append_line(flat, used, pred, o, via):
+    """Write the line from ``o`` (through ``via`` when its first step crossed water) to its root."""
+    n = len(pred)
+    if used + n + 2 > len(flat):  # room for the longest possible line
+        grown = np.empty(max(2 * len(flat), used + n + 2), dtype=np.int64)
+        grown[:used] = flat[:used]
+        flat = grown
+    v = o
+    if via >= 0:
+        flat[used] = o
+        used += 1
+        v = via
+    while v >= 0:
+        flat[used] = v
+        used += 1
+        v = pred[v]
+    return flat, used
+
+
+@njit(cache=True)
+def search_full(rev_ptr, rev_nbr, open_edge, weight, blocked, roots, limit, stop_nodes):
+    """Run one search on fresh arrays; return full ``dist`` (FAR: no line), ``pred``, ``pred_edge``."""
     n = len(rev_ptr) - 1
     dist = np.full(n, FAR)
     pred = np.full(n, -1, dtype=np.int64)
     pred_edge = np.full(n, -1, dtype=np.int64)
-    touched = np.empty(n, dtype=np.int64)
     stop = np.zeros(n, dtype=np.bool_)
     n_stop = 0
     for v in stop_nodes:
         if not stop[v]:
             stop[v] = True
             n_stop += 1
-    max_weight = 1
-    for w in weight:
-        max_weight = max(max_weight, w)
-    capacity = len(rev_nbr) + n
+    max_weight = _max(weight)
+    capacity = len(rev_nbr) + n + 1
     _dial(
-        rev_ptr,
-        rev_nbr,
-        rev_eid,
-        open_edge,
-        weight,
-        max_weight,
-        blocked,
-        roots,
-        limit,
-        stop,
-        n_stop,
-        dist,
-        pred,
-        pred_edge,
-        touched,
-        np.full(max_weight + 1, -1, dtype=np.int64),
+        rev_ptr, rev_nbr, open_edge, weight, max_weight, blocked, roots, limit, n_stop,
+        dist, pred, pred_edge, np.empty(n, dtype=np.int64), stop, np.full(max_weight + 1, -1, dtype=np.int64),
+        np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64),
         np.empty(capacity, dtype=np.int64),
-        np.empty(capacity, dtype=np.int64),
-        np.empty(capacity, dtype=np.int64),
-    )
+    )  # fmt: skip
     return dist, pred, pred_edge
 
 
 @njit(cache=True)
+def lines_from(
+    rev_ptr, rev_nbr, fwd_ptr, fwd_nbr, open_edge, weight, first_edge, first_weight,
+    blocked, roots, limit, origins,
+    dist, pred, pred_edge, touched, stop, stamp, head, entry_next, entry_node, entry_dist,
+):  # fmt: skip
+    """Return each origin's distance to the nearest root (its own first step included), and its line.
+
+    The search stops once every origin and the far bank of its first step
+    are settled, or at ``limit``.  Returns the distances (FAR beyond the
+    limit) and the lines within it, origin first, as ragged ``ptr``/``flat``.
+    """
+    n_stop = 0
+    for o in origins:
+        if not stop[o]:
+            stop[o] = True
+            n_stop += 1
+        for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
+            x = fwd_nbr[k]
+            if first_edge[k] and not blocked[x] and not stop[x]:
+                stop[x] = True
+                n_stop += 1
+    n_touched = _dial(
+        rev_ptr, rev_nbr, open_edge, weight, _max(weight), blocked, roots, limit, n_stop,
+        dist, pred, pred_edge, touched, stop, head, entry_next, entry_node, entry_dist,
+    )  # fmt: skip
+    m = len(origins)
+    best = np.full(m, FAR)
+    ptr = np.zeros(m + 1, dtype=np.int64)
+    flat = np.empty(256, dtype=np.int64)
+    used = 0
+    for j in range(m):
+        value, via = _best_first_step(fwd_ptr, fwd_nbr, first_edge, first_weight, blocked, dist, origins[j])
+        if value <= limit:
+            best[j] = value
+            flat, used = _append_line(flat, used, pred, origins[j], via)
+        ptr[j + 1] = used
+    for o in origins:
+        stop[o] = False
+        for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
+            stop[fwd_nbr[k]] = False
+    _reset(dist, pred, pred_edge, touched, n_touched)
+    return best, ptr, flat[:used]
+
+
+@njit(cache=True)
 def group_ranges(
-    rev_ptr,
-    rev_nbr,
-    rev_eid,
-    fwd_ptr,
-    fwd_nbr,
-    fwd_eid,
-    open_edge,
-    first_edge,
-    blocked,
-    weights,
-    first_weights,
-    limits,
-    range_limits,
-    group_ptr,
-    group_nodes,
-    asked_ptr,
-    asked,
-    query,
-):  # pragma: no cover - compiled
+    rev_ptr, rev_nbr, fwd_ptr, fwd_nbr, open_edge, rev_first, fwd_first, blocked,
+    weights, rev_first_weights, fwd_first_weights, limits, range_limits, group_ptr, group_nodes,
+    asked_ptr, asked, query,
+    dist, pred, pred_edge, touched, stop, stamp, head, entry_next, entry_node, entry_dist,
+):  # fmt: skip
     """For each group of targets and each metric, the distance of some query hexes, their lines and the range.
 
-    ``weights[m]``, ``first_weights[m]`` describe metric ``m`` (hexes,
-    sixths of MPs); ``limits[m]`` bounds the search (distances beyond it
+    ``weights[m]`` and the first-step weights describe metric ``m`` (hexes,
+    sixths of MPs), in row order; ``limits[m]`` bounds the search (distances beyond it
     are FAR), ``range_limits[m]`` is the supply range.  Group ``g`` is asked
     about the query hexes ``asked[asked_ptr[g]:asked_ptr[g + 1]]``.
     Returns ``dist[g, m, q]`` (first step included), the lines of the hexes
     asked about within range (``lines[line_start[s]:line_stop[s]]`` for
-    slot ``s`` of ``(g, m, q)``; a line runs from the query hex to a target), and each
-    group's range (the hexes within range in either metric) as ragged
-    ``cover_ptr``/``cover``.
+    slot ``s`` of ``(g, m, q)``; a line runs from the query hex to a target),
+    and each group's range (the hexes within range in either metric) as
+    ragged ``cover_ptr``/``cover``.
     """
-    n = len(rev_ptr) - 1
     n_groups = len(group_ptr) - 1
     n_metrics = len(limits)
     n_query = len(query)
@@ -296,48 +386,20 @@ def group_ranges(
     cover_ptr = np.zeros(n_groups + 1, dtype=np.int64)
     cover = np.empty(4096, dtype=np.int64)
     n_cover = 0
-    stamp = np.full(n, -1, dtype=np.int64)  # group that already counted a hex in its range
-    dist = np.full(n, FAR)
-    pred = np.full(n, -1, dtype=np.int64)
-    pred_edge = np.full(n, -1, dtype=np.int64)
-    touched = np.empty(n, dtype=np.int64)
-    no_stop = np.zeros(1, dtype=np.bool_)
     max_weight = 1
     for m in range(n_metrics):
-        for w in weights[m]:
-            max_weight = max(max_weight, w)
-    head = np.full(max_weight + 1, -1, dtype=np.int64)
-    capacity = len(rev_nbr) + n
-    entry_next = np.empty(capacity, dtype=np.int64)
-    entry_node = np.empty(capacity, dtype=np.int64)
-    entry_dist = np.empty(capacity, dtype=np.int64)
+        max_weight = max(max_weight, _max(weights[m]))
     for g in range(n_groups):
         roots = group_nodes[group_ptr[g] : group_ptr[g + 1]]
         for m in range(n_metrics):
             limit = limits[m]
             in_range = range_limits[m]
             n_touched = _dial(
-                rev_ptr,
-                rev_nbr,
-                rev_eid,
-                open_edge,
-                weights[m],
-                max_weight,
-                blocked,
-                roots,
-                limit,
-                no_stop,
-                0,
-                dist,
-                pred,
-                pred_edge,
-                touched,
-                head,
-                entry_next,
-                entry_node,
-                entry_dist,
-            )
+                rev_ptr, rev_nbr, open_edge, weights[m], max_weight, blocked, roots, limit, 0,
+                dist, pred, pred_edge, touched, stop, head, entry_next, entry_node, entry_dist,
+            )  # fmt: skip
             # The range: every hex reached, and every hex whose own first step reaches one in time.
+            # ``stamp`` marks the hexes already counted in this group's range.
             for i in range(n_touched):
                 x = touched[i]
                 if dist[x] > in_range:
@@ -353,45 +415,97 @@ def group_ranges(
                 if blocked[x]:
                     continue
                 for k in range(rev_ptr[x], rev_ptr[x + 1]):
-                    e = rev_eid[k]
                     o = rev_nbr[k]
-                    if first_edge[e] and stamp[o] != g and dist[x] + first_weights[m][e] <= in_range:
+                    if rev_first[k] and stamp[o] != g and dist[x] + rev_first_weights[m][k] <= in_range:
                         stamp[o] = g
                         cover[n_cover] = o
                         n_cover += 1
             for i in range(asked_ptr[g], asked_ptr[g + 1]):
                 q = asked[i]
-                o = query[q]
-                best, via = _best_first_step(
-                    fwd_ptr, fwd_nbr, fwd_eid, first_edge, first_weights[m], blocked, dist, o
+                value, via = _best_first_step(
+                    fwd_ptr, fwd_nbr, fwd_first, fwd_first_weights[m], blocked, dist, query[q]
                 )
-                slot = (g * n_metrics + m) * n_query + q
-                if best <= limit:
-                    out[g, m, q] = best
-                if best <= in_range:
-                    if n_lines + n + 2 > len(lines):  # room for the longest possible line
-                        grown = np.empty(max(2 * len(lines), n_lines + n + 2), dtype=np.int64)
-                        grown[:n_lines] = lines[:n_lines]
-                        lines = grown
-                    start = n_lines
-                    v = o
-                    if via >= 0:
-                        lines[n_lines] = o
-                        n_lines += 1
-                        v = via
-                    while v >= 0:
-                        lines[n_lines] = v
-                        n_lines += 1
-                        v = pred[v]
-                    line_start[slot] = start
+                if value <= limit:
+                    out[g, m, q] = value
+                if value <= in_range:
+                    slot = (g * n_metrics + m) * n_query + q
+                    line_start[slot] = n_lines
+                    lines, n_lines = _append_line(lines, n_lines, pred, query[q], via)
                     line_stop[slot] = n_lines
             _reset(dist, pred, pred_edge, touched, n_touched)
         cover_ptr[g + 1] = n_cover
+    for i in range(n_cover):
+        stamp[cover[i]] = -1
     return out, line_start, line_stop, lines[:n_lines], cover_ptr, cover[:n_cover]
 
 
 @njit(cache=True)
-def components(rev_ptr, rev_nbr, rev_eid, open_edge, blocked):  # pragma: no cover - compiled
+def nearest_each(
+    rev_ptr, rev_nbr, fwd_ptr, fwd_nbr, open_edge, first_edge, blocked, ones,
+    origins, is_target,
+    dist, pred, pred_edge, touched, stop, stamp, head, entry_next, entry_node, entry_dist,
+):  # fmt: skip
+    """For each origin, its nearest target in hexes and the line to it (any length).
+
+    Hex counts are the same both ways along a line, so each origin is
+    searched from, stopping at the first target settled; the origin's own
+    first step across water is free (an HQ bridges the river for itself,
+    7.3.2 exception).  ``is_target`` is the ``stop`` mask of the search.
+    Returns the distances (FAR: none) and the lines, origin first, as ragged
+    ``ptr``/``flat``.
+    """
+    m = len(origins)
+    out = np.full(m, FAR)
+    ptr = np.zeros(m + 1, dtype=np.int64)
+    flat = np.empty(256, dtype=np.int64)
+    used = 0
+    for j in range(m):
+        o = origins[j]
+        roots = [np.int64(o)]
+        for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
+            if first_edge[k] and not blocked[fwd_nbr[k]]:
+                roots.append(np.int64(fwd_nbr[k]))
+        root_array = np.array(roots, dtype=np.int64)
+        n_touched = _dial(
+            rev_ptr, rev_nbr, open_edge, ones, 1, blocked, root_array, FAR, -1,
+            dist, pred, pred_edge, touched, is_target, head, entry_next, entry_node, entry_dist,
+        )  # fmt: skip
+        best = FAR
+        found = -1
+        for i in range(n_touched):  # the target settled first is the nearest
+            v = touched[i]
+            if is_target[v] and dist[v] < best:
+                best, found = dist[v], v
+        if found >= 0:
+            out[j] = best
+            count = 0
+            v = found
+            last = v
+            while v >= 0:
+                count += 1
+                last = v
+                v = pred[v]
+            lead = 1 if last != o else 0  # reached through the free first step: the origin leads
+            if used + count + lead > len(flat):
+                grown = np.empty(max(2 * len(flat), used + count + lead), dtype=np.int64)
+                grown[:used] = flat[:used]
+                flat = grown
+            if lead:
+                flat[used] = o
+            position = used + lead + count  # the line is written backwards from the target
+            v = found
+            while v >= 0:
+                position -= 1
+                flat[position] = v
+                v = pred[v]
+            used += count + lead
+        ptr[j + 1] = used
+        _reset(dist, pred, pred_edge, touched, n_touched)
+    return out, ptr, flat[:used]
+
+
+@njit(cache=True)
+def components(rev_ptr, rev_nbr, open_edge, blocked):  # pragma: no cover - compiled
     """Label the connected pieces of the graph of open edges between unblocked hexes.
 
     Open edges come in both directions of a hexside with the same verdict,
@@ -407,14 +521,13 @@ def components(rev_ptr, rev_nbr, rev_eid, open_edge, blocked):  # pragma: no cov
             continue
         label[start] = current
         if not blocked[start]:
-            top = 0
             stack[0] = start
             top = 1
             while top > 0:
                 top -= 1
                 b = stack[top]
                 for k in range(rev_ptr[b], rev_ptr[b + 1]):
-                    if not open_edge[rev_eid[k]]:
+                    if not open_edge[k]:
                         continue
                     a = rev_nbr[k]
                     if label[a] >= 0 or blocked[a]:
@@ -428,21 +541,26 @@ def components(rev_ptr, rev_nbr, rev_eid, open_edge, blocked):  # pragma: no cov
 
 @njit(cache=True)
 def first_blocks(
-    rev_ptr, rev_nbr, rev_eid, land_edge, weight, wet, blocked, roots, origins
-):  # pragma: no cover - compiled
+    rev_ptr, rev_nbr, land_edge, ones, wet, blocked, clear, roots, origins,
+    dist, pred, pred_edge, touched, stop, stamp, head, entry_next, entry_node, entry_dist,
+):  # fmt: skip
     """Why lines fail: for each origin, the first block on its best line over the unblocked map.
 
     One search from every supply point runs over all land hexsides, blocks
     ignored, until every origin is settled; each origin's line is then
     walked from the origin.  Returns, per origin: kind (0 none, 1 unbridged
     water after the first step, 2 a blocked hex, 3 no line at all), the hexes
-    ``a`` and ``b`` of the blocking step, and the edge row.
+    ``a`` and ``b`` of the blocking step, and the step's reverse-row position.
     """
-    n = len(rev_ptr) - 1
-    unblocked = np.zeros(n, dtype=np.bool_)
-    dist, pred, pred_edge = search_full(
-        rev_ptr, rev_nbr, rev_eid, land_edge, weight, unblocked, roots, FAR, origins
-    )
+    n_stop = 0
+    for o in origins:
+        if not stop[o]:
+            stop[o] = True
+            n_stop += 1
+    n_touched = _dial(
+        rev_ptr, rev_nbr, land_edge, ones, 1, clear, roots, FAR, n_stop,
+        dist, pred, pred_edge, touched, stop, head, entry_next, entry_node, entry_dist,
+    )  # fmt: skip
     m = len(origins)
     kind = np.zeros(m, dtype=np.int64)
     at_a = np.full(m, -1, dtype=np.int64)
@@ -450,6 +568,7 @@ def first_blocks(
     at_e = np.full(m, -1, dtype=np.int64)
     for j in range(m):
         a = origins[j]
+        stop[a] = False
         if dist[a] == FAR:
             kind[j] = 3
             continue
@@ -466,36 +585,24 @@ def first_blocks(
                 break
             a = b
             step += 1
+    _reset(dist, pred, pred_edge, touched, n_touched)
     return kind, at_a, at_b, at_e
 
 
 @njit(cache=True)
-def first_step_many(fwd_ptr, fwd_nbr, fwd_eid, first_edge, first_weight, blocked, dist, nodes):
+def first_step_many(fwd_ptr, fwd_nbr, first_edge, first_weight, blocked, dist, nodes):
     """:func:`_best_first_step` for many hexes: (distance, far hex or -1) of each."""
     best = np.empty(len(nodes), dtype=np.int64)
     via = np.empty(len(nodes), dtype=np.int64)
     for j in range(len(nodes)):
         best[j], via[j] = _best_first_step(
-            fwd_ptr, fwd_nbr, fwd_eid, first_edge, first_weight, blocked, dist, nodes[j]
+            fwd_ptr, fwd_nbr, first_edge, first_weight, blocked, dist, nodes[j]
         )
     return best, via
 
 
 @njit(cache=True)
-def first_neighbours(fwd_ptr, fwd_nbr, fwd_eid, first_edge, blocked, nodes):
-    """Return the hexes the given hexes' own first steps may enter (across unbridged water)."""
-    out = np.empty(6 * len(nodes), dtype=np.int64)
-    k_out = 0
-    for o in nodes:
-        for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
-            if first_edge[fwd_eid[k]] and not blocked[fwd_nbr[k]]:
-                out[k_out] = fwd_nbr[k]
-                k_out += 1
-    return out[:k_out]
-
-
-@njit(cache=True)
-def reach_flags(fwd_ptr, fwd_nbr, fwd_eid, first_edge, blocked, label, flagged, nodes):
+def reach_flags(fwd_ptr, fwd_nbr, first_edge, blocked, label, flagged, nodes):
     """Whether each hex reaches a flagged piece at any length, its own first step included."""
     out = np.zeros(len(nodes), dtype=np.bool_)
     for j in range(len(nodes)):
@@ -505,115 +612,7 @@ def reach_flags(fwd_ptr, fwd_nbr, fwd_eid, first_edge, blocked, label, flagged, 
             continue
         for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
             x = fwd_nbr[k]
-            if first_edge[fwd_eid[k]] and not blocked[x] and flagged[label[x]]:
+            if first_edge[k] and not blocked[x] and flagged[label[x]]:
                 out[j] = True
                 break
     return out
-
-
-@njit(cache=True)
-def walk_lines(pred, nodes, via, reached):
-    """Return the lines of the given hexes back to their targets, as ragged ``ptr``, ``flat``.
-
-    ``via`` is the far hex of a first step across water (-1: none); hexes
-    not ``reached`` get an empty line.
-    """
-    ptr = np.zeros(len(nodes) + 1, dtype=np.int64)
-    flat = np.empty(64, dtype=np.int64)
-    used = 0
-    for j in range(len(nodes)):
-        if reached[j]:
-            v = nodes[j]
-            if via[j] >= 0:
-                if used == len(flat):
-                    flat = np.concatenate((flat, np.empty(len(flat), dtype=np.int64)))
-                flat[used] = v
-                used += 1
-                v = via[j]
-            while v >= 0:
-                if used == len(flat):
-                    flat = np.concatenate((flat, np.empty(len(flat), dtype=np.int64)))
-                flat[used] = v
-                used += 1
-                v = pred[v]
-        ptr[j + 1] = used
-    return ptr, flat[:used]
-
-
-@njit(cache=True)
-def nearest_each(rev_ptr, rev_nbr, rev_eid, fwd_ptr, fwd_nbr, fwd_eid, open_edge, first_edge, blocked,
-                 origins, is_target):  # fmt: skip
-    """For each origin, its nearest target in hexes and the line to it (any length).
-
-    Hex counts are the same both ways along a line, so each origin is
-    searched from, stopping at the first target settled; the origin's own
-    first step across water is free (an HQ bridges the river for itself,
-    7.3.2 exception).  Returns the distances (FAR: none) and the lines,
-    origin first, as ragged ``ptr``/``flat``.
-    """
-    n = len(rev_ptr) - 1
-    m = len(origins)
-    ones = np.ones(len(rev_eid), dtype=np.int64)
-    out = np.full(m, FAR)
-    ptr = np.zeros(m + 1, dtype=np.int64)
-    flat = np.empty(256, dtype=np.int64)
-    used = 0
-    dist = np.full(n, FAR)
-    pred = np.full(n, -1, dtype=np.int64)
-    pred_edge = np.full(n, -1, dtype=np.int64)
-    touched = np.empty(n, dtype=np.int64)
-    capacity = len(rev_nbr) + n
-    head = np.full(2, -1, dtype=np.int64)
-    entry_next = np.empty(capacity, dtype=np.int64)
-    entry_node = np.empty(capacity, dtype=np.int64)
-    entry_dist = np.empty(capacity, dtype=np.int64)
-    for j in range(m):
-        o = origins[j]
-        roots = [o]
-        for k in range(fwd_ptr[o], fwd_ptr[o + 1]):
-            if first_edge[fwd_eid[k]] and not blocked[fwd_nbr[k]]:
-                roots.append(fwd_nbr[k])
-        root_array = np.array(roots, dtype=np.int64)
-        n_touched = _dial(
-            rev_ptr, rev_nbr, rev_eid, open_edge, ones, 1, blocked, root_array, FAR, is_target, -1,
-            dist, pred, pred_edge, touched, head, entry_next, entry_node, entry_dist,
-        )  # fmt: skip
-        best = FAR
-        found = -1
-        for r in root_array:  # a target among the roots is settled first
-            if is_target[r] and dist[r] < best:
-                best, found = dist[r], r
-        if found < 0:
-            for i in range(n_touched):
-                v = touched[i]
-                if is_target[v] and dist[v] < best:
-                    best, found = dist[v], v
-        if found >= 0:
-            out[j] = best
-            # Walk back to a root, then write the line from the origin.
-            count = 0
-            v = found
-            while v >= 0:
-                count += 1
-                v = pred[v]
-            while used + count + 1 > len(flat):  # room for the line and the origin
-                grown = np.empty(2 * len(flat), dtype=np.int64)
-                grown[:used] = flat[:used]
-                flat = grown
-            v = found
-            last = v
-            position = used + count  # the line is written backwards, origin first
-            while v >= 0:
-                position -= 1
-                flat[position] = v
-                last = v
-                v = pred[v]
-            if last != o:  # reached through the free first step: the origin leads
-                for i in range(used + count, used, -1):
-                    flat[i] = flat[i - 1]
-                flat[used] = o
-                count += 1
-            used += count
-        ptr[j + 1] = used
-        _reset(dist, pred, pred_edge, touched, n_touched)
-    return out, ptr, flat[:used]

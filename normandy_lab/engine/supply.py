@@ -47,15 +47,15 @@ from normandy_lab.engine.search import (
     FAR,
     SIXTHS,
     components,
+    discard_workspace,
     first_blocks,
-    first_neighbours,
-    first_step_many,
     group_ranges,
+    lines_from,
     map_graph,
     nearest_each,
     reach_flags,
     search_full,
-    walk_lines,
+    workspace,
 )
 from normandy_lab.engine.state import GameState, Unit, other_side
 from normandy_lab.engine.zoc import hex_control, zoc_mask
@@ -332,8 +332,17 @@ class _EdgeCosts:
     first: np.ndarray  # land and unbridged water: only the tracing unit's own first step
     mp: np.ndarray  # sixths of a supply MP to enter the far hex
     first_mp: np.ndarray  # the same, plus the crossing of the water
-    ones: np.ndarray
-    zeros: np.ndarray
+    # The same facts in the row order of the map graph's reverse and forward rows, for the kernels.
+    rev_open: np.ndarray
+    rev_land: np.ndarray
+    rev_first: np.ndarray
+    rev_ones: np.ndarray
+    rev_mp: np.ndarray
+    rev_first_mp: np.ndarray
+    fwd_first: np.ndarray
+    fwd_ones: np.ndarray
+    fwd_zeros: np.ndarray
+    fwd_first_mp: np.ndarray
 
 
 @lru_cache(maxsize=32)
@@ -356,14 +365,27 @@ def _edge_costs(system: str, destroyed_bridges: frozenset[str]) -> _EdgeCosts:
     # A river takes all MPs, a stream +2 (10.6).
     crossing = np.where(edges.water >= 3, rules.supply["marsh_supply_cost"], 2.0)
     land = ~edges.all_sea
+    open_, first = land & ~wet, land & wet
+    mp = _sixths(step, "supply MP of a step")
+    first_mp = _sixths(step + np.where(wet, crossing, 0.0), "supply MP of a first step across water")
+    rev, fwd = map_graph(system).rev_eid, map_graph(system).fwd_eid
+    ones = np.ones(len(edges), dtype=np.int32)
     costs = _EdgeCosts(
         land=land,
-        open=land & ~wet,
-        first=land & wet,
-        mp=_sixths(step, "supply MP of a step"),
-        first_mp=_sixths(step + np.where(wet, crossing, 0.0), "supply MP of a first step across water"),
-        ones=np.ones(len(edges), dtype=np.int64),
-        zeros=np.zeros(len(edges), dtype=np.int64),
+        open=open_,
+        first=first,
+        mp=mp,
+        first_mp=first_mp,
+        rev_open=open_[rev],
+        rev_land=land[rev],
+        rev_first=first[rev],
+        rev_ones=ones,
+        rev_mp=mp[rev].astype(np.int32),
+        rev_first_mp=first_mp[rev].astype(np.int32),
+        fwd_first=first[fwd],
+        fwd_ones=ones,
+        fwd_zeros=np.zeros(len(edges), dtype=np.int32),
+        fwd_first_mp=first_mp[fwd].astype(np.int32),
     )
     for array in vars(costs).values():
         array.flags.writeable = False  # shared by every state of the map
@@ -444,9 +466,10 @@ class _Lines:
         self._labels: np.ndarray | None = None
 
     def _weights(self, metric: str, free: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Return the step costs (reverse rows) and first-step costs (forward rows) of a metric."""
         c = self.costs
-        step = c.ones if metric == "hexes" else c.mp
-        first = c.zeros if free else c.ones if metric == "hexes" else c.first_mp
+        step = c.rev_ones if metric == "hexes" else c.rev_mp
+        first = c.fwd_zeros if free else c.fwd_ones if metric == "hexes" else c.fwd_first_mp
         return step, first
 
     def search(self, roots, metric: str, limit: int = FAR, stop=()) -> tuple[np.ndarray, np.ndarray]:
@@ -458,32 +481,42 @@ class _Lines:
         gr = self.graph
         step, _ = self._weights(metric)
         dist, pred, _ = search_full(
-            gr.rev_ptr, gr.rev_nbr, gr.rev_eid, self.costs.open, step, self.blocked,
+            gr.rev_ptr, gr.rev_nbr, self.costs.rev_open, step, self.blocked,
             np.asarray(roots, dtype=np.int64), int(limit), np.asarray(stop, dtype=np.int64),
         )  # fmt: skip
         return dist, pred
 
-    def first_step(
-        self, dist: np.ndarray, nodes: np.ndarray, metric: str, free: bool = False
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Add each hex's own first step across unbridged water (7.3.2); free for an HQ (14.2.1)."""
-        gr = self.graph
-        _, first = self._weights(metric, free)
-        return first_step_many(
-            gr.fwd_ptr, gr.fwd_nbr, gr.fwd_eid, self.costs.first, first, self.blocked, dist, nodes
-        )
+    def to_roots(self, roots, origins: np.ndarray, metric: str, limit: int, free: bool = False):
+        """Return each origin's distance to the nearest root within ``limit`` and its line (ragged).
+
+        The origin's own first step across unbridged water counts (7.3.2), free for an HQ (14.2.1).
+        """
+        gr, c = self.graph, self.costs
+        step, first = self._weights(metric, free)
+        return self._run(
+            lines_from, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr, c.rev_open, step,
+            c.fwd_first, first, self.blocked, np.asarray(roots, dtype=np.int64), int(limit), origins,
+        )  # fmt: skip
+
+    def _run(self, kernel, *args):
+        """Call a kernel with this map's workspace; a failure discards the workspace (it may be dirty)."""
+        try:
+            return kernel(*args, *workspace(self.graph).arrays())
+        except Exception:
+            discard_workspace(self.graph)
+            raise
 
     def nearest(self, origins: np.ndarray, targets) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return each origin's hex count to its nearest target at any length, and the lines (ragged).
 
         The origin's own first step across water is free: it is an HQ (7.3.2 exception).
         """
-        gr = self.graph
+        gr, c = self.graph, self.costs
         is_target = np.zeros(self.n, dtype=bool)
         is_target[np.asarray(targets, dtype=np.int64)] = True
-        return nearest_each(
-            gr.rev_ptr, gr.rev_nbr, gr.rev_eid, gr.fwd_ptr, gr.fwd_nbr, gr.fwd_eid, self.costs.open,
-            self.costs.first, self.blocked, origins, is_target,
+        return self._run(
+            nearest_each, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr, c.rev_open,
+            c.fwd_first, self.blocked, c.rev_ones, origins, is_target,
         )  # fmt: skip
 
     def near(self, targets: list[int], units: np.ndarray, limits: _Limits) -> list[int]:
@@ -504,21 +537,21 @@ class _Lines:
         apart = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
         return t[(apart <= reach).any(axis=1)].tolist()
 
-    def with_neighbours(self, nodes: np.ndarray) -> np.ndarray:
-        """Return the hexes and the far banks their own first steps reach: where a search may stop."""
+    def land_neighbours(self, hex_index: int) -> list[int]:
+        """Return the hexes next to a hex across land hexsides (whose units' ZOC reaches it, 5.3)."""
         gr = self.graph
-        far = first_neighbours(gr.fwd_ptr, gr.fwd_nbr, gr.fwd_eid, self.costs.first, self.blocked, nodes)
-        return np.concatenate((nodes, far))
+        row = slice(gr.fwd_ptr[hex_index], gr.fwd_ptr[hex_index + 1])
+        return gr.fwd_nbr[row][self.costs.land[gr.fwd_eid[row]]].tolist()
 
     def reaches(self, targets, nodes: np.ndarray) -> np.ndarray:
         """Tell whether each hex has a line of any length to one of ``targets`` (first step included)."""
         gr = self.graph
         if self._labels is None:
-            self._labels = components(gr.rev_ptr, gr.rev_nbr, gr.rev_eid, self.costs.open, self.blocked)
+            self._labels = components(gr.rev_ptr, gr.rev_nbr, self.costs.rev_open, self.blocked)
         flagged = np.zeros(int(self._labels.max()) + 1, dtype=bool)
         flagged[self._labels[np.asarray(targets, dtype=np.int64)]] = True
         return reach_flags(
-            gr.fwd_ptr, gr.fwd_nbr, gr.fwd_eid, self.costs.first, self.blocked, self._labels, flagged, nodes
+            gr.fwd_ptr, gr.fwd_nbr, self.costs.fwd_first, self.blocked, self._labels, flagged, nodes
         )
 
     def ranges(
@@ -531,9 +564,10 @@ class _Lines:
         np.cumsum([len(t) for t in groups], out=group_ptr[1:])
         asked_ptr = np.zeros(len(asked) + 1, dtype=np.int64)
         np.cumsum([len(a) for a in asked], out=asked_ptr[1:])
-        result = group_ranges(
-            gr.rev_ptr, gr.rev_nbr, gr.rev_eid, gr.fwd_ptr, gr.fwd_nbr, gr.fwd_eid, c.open, c.first,
-            self.blocked, (c.ones, c.mp), (c.ones, c.first_mp),
+        result = self._run(
+            group_ranges, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr,
+            c.rev_open, c.rev_first, c.fwd_first,
+            self.blocked, (c.rev_ones, c.rev_mp), (c.rev_ones, c.rev_first_mp), (c.fwd_ones, c.fwd_first_mp),
             # Search a little beyond the range, to say by how much a unit misses it.
             np.array([limits.hexes_n + 1, limits.mp_n + RANGE_SLACK_MP]),
             np.array([limits.hexes_n, limits.mp_n]),
@@ -546,9 +580,9 @@ class _Lines:
         """Return the first block on each origin's best line over the unblocked map (:func:`first_blocks`)."""
         gr = self.graph
         c = self.costs
-        return first_blocks(
-            gr.rev_ptr, gr.rev_nbr, gr.rev_eid, c.land, c.ones, c.first, self.blocked,
-            np.asarray(roots, dtype=np.int64), origins,
+        return self._run(
+            first_blocks, gr.rev_ptr, gr.rev_nbr, c.rev_land, c.rev_ones, c.rev_first, self.blocked,
+            workspace(gr).clear, np.asarray(roots, dtype=np.int64), origins,
         )  # fmt: skip
 
     def usable(self) -> np.ndarray:
@@ -561,9 +595,9 @@ class _Lines:
         gr = self.graph
         keep = self.usable()[gr.rev_eid]
         counts = np.concatenate(([0], np.cumsum(keep)))[gr.rev_ptr]
-        step, _ = self._weights(metric)
+        step, _ = self._weights(metric)  # already in reverse-row order
         weight = step / SIXTHS if metric == "mp" else step.astype(float)
-        return csr_matrix((weight[gr.rev_eid][keep], gr.rev_nbr[keep], counts), shape=(self.n, self.n))
+        return csr_matrix((weight[keep], gr.rev_nbr[keep], counts), shape=(self.n, self.n))
 
 
 @dataclass(frozen=True)
@@ -670,17 +704,14 @@ class _SideSupply:
         lines, limit = self.lines, self.limits.division_n
         self.divs = [u for u in self.units if u.hq in ("division", "kg")]
         hexes = self.at[[self.query[u.id] for u in self.divs]].astype(np.int64)
-        stop = lines.with_neighbours(hexes)
         # Search a little beyond the limit (6 MP), to say by how much an HQ misses it.
         reach = limit + 6 * SIXTHS
-        dist, pred = lines.search(sorted(set(self.sources) | set(self.corps_hexes)), "mp", reach, stop)
-        best, via = lines.first_step(dist, hexes, "mp", free=True)
+        roots = sorted(set(self.sources) | set(self.corps_hexes))
+        best, ptr, flat = lines.to_roots(roots, hexes, "mp", reach, free=True)
         ok = best <= limit
-        ptr, flat = walk_lines(pred, hexes, via, ok)
-        length = _as_mp(np.where(best <= reach, best, FAR))
+        length = _as_mp(best)
         # 7.6.1: for combat supply a division HQ may not skip its corps HQ.
-        to_corps, _ = lines.search(self.corps_hexes, "mp", limit, stop)
-        combat_best, _ = lines.first_step(to_corps, hexes, "mp", free=True)
+        combat_best, _, _ = lines.to_roots(self.corps_hexes, hexes, "mp", limit, free=True)
         self.div_ok, self.div_combat = {}, {}
         text = f"{self.limits.division:g} MP to a source or an in-supply corps HQ (7.2)"
         for j, u in enumerate(self.divs):
@@ -689,7 +720,7 @@ class _SideSupply:
             r.limit = text
             r.length_mp = float(length[j])
             r.traced_to = "source or corps HQ" if r.general else ""
-            r.path = self._path(flat[ptr[j] : ptr[j + 1]])
+            r.path = self._path(flat[ptr[j] : ptr[j + 1]]) if r.general else []
             self.div_combat[u.formation] = bool(ok[j]) and bool(combat_best[j] <= limit)
         self.hq_of = {u.formation: u for u in self.divs}
 
@@ -732,6 +763,7 @@ class _SideSupply:
         ranges = self.lines.ranges(groups, asked, self.at, limits)
         self.ranges = ranges
         self.supplied_divs = [u for u in div_order if self.div_ok[u.id]]
+        self.supplied_groups = [self.group_of[u.formation] for u in self.supplied_divs]
         self.cover_names = [u.id for u in self.supplied_divs] + ["corps HQ"]
         self.cover_groups = [self.group_of[u.formation] for u in self.supplied_divs] + [1]
         # Each unit's options in the order they are tried (-1: not open to it).
@@ -750,7 +782,10 @@ class _SideSupply:
             (ranges.dist[group, 0, rows] <= limits.hexes_n) | (ranges.dist[group, 1, rows] <= limits.mp_n)
         )
         chosen = np.where(within.any(axis=1), within.argmax(axis=1), -1)
-        # Lines and lengths of the units that found a target, gathered at once.
+        # Each unit's distance to each option in hexes and MPs (inf: none within the search).
+        option_hexes = _as_hexes(ranges.dist[group, 0, rows]).tolist()
+        option_mp = _as_mp(ranges.dist[group, 1, rows]).tolist()
+        # Lines of the units that found a target, gathered at once.
         traced = np.nonzero(chosen >= 0)[0]
         traced_group = options[traced, chosen[traced]]
         by_hexes = ranges.dist[traced_group, 0, traced] <= limits.hexes_n
@@ -758,12 +793,10 @@ class _SideSupply:
         slot = (traced_group * 2 + np.where(by_hexes, 0, 1)) * m + traced
         line_ids = self.ids[ranges.lines].tolist()
         found = {
-            q: (c, length_hexes, length_mp, start, stop)
-            for q, c, length_hexes, length_mp, start, stop in zip(
+            q: (c, start, stop)
+            for q, c, start, stop in zip(
                 traced.tolist(),
                 chosen[traced].tolist(),
-                _as_hexes(ranges.dist[traced_group, 0, traced]).tolist(),
-                _as_mp(ranges.dist[traced_group, 1, traced]).tolist(),
                 ranges.line_start[slot].tolist(),
                 ranges.line_stop[slot].tolist(),
                 strict=True,
@@ -784,7 +817,8 @@ class _SideSupply:
                 continue
             r.limit = range_text
             if q in found:
-                column, r.length_hexes, r.length_mp, start, stop = found[q]
+                column, start, stop = found[q]
+                r.length_hexes, r.length_mp = option_hexes[q][column], option_mp[q][column]
                 kind = ("source", "pathfinder", "division HQ", "corps HQ")[column]
                 r.general = True
                 r.traced_to = f"division HQ of {u.formation}" if column == 2 else kind
@@ -794,7 +828,7 @@ class _SideSupply:
             if q in headless:
                 self._attach(r, q, u)
             if not r.general:
-                self._out_of_range(r, q, u, options[q])
+                self._out_of_range(r, u, options[q].tolist(), option_hexes[q], option_mp[q])
 
     def _attach(self, r: UnitSupply, q: int, u: Unit) -> None:
         """Attach a non-division unit to an in-supply division HQ in range (7.2, at most three).
@@ -814,11 +848,12 @@ class _SideSupply:
             and u.type in supply_rules["brigade_attach_types"]
             else None
         )
-        dist = self.ranges.dist[:, :, q].tolist()  # [group][metric]
-        for hq in sorted(self.supplied_divs, key=lambda h: dist[self.group_of[h.formation]][1]):
+        # The HQs in range, nearest in MPs first (ties in the order of their formations).
+        dist = self.ranges.dist[self.supplied_groups, :, q]
+        in_range = np.nonzero((dist[:, 0] <= limits.hexes_n) | (dist[:, 1] <= limits.mp_n))[0]
+        for k in in_range[np.argsort(dist[in_range, 1], kind="stable")].tolist():
+            hq = self.supplied_divs[k]
             f, group = hq.formation, self.group_of[hq.formation]
-            if not (dist[group][0] <= limits.hexes_n or dist[group][1] <= limits.mp_n):
-                continue
             same_army = self.side == "german" or _same_army(u.nationality, hq.nationality)
             if brigade and self._brigade_division.get(brigade, f) == f and _cw(hq.nationality):
                 self._brigade_division[brigade] = f
@@ -834,20 +869,22 @@ class _SideSupply:
             self.attached_to[u.id] = f
             return
 
-    def _out_of_range(self, r: UnitSupply, q: int, u: Unit, options: np.ndarray) -> None:
+    def _out_of_range(
+        self, r: UnitSupply, u: Unit, options: list[int], hexes: list[float], mp: list[float]
+    ) -> None:
         """Record, for an unsupplied unit, each target it tried and by how much it missed (7.3.1)."""
         limits = self.limits
         labels = ("source", "pathfinder", f"division HQ of {u.formation}", "corps HQ")
-        values = [(labels[c], *self._lengths(g, q)) for c, g in enumerate(options.tolist()) if g >= 0]
+        values = [(labels[c], hexes[c], mp[c]) for c, g in enumerate(options) if g >= 0]
         if not values:
             return
         best = min(values, key=lambda o: min(o[1] / max(limits.hexes, 1e-9), o[2] / max(limits.mp, 1e-9)))
         r.length_hexes, r.length_mp = best[1], best[2]
-        for label, hx, mp in values:
-            entry: dict[str, Any] = {"target": label, "hexes": hx, "mp": mp}
-            if math.isfinite(hx) or math.isfinite(mp):
-                need = min(hx - limits.hexes, mp - limits.mp)
-                entry["why"] = f"out of range by {need:g} ({hx:g} hexes, {mp:g} MP)"
+        for label, hx, to_mp in values:
+            entry: dict[str, Any] = {"target": label, "hexes": hx, "mp": to_mp}
+            if math.isfinite(hx) or math.isfinite(to_mp):
+                need = min(hx - limits.hexes, to_mp - limits.mp)
+                entry["why"] = f"out of range by {need:g} ({hx:g} hexes, {to_mp:g} MP)"
             else:
                 entry["why"] = "no legal line"
             r.candidates.append(entry)
@@ -924,7 +961,7 @@ class _SideSupply:
             r = self.reports[u.id]
             if kind[j] == 1:
                 r.blocking_hex = str(ids[at_b[j]])
-                name = _water_names(self.state.system)[at_e[j]]
+                name = _water_names(self.state.system)[lines.graph.rev_eid[at_e[j]]]
                 r.reason = (
                     f"unbridged {name or 'water'} between {ids[at_a[j]]} and {r.blocking_hex} "
                     "(7.3.2: only the unit's own first step may cross)"
@@ -940,9 +977,7 @@ class _SideSupply:
                 else:
                     r.reason = f"vacant hex {r.blocking_hex} in an EZOC (5.4, 7.3)"
                     r.blocking_units = sorted(
-                        uid
-                        for near in lines.g.neighbors(r.blocking_hex)
-                        for uid in lines.enemy_units_at.get(lines.g.index(near), [])
+                        uid for near in lines.land_neighbours(b) for uid in lines.enemy_units_at.get(near, [])
                     )
             elif u.hq in ("division", "kg"):
                 length = (
@@ -983,7 +1018,8 @@ def supply(state: GameState) -> SupplyReport:
         mp=rules.supply["unit_range_mp"] * factor,
         division=rules.supply["division_hq_range_mp"] * factor,
     )
-    position = {u.id: g.index(u.hex) for u in state.units}
+    index_of = g._index_of_id  # unit hexes are canonical ids (the scenario loader made them so)
+    position = {u.id: index_of[u.hex] if u.hex in index_of else g.index(u.hex) for u in state.units}
     occupied = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
     for u in state.units:
         if u.status == "active":
