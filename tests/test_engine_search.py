@@ -59,6 +59,17 @@ def _first_step(lines, dist: dict[int, int], origin: int, metric: str) -> float:
     return best
 
 
+UNIT_RANGE = _Limits(hexes=6, mp=6, division=20)  # 7.3.1 and 7.2 in fair weather
+
+
+def _single_hq_ranges(lines, hq_count: int, query_count: int, seed: int):
+    """Unit ranges of some single-hex HQs, every query hex asked of every HQ."""
+    hqs = _targets(lines, hq_count, seed=seed)
+    query = np.array(_targets(lines, query_count, seed=seed + 1), dtype=np.int64)
+    everyone = list(range(len(query)))
+    return hqs, query, lines.ranges([[h] for h in hqs], [everyone] * len(hqs), query, UNIT_RANGE)
+
+
 @pytest.mark.parametrize("metric", ["hexes", "mp"])
 @pytest.mark.parametrize("limit", [6, 20 * SIXTHS, None])
 def test_7_3_search_distances_equal_networkx(side_graph, metric, limit):
@@ -84,11 +95,7 @@ def test_7_3_search_distances_equal_networkx(side_graph, metric, limit):
 def test_7_3_1_group_ranges_equal_networkx(side_graph):
     """Unit ranges (6 hexes or 6 MP, the first step across water included) around single HQ hexes."""
     lines, graph = side_graph
-    limits = _Limits(hexes=6, mp=6, division=20)
-    hqs = _targets(lines, 4, seed=11)
-    query = np.array(_targets(lines, 300, seed=12), dtype=np.int64)
-    everyone = list(range(len(query)))
-    ranges = lines.ranges([[h] for h in hqs], [everyone] * len(hqs), query, limits)
+    hqs, query, ranges = _single_hq_ranges(lines, 4, 300, seed=11)
     for k, hq in enumerate(hqs):
         by_hex = nx.single_source_dijkstra_path_length(graph, hq, cutoff=7, weight="hexes")
         by_mp = nx.single_source_dijkstra_path_length(graph, hq, cutoff=12 * SIXTHS, weight="mp")
@@ -149,12 +156,8 @@ def test_7_5o_any_length_reach_equals_networkx_components(side_graph):
 def test_search_kernel_leaves_no_trace_between_groups(side_graph):
     """Many groups in one call answer as each group alone (the scratch arrays are reset)."""
     lines, _ = side_graph
-    limits = _Limits(hexes=6, mp=6, division=20)
-    hqs = _targets(lines, 6, seed=41)
-    query = np.array(_targets(lines, 50, seed=42), dtype=np.int64)
-    everyone = list(range(len(query)))
-    together = lines.ranges([[h] for h in hqs], [everyone] * len(hqs), query, limits)
+    hqs, query, together = _single_hq_ranges(lines, 6, 50, seed=41)
     for k, hq in enumerate(hqs):
-        alone = lines.ranges([[hq]], [everyone], query, limits)
+        alone = lines.ranges([[hq]], [list(range(len(query)))], query, UNIT_RANGE)
         assert np.array_equal(together.dist[k], alone.dist[0])
         assert sorted(together.covered(k).tolist()) == sorted(alone.covered(0).tolist())

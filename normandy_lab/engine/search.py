@@ -18,7 +18,7 @@ weight of an edge is the cost of entering its far hex (7.3.2).
 
 The tracing unit's own first step may cross unbridged water (7.3.2); that
 step is never propagated (a line may not cross further water), so it is
-applied after a search, at the hexes asked about (:func:`first_step_many`).
+applied after a search, at the hexes asked about (``_best_first_step``).
 
 The kernels share one :class:`Workspace` of scratch arrays per map (and
 thread), and leave it clean after every call: allocating megabytes per
@@ -587,18 +587,6 @@ def first_blocks(
             step += 1
     _reset(dist, pred, pred_edge, touched, n_touched)
     return kind, at_a, at_b, at_e
-
-
-@njit(cache=True)
-def first_step_many(fwd_ptr, fwd_nbr, first_edge, first_weight, blocked, dist, nodes):
-    """:func:`_best_first_step` for many hexes: (distance, far hex or -1) of each."""
-    best = np.empty(len(nodes), dtype=np.int64)
-    via = np.empty(len(nodes), dtype=np.int64)
-    for j in range(len(nodes)):
-        best[j], via[j] = _best_first_step(
-            fwd_ptr, fwd_nbr, first_edge, first_weight, blocked, dist, nodes[j]
-        )
-    return best, via
 
 
 @njit(cache=True)
