@@ -343,6 +343,7 @@ class _EdgeCosts:
     fwd_ones: np.ndarray
     fwd_zeros: np.ndarray
     fwd_first_mp: np.ndarray
+    cheapest_mp: int  # the cheapest step a line can take, in sixths (bounds how far a range reaches)
 
 
 @lru_cache(maxsize=32)
@@ -386,9 +387,11 @@ def _edge_costs(system: str, destroyed_bridges: frozenset[str]) -> _EdgeCosts:
         fwd_ones=ones,
         fwd_zeros=np.zeros(len(edges), dtype=np.int32),
         fwd_first_mp=first_mp[fwd].astype(np.int32),
+        cheapest_mp=int(mp[open_].min()),
     )
-    for array in vars(costs).values():
-        array.flags.writeable = False  # shared by every state of the map
+    for value in vars(costs).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False  # shared by every state of the map
     return costs
 
 
@@ -428,6 +431,27 @@ def _impassable(system: str) -> np.ndarray:
     return np.isin(terrain, ["Sea", "All Sea", "Impassable"])
 
 
+@dataclass(frozen=True)
+class _Situation:
+    """Where the units of a state stand, computed once for both sides' lines and hex control."""
+
+    position: dict[str, int]  # unit id -> dense hex index
+    occupied: dict[str, np.ndarray]  # side -> hexes its active units hold
+    zoc: dict[str, np.ndarray]  # side -> hexes in its ZOC (5.1, 5.3)
+
+    @classmethod
+    def of(cls, state: GameState) -> _Situation:
+        g = grid(state.system)
+        index_of = g._index_of_id  # unit hexes are canonical ids (the scenario loader made them so)
+        position = {u.id: index_of[u.hex] if u.hex in index_of else g.index(u.hex) for u in state.units}
+        occupied = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
+        for u in state.units:
+            if u.status == "active":
+                occupied[u.side][position[u.id]] = True
+        zoc = {side: zoc_mask(state, side, occupied[side]) for side in ("allied", "german")}
+        return cls(position, occupied, zoc)
+
+
 class _Lines:
     """One side's lines of supply on a state: what blocks them (7.3), and searches over them.
 
@@ -437,32 +461,24 @@ class _Lines:
     sixths of an MP; FAR means no line.
     """
 
-    def __init__(self, state: GameState, side: str, position: dict[str, int], zoc: dict[str, np.ndarray]):
+    def __init__(self, state: GameState, side: str, situation: _Situation):
         g = grid(state.system)
         self.g = g
         self.n = len(g)
         self.graph = map_graph(state.system)
         self.costs = _edge_costs(state.system, state.destroyed_bridges)
-        friendly = np.zeros(self.n, dtype=bool)
-        enemy = np.zeros(self.n, dtype=bool)
+        enemy_side = other_side(side)
+        self.friendly, self.enemy = situation.occupied[side], situation.occupied[enemy_side]
         self.enemy_units_at: dict[int, list[str]] = {}
-        for u in state.units:
-            if u.status != "active":
-                continue
-            i = position[u.id]
-            if u.side == side:
-                friendly[i] = True
-            else:
-                enemy[i] = True
-                self.enemy_units_at.setdefault(i, []).append(u.id)
-        self.friendly, self.enemy = friendly, enemy
-        self.in_ezoc = zoc[other_side(side)]
+        for u in state.units_of(enemy_side):
+            self.enemy_units_at.setdefault(situation.position[u.id], []).append(u.id)
+        self.in_ezoc = situation.zoc[enemy_side]
         interdicted = np.zeros(self.n, dtype=bool)
         if state.options.get("what_if_interdiction", "block") == "block":
             for hex_id in state.interdicted_hexes:
                 interdicted[g.index(hex_id)] = True
         self.interdicted = interdicted
-        self.blocked = enemy | (self.in_ezoc & ~friendly) | interdicted | _impassable(state.system)
+        self.blocked = self.enemy | (self.in_ezoc & ~self.friendly) | interdicted | _impassable(state.system)
         self._labels: np.ndarray | None = None
 
     def _weights(self, metric: str, free: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -528,8 +544,7 @@ class _Lines:
         """
         if not len(targets) or not len(units):
             return []
-        cheapest = int(self.costs.mp[self.costs.open].min())
-        reach = max(limits.hexes_n + 1, (limits.mp_n + RANGE_SLACK_MP) // cheapest) + 1
+        reach = max(limits.hexes_n + 1, (limits.mp_n + RANGE_SLACK_MP) // self.costs.cheapest_mp) + 1
         t = np.asarray(targets)
         q, r = self.g._q, self.g._r
         dq = q[t][:, None] - q[units][None, :]
@@ -664,6 +679,8 @@ class _SideSupply:
             self.by_nation = {"DE": list(self.sources)}
         self.reports = {u.id: UnitSupply(unit_id=u.id, side=side, hex=u.hex) for u in self.units}
         self.attached_to: dict[str, str] = {}  # unit id -> formation whose HQ supplies it
+        self._attach_count: dict[str, int] = {}  # formation -> units attached to its HQ (7.2: three)
+        self._brigade_division: dict[str, str] = {}  # CW armoured brigade -> the division supplying it
         self.kind: dict[str, str] = {}  # unit id -> what it traced to (source, division HQ, corps HQ...)
 
     def _path(self, nodes: np.ndarray) -> list[str]:
@@ -837,9 +854,6 @@ class _SideSupply:
         armoured brigade on top, and some types attach freely; US and CW do not mix (6.3).
         """
         supply_rules, limits = self.rules.supply, self.limits
-        if not hasattr(self, "_attach_count"):
-            self._attach_count: dict[str, int] = {}
-            self._brigade_division: dict[str, str] = {}  # CW armoured brigade -> the division supplying it
         free = u.type in supply_rules["free_attach_types"]
         brigade = (
             u.formation
@@ -1018,19 +1032,13 @@ def supply(state: GameState) -> SupplyReport:
         mp=rules.supply["unit_range_mp"] * factor,
         division=rules.supply["division_hq_range_mp"] * factor,
     )
-    index_of = g._index_of_id  # unit hexes are canonical ids (the scenario loader made them so)
-    position = {u.id: index_of[u.hex] if u.hex in index_of else g.index(u.hex) for u in state.units}
-    occupied = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
-    for u in state.units:
-        if u.status == "active":
-            occupied[u.side][position[u.id]] = True
-    zoc = {side: zoc_mask(state, side, occupied[side]) for side in ("allied", "german")}
-    control = hex_control(state, zoc=zoc, occupied=occupied)
+    situation = _Situation.of(state)
+    control = hex_control(state, zoc=situation.zoc, occupied=situation.occupied)
     reports: dict[str, UnitSupply] = {}
     sides: dict[str, _SideSupply] = {}
     for side in ("allied", "german"):
-        lines = _Lines(state, side, position, zoc)
-        determination = _SideSupply(state, side, lines, rules, limits, position, control)
+        lines = _Lines(state, side, situation)
+        determination = _SideSupply(state, side, lines, rules, limits, situation.position, control)
         determination.run()
         sides[side] = determination
         reports.update(determination.reports)
@@ -1103,10 +1111,7 @@ def supply_distances(state: GameState, side: str) -> dict[str, float]:
 
 def _side_lines(state: GameState, side: str) -> _Lines:
     """One side's lines on a state, built on their own (for the references and the benchmark)."""
-    g = grid(state.system)
-    position = {u.id: g.index(u.hex) for u in state.units}
-    zoc = {s: zoc_mask(state, s) for s in ("allied", "german")}
-    return _Lines(state, side, position, zoc)
+    return _Lines(state, side, _Situation.of(state))
 
 
 def defensive_support_eligible(report: SupplyReport, unit_id: str) -> bool:
