@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from normandy_lab import gazetteer
+from normandy_lab.coastfit import CoastHex, band_target, coast_hexes, fit_with_coast, shoreline
 from normandy_lab.georef import (
     ControlPoint,
     Georeference,
@@ -88,11 +89,14 @@ def fit_control_points(
     hex_scheme: Scheme,
     points: list[ControlPoint] | tuple[ControlPoint, ...],
     printed_size: bool = False,
+    coast: list[CoastHex] | tuple[CoastHex, ...] = (),
 ) -> tuple[Georeference, np.ndarray, np.ndarray, np.ndarray]:
     """Fit a scheme's placement to control points by weighted least squares.
 
     With ``printed_size`` (or a single point) the hex size is held at the
-    rulebook's printed scale and only origin and rotation are fitted.
+    rulebook's printed scale and only origin and rotation are fitted.  Coastal
+    hexes (:mod:`normandy_lab.coastfit`), when given, add one equation each:
+    the hex centre's distance from the shoreline.
 
     Returns
     -------
@@ -100,6 +104,12 @@ def fit_control_points(
         The :class:`~normandy_lab.georef.Georeference`, the points' lattice-plane
         coordinates ``(n, 2)``, their Lambert-93 coordinates ``(n, 2)`` and
         their standard errors ``(n,)``.
+
+    Raises
+    ------
+    ValueError
+        With no point, or coastal hexes together with a held hex size or
+        fewer than two points.
     """
     if not points:
         raise ValueError(
@@ -112,7 +122,23 @@ def fit_control_points(
     sigma = np.array([control_sigma(hex_scheme, p) for p in points])
     # One point fixes the origin only: hold the printed hex size, grid north up.
     fixed = hex_scheme.hex_size_m / np.sqrt(3.0) if printed_size or len(points) < 2 else None
-    return fit_similarity(plane, metric, scale=fixed, sigma=sigma), plane, metric, sigma
+    if not coast:
+        return fit_similarity(plane, metric, scale=fixed, sigma=sigma), plane, metric, sigma
+    if fixed is not None:
+        raise ValueError(
+            f"{hex_scheme.system}: coastal hexes need a free hex size and at least two fit points"
+        )
+    targets = [band_target(c.side, hex_scheme.hex_size_m) for c in coast]
+    geo = fit_with_coast(
+        plane,
+        metric,
+        sigma,
+        np.array([plane_of_ids(hex_scheme, [c.hex_id]) for c in coast]),
+        [t[0] for t in targets],
+        [t[1] for t in targets],
+        shoreline(),
+    )
+    return geo, plane, metric, sigma
 
 
 class HexGrid:
@@ -282,17 +308,14 @@ class HexGrid:
 
     @cached_property
     def georeference(self) -> Georeference:
-        """The similarity transform fitted to this system's ``fit`` control points."""
+        """The similarity transform fitted to this system's ``fit`` control points and coastal hexes.
+
+        Weighted least squares (:func:`fit_control_points`): each point counts
+        by the inverse square of its standard error.
+        """
         points = [p for p in control_points(self.system) if p.use == "fit"]
-        if not points:
-            raise ValueError(
-                f"{self.system}: no control point is marked 'fit' in maps/grids/control_points.yaml"
-            )
-        plane = np.array([self._plane_of_point(p) for p in points])
-        lon, lat = zip(*(gazetteer.lookup(p.place) for p in points), strict=True)
-        X, Y = lonlat_to_metric(lon, lat)
-        fixed = None if len(points) >= 2 else self.scheme.hex_size_m / np.sqrt(3.0)
-        return fit_similarity(plane, np.column_stack([X, Y]), scale=fixed)
+        coast = [c for c in coast_hexes(self.system) if c.use == "fit"]
+        return fit_control_points(self.scheme, points, coast=coast)[0]
 
     def _plane_of_point(self, point: ControlPoint) -> tuple[float, float]:
         return plane_of_ids(self.scheme, point.hex_ids)
@@ -434,6 +457,51 @@ class HexGrid:
                 }
             )
         return pd.DataFrame(rows)
+
+    def coast_residuals(self) -> pd.DataFrame:
+        """Return where each coastal hex of the rules falls against the shoreline.
+
+        Columns: ``hex_id``, ``side``, ``use``, ``rule``, ``reason``,
+        ``hex_lon``, ``hex_lat``, ``seaward_km`` and ``seaward_hex`` (the
+        centre's signed distance from the GSHHG shoreline, positive at sea),
+        ``band_low_hex`` and ``band_high_hex`` (where the rule puts it) and
+        ``in_band``.  Empty for a system without coastal hexes.
+        """
+        from normandy_lab.coastfit import SIDE_BANDS
+
+        columns = [
+            "hex_id", "side", "use", "rule", "reason", "hex_lon", "hex_lat",
+            "seaward_km", "seaward_hex", "band_low_hex", "band_high_hex", "in_band",
+        ]  # fmt: skip
+        hexes = coast_hexes(self.system)
+        if not hexes:
+            return pd.DataFrame(columns=columns)
+        geo = self.georeference
+        plane = np.array([self._plane_of_id(c.hex_id) for c in hexes])
+        X, Y = geo.plane_to_metric(plane[:, 0], plane[:, 1])
+        distance, _, _ = shoreline().signed_distance(X, Y)
+        lon, lat = metric_to_lonlat(X, Y)
+        rows = []
+        for k, c in enumerate(hexes):
+            low, high = SIDE_BANDS[c.side]
+            seaward = float(distance[k]) / geo.hex_size_m
+            rows.append(
+                {
+                    "hex_id": c.hex_id,
+                    "side": c.side,
+                    "use": c.use,
+                    "rule": c.rule,
+                    "reason": c.reason,
+                    "hex_lon": float(lon[k]),
+                    "hex_lat": float(lat[k]),
+                    "seaward_km": float(distance[k]) / 1000.0,
+                    "seaward_hex": seaward,
+                    "band_low_hex": low,
+                    "band_high_hex": high,
+                    "in_band": low <= seaward <= high,
+                }
+            )
+        return pd.DataFrame(rows, columns=columns)
 
     def describe(self) -> dict[str, object]:
         """Return a summary: hex count, sheets, fitted size and rotation, extent."""

@@ -69,7 +69,15 @@ ROAD_CLASSES = ("none", "secondary", "primary", "highway")
 BUILTUP_CLASSES = ("none", "village", "town", "city")
 """Built-up class of a hex (array code = index)."""
 
-_CODE_FILES = ("terrain.py", "terrain_vocab.py", "geography.py", "grid.py", "georef.py", "numbering.py")
+_CODE_FILES = (
+    "terrain.py",
+    "terrain_vocab.py",
+    "geography.py",
+    "grid.py",
+    "georef.py",
+    "coastfit.py",
+    "numbering.py",
+)
 
 
 @dataclass(frozen=True)
@@ -646,12 +654,21 @@ def cache_dir() -> Path:
     return base / "terrain"
 
 
+def _data_files() -> list[Path]:
+    """Return the data files a terrain map depends on: geography and the grid's placement."""
+    return [
+        *geography.input_files(),
+        map_file("grids", "control_points.yaml"),
+        map_file("grids", "coast_hexes.yaml"),
+    ]
+
+
 def cache_key(system: str, config: TerrainConfig) -> str:
     """Return the hash of everything a terrain map depends on."""
     digest = hashlib.sha256()
     digest.update(system.encode())
     digest.update(config.key().encode())
-    for path in [*geography.input_files(), map_file("grids", "control_points.yaml")]:
+    for path in _data_files():
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     for name in _CODE_FILES:
@@ -679,8 +696,7 @@ def _current_key(system: str, config: TerrainConfig) -> str:
     # edited data file, cheap for code that asks for the map many times.
     if known is not None and time.monotonic() - _CHECKED.get(memo, 0.0) < 1.0:
         return known[1]
-    files = [*geography.input_files(), map_file("grids", "control_points.yaml")]
-    files += [REPO_ROOT / "normandy_lab" / name for name in _CODE_FILES]
+    files = _data_files() + [REPO_ROOT / "normandy_lab" / name for name in _CODE_FILES]
     stamp = tuple(path.stat().st_mtime_ns for path in files)
     _CHECKED[memo] = time.monotonic()
     if known is not None and known[0] == stamp:

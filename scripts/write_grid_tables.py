@@ -1,6 +1,6 @@
 """Write the generated tables of docs/grids.md (between the GENERATED markers).
 
-Run after changing control points, gazetteer coordinates or sheet placements::
+Run after changing control points, coastal hexes, gazetteer coordinates or sheet placements::
 
     python scripts/write_grid_tables.py
 
@@ -55,6 +55,20 @@ def tables() -> str:
             lines.append(
                 f"| {hexes} | {row.place} | {row.use} | {row.residual_km:.2f} | {row.residual_hex:.2f} | "
                 f"{row.located_hex} | {row.hexes_off} |"
+            )
+    for system in SYSTEMS:
+        coast = grid(system).coast_residuals()
+        if coast.empty:
+            continue
+        lines += ["", f"### Coastal hexes of `{system}`", ""]
+        lines += [
+            "| hex | use | seaward of the shoreline, hex | seaward, km | band, hex | in band |",
+            "|---|---|---|---|---|---|",
+        ]
+        for row in coast.itertuples():
+            lines.append(
+                f"| {row.hex_id} | {row.use} | {row.seaward_hex:+.2f} | {row.seaward_km:+.2f} | "
+                f"{row.band_low_hex:+.1f} to {row.band_high_hex:+.1f} | {'yes' if row.in_band else 'no'} |"
             )
     return "\n".join(lines) + "\n"
 
