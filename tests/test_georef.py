@@ -143,3 +143,22 @@ def test_hex_polygons_have_the_fitted_size(system):
     neighbours = frame.loc[[g.canonical(n) for n in g.neighbors(sample.name)]]
     assert neighbours.geometry.intersection(sample.geometry).area.max() < 1.0
     assert neighbours.geometry.distance(sample.geometry).max() < 0.5
+
+
+def test_gts_river_example_puts_the_douve_between_28_050_and_28_049():
+    """GTS 2.1: a unit may move 28.048 -> 28.049, but not 28.050 -> 28.049 across the river.
+
+    An independent check of the placement: the digitised Douve, north of
+    Carentan, crosses the line between the centres of 28.050 and 28.049 and
+    not the line between 28.048 and 28.049.
+    """
+    from shapely.geometry import LineString
+
+    from normandy_lab import geography
+
+    g = grid("gts")
+    rivers = geography.layer("rivers")
+    blocked = LineString([g.center("28.050"), g.center("28.049")])
+    open_step = LineString([g.center("28.048"), g.center("28.049")])
+    assert "Douve" in set(rivers[rivers.intersects(blocked)]["name"])
+    assert rivers[rivers.intersects(open_step)].empty
