@@ -28,9 +28,8 @@ from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
-import yaml
 
-from normandy_lab.georef import CONTROL_USES, METRIC_CRS, Georeference, fit_similarity
+from normandy_lab.georef import METRIC_CRS, Georeference, fit_similarity, read_system_entries
 from normandy_lab.paths import map_file
 
 SIDE_BANDS: dict[str, tuple[float, float]] = {
@@ -84,51 +83,30 @@ class CoastHex:
 @lru_cache(maxsize=1)
 def _load_coast_hexes() -> dict[str, tuple[CoastHex, ...]]:
     path = map_file("grids", "coast_hexes.yaml")
-    with open(path, encoding="utf-8") as handle:
-        try:
-            data = yaml.safe_load(handle)
-        except yaml.YAMLError as error:
-            raise CoastHexError(f"{path}: not valid YAML ({error})") from error
-    if not isinstance(data, dict):
-        raise CoastHexError(f"{path}: expected a mapping of system -> list of coastal hexes")
-    result: dict[str, tuple[CoastHex, ...]] = {}
-    for system, entries in data.items():
-        hexes = []
-        for index, entry in enumerate(entries or [], start=1):
-            where = f"{path}: {system} entry {index}"
-            if not isinstance(entry, dict):
-                raise CoastHexError(f"{where}: expected a mapping, got {entry!r}")
-            for key in ("hex", "side", "rule", "use"):
-                if key not in entry:
-                    raise CoastHexError(f"{where}: missing field {key!r}")
-            if not isinstance(entry["hex"], str):
-                raise CoastHexError(
-                    f"{where}: field 'hex' must be a quoted id such as \"20.025\", got {entry['hex']!r}"
-                )
-            if entry["side"] not in SIDE_BANDS:
-                raise CoastHexError(
-                    f"{where} ({entry['hex']}): field 'side' is {entry['side']!r}; "
-                    f"expected one of {', '.join(SIDE_BANDS)}"
-                )
-            if entry["use"] not in CONTROL_USES:
-                raise CoastHexError(
-                    f"{where} ({entry['hex']}): field 'use' is {entry['use']!r}; "
-                    f"expected one of {', '.join(CONTROL_USES)}"
-                )
-            if entry["use"] != "fit" and not entry.get("reason"):
-                raise CoastHexError(f"{where} ({entry['hex']}): a {entry['use']!r} hex needs a 'reason'")
-            hexes.append(
-                CoastHex(
-                    system=str(system),
-                    hex_id=entry["hex"],
-                    side=str(entry["side"]),
-                    rule=str(entry["rule"]),
-                    use=str(entry["use"]),
-                    reason=str(entry.get("reason", "") or ""),
-                )
+    result: dict[str, list[CoastHex]] = {}
+    for system, where, entry in read_system_entries(
+        path, ("hex", "side", "rule", "use"), CoastHexError, "hex"
+    ):
+        if not isinstance(entry["hex"], str):
+            raise CoastHexError(
+                f"{where}: field 'hex' must be a quoted id such as \"20.025\", got {entry['hex']!r}"
             )
-        result[str(system)] = tuple(hexes)
-    return result
+        if entry["side"] not in SIDE_BANDS:
+            raise CoastHexError(
+                f"{where} ({entry['hex']}): field 'side' is {entry['side']!r}; "
+                f"expected one of {', '.join(SIDE_BANDS)}"
+            )
+        result.setdefault(system, []).append(
+            CoastHex(
+                system=system,
+                hex_id=entry["hex"],
+                side=str(entry["side"]),
+                rule=str(entry["rule"]),
+                use=str(entry["use"]),
+                reason=str(entry.get("reason", "") or ""),
+            )
+        )
+    return {system: tuple(hexes) for system, hexes in result.items()}
 
 
 def coast_hexes(system: str) -> tuple[CoastHex, ...]:

@@ -21,8 +21,10 @@ with its reason (``dropped``).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -80,49 +82,74 @@ class ControlPoint:
         return "+".join(self.hex_ids)
 
 
-@lru_cache(maxsize=1)
-def _load_control_points() -> dict[str, tuple[ControlPoint, ...]]:
-    path = map_file("grids", "control_points.yaml")
+def read_system_entries(
+    path: Path, required: tuple[str, ...], error: type[ValueError], noun: str
+) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Read a grids data file: a mapping of system key to a list of entries.
+
+    Checks what every such file shares: valid YAML, a mapping at the top, a
+    mapping per entry with the ``required`` fields, a known ``use`` and a
+    ``reason`` for every entry not fitted.
+
+    Yields
+    ------
+    tuple
+        ``(system, where, entry)``: ``where`` names the file and entry for
+        the caller's own error messages.
+
+    Raises
+    ------
+    ValueError
+        Of class ``error``, naming the file, the entry and the field.
+    """
     with open(path, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
+        try:
+            data = yaml.safe_load(handle)
+        except yaml.YAMLError as problem:
+            raise error(f"{path}: not valid YAML ({problem})") from problem
     if not isinstance(data, dict):
-        raise ControlPointError(f"{path}: expected a mapping of system -> list of points")
-    result: dict[str, tuple[ControlPoint, ...]] = {}
+        raise error(f"{path}: expected a mapping of system -> list of {noun}s")
     for system, entries in data.items():
-        points = []
         for index, entry in enumerate(entries or [], start=1):
             where = f"{path}: {system} entry {index}"
             if not isinstance(entry, dict):
-                raise ControlPointError(f"{where}: expected a mapping, got {entry!r}")
-            for key in ("hex", "place", "rule", "use"):
+                raise error(f"{where}: expected a mapping, got {entry!r}")
+            for key in required:
                 if key not in entry:
-                    raise ControlPointError(f"{where}: missing field {key!r}")
-            hexes = entry["hex"]
-            if isinstance(hexes, str):
-                hexes = [hexes]
-            if not isinstance(hexes, list) or not hexes or not all(isinstance(h, str) for h in hexes):
-                raise ControlPointError(f"{where}: field 'hex' must be an id or a list of ids, got {hexes!r}")
+                    raise error(f"{where}: missing field {key!r}")
             if entry["use"] not in CONTROL_USES:
-                raise ControlPointError(
+                raise error(
                     f"{where} ({entry['hex']}): field 'use' is {entry['use']!r}; "
                     f"expected one of {', '.join(CONTROL_USES)}"
                 )
             if entry["use"] != "fit" and not entry.get("reason"):
-                raise ControlPointError(
-                    f"{where} ({entry['hex']}): a {entry['use']!r} point needs a 'reason'"
-                )
-            points.append(
-                ControlPoint(
-                    system=str(system),
-                    hex_ids=tuple(hexes),
-                    place=str(entry["place"]),
-                    rule=str(entry["rule"]),
-                    use=str(entry["use"]),
-                    reason=str(entry.get("reason", "") or ""),
-                )
+                raise error(f"{where} ({entry['hex']}): a {entry['use']!r} {noun} needs a 'reason'")
+            yield str(system), where, entry
+
+
+@lru_cache(maxsize=1)
+def _load_control_points() -> dict[str, tuple[ControlPoint, ...]]:
+    path = map_file("grids", "control_points.yaml")
+    result: dict[str, list[ControlPoint]] = {}
+    for system, where, entry in read_system_entries(
+        path, ("hex", "place", "rule", "use"), ControlPointError, "point"
+    ):
+        hexes = entry["hex"]
+        if isinstance(hexes, str):
+            hexes = [hexes]
+        if not isinstance(hexes, list) or not hexes or not all(isinstance(h, str) for h in hexes):
+            raise ControlPointError(f"{where}: field 'hex' must be an id or a list of ids, got {hexes!r}")
+        result.setdefault(system, []).append(
+            ControlPoint(
+                system=system,
+                hex_ids=tuple(hexes),
+                place=str(entry["place"]),
+                rule=str(entry["rule"]),
+                use=str(entry["use"]),
+                reason=str(entry.get("reason", "") or ""),
             )
-        result[str(system)] = tuple(points)
-    return result
+        )
+    return {system: tuple(points) for system, points in result.items()}
 
 
 def control_points(system: str) -> tuple[ControlPoint, ...]:

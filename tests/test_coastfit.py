@@ -161,3 +161,22 @@ def test_a_bad_coastal_hex_entry_is_refused_with_file_entry_and_field(maps_copy,
     with pytest.raises(CoastHexError, match=message) as raised:
         coast_hexes("gts")
     assert "coast_hexes.yaml" in str(raised.value)
+
+
+def test_a_bad_control_point_is_refused_through_the_same_reader(maps_copy):
+    """control_points.yaml is read by the same checks (georef.read_system_entries)."""
+    from normandy_lab.georef import ControlPointError, _load_control_points
+
+    _append(
+        maps_copy / "grids" / "control_points.yaml",
+        '  - {hex: "30.027", place: Carentan, rule: r, use: check}\n',
+    )
+    _load_control_points.cache_clear()
+    try:
+        with pytest.raises(
+            ControlPointError,
+            match=r"control_points\.yaml: gts entry \d+ \(30\.027\): a 'check' point needs a 'reason'",
+        ):
+            control_points("gts")
+    finally:
+        _load_control_points.cache_clear()
