@@ -25,12 +25,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from normandy_lab.georef import METRIC_CRS, Georeference, fit_similarity, read_system_entries
 from normandy_lab.paths import map_file
+
+if TYPE_CHECKING:
+    import shapely
 
 SIDE_BANDS: dict[str, tuple[float, float]] = {
     # An Impassable hex next to a coastal centre-dot hex (GTS 4.4.3): the shoreline
@@ -139,7 +143,7 @@ class Shoreline:
         Land as one shapely (multi)polygon in Lambert-93 metres.
     """
 
-    def __init__(self, land) -> None:
+    def __init__(self, land: shapely.Geometry) -> None:
         import shapely
 
         self.land = land
@@ -208,6 +212,12 @@ def fit_with_coast(
     -------
     Georeference
         The transform minimising the weighted squared residuals of both kinds.
+
+    Raises
+    ------
+    RuntimeError
+        If the iteration does not settle (a coastal hex that flips between
+        two stretches of shore).
     """
     p = np.asarray(plane_xy, float).reshape(-1, 2)
     m = np.asarray(metric_xy, float).reshape(-1, 2)
@@ -237,5 +247,8 @@ def fit_with_coast(
         moved = np.hypot(*(np.array(new.plane_to_metric(c[:, 0], c[:, 1])) - np.array([X, Y])))
         geo = new
         if float(moved.max()) < CONVERGED_M:
-            break
-    return geo
+            return geo
+    raise RuntimeError(
+        f"the fit to control points and coastal hexes did not settle in {MAX_ITERATIONS} iterations; "
+        "check the coastal hexes in maps/grids/coast_hexes.yaml"
+    )
