@@ -9,8 +9,9 @@ a conformal metric projection of France, by a similarity transform
 
 whose four parameters are the hex size (``sqrt(a² + b²)``), the rotation of
 the grid from grid north (``atan2(b, a)``) and the origin.  They are fitted
-by linear least squares to control points: hexes the rulebooks tie to named
-places, whose coordinates come from the gazetteer.
+by weighted linear least squares to control points: hexes the rulebooks tie
+to named places, whose coordinates come from the gazetteer (and, where the
+rules put hexes on the shore, to those coastal hexes: :mod:`normandy_lab.coastfit`).
 
 Control points are data, in ``maps/grids/control_points.yaml``; each says
 which rule ties the hex to the place, and whether it is used in the fit
