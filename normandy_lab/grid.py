@@ -15,7 +15,14 @@ import numpy as np
 import pandas as pd
 
 from normandy_lab import gazetteer
-from normandy_lab.coastfit import CoastHex, band_target, coast_hexes, fit_with_coast, shoreline
+from normandy_lab.coastfit import (
+    SIDE_BANDS,
+    CoastHex,
+    band_target,
+    coast_hexes,
+    fit_with_coast,
+    shoreline,
+)
 from normandy_lab.georef import (
     ControlPoint,
     Georeference,
@@ -467,8 +474,6 @@ class HexGrid:
         ``band_low_hex`` and ``band_high_hex`` (where the rule puts it) and
         ``in_band``.  Empty for a system without coastal hexes.
         """
-        from normandy_lab.coastfit import SIDE_BANDS
-
         columns = [
             "hex_id", "side", "use", "rule", "reason", "hex_lon", "hex_lat",
             "seaward_km", "seaward_hex", "band_low_hex", "band_high_hex", "in_band",

@@ -19,9 +19,10 @@ from normandy_lab.coastfit import (
     clear_cache,
     coast_hexes,
     fit_with_coast,
+    shoreline,
 )
 from normandy_lab.georef import Georeference, control_points, fit_similarity
-from normandy_lab.grid import control_sigma, fit_control_points
+from normandy_lab.grid import control_sigma, fit_control_points, plane_of_ids
 from normandy_lab.numbering import scheme
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
@@ -100,9 +101,6 @@ def test_without_the_coastal_hexes_the_gts_fit_breaks_rule_4_4_3():
     zones = [p for p in control_points("gts") if p.place.startswith(("DZ ", "LZ "))]
     fitted = [p for p in control_points("gts") if p.use == "fit"] + zones[:5]
     geo = fit_control_points(sch, fitted)[0]
-    from normandy_lab.coastfit import shoreline
-    from normandy_lab.grid import plane_of_ids
-
     X, Y = geo.plane_to_metric(*plane_of_ids(sch, ["44.002"]))
     assert shoreline().signed_distance([X], [Y])[0][0] / geo.hex_size_m > SIDE_BANDS["sea"][1]
     X, Y = g.georeference.plane_to_metric(*plane_of_ids(sch, ["44.002"]))
