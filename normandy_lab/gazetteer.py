@@ -32,6 +32,7 @@ from typing import Any
 
 import yaml
 
+from normandy_lab import yamllines
 from normandy_lab.paths import map_file
 
 # Accept hand entries only inside a generous box around the campaign area:
@@ -125,7 +126,7 @@ def normalize_name(name: str) -> str:
 def _read_yaml_list(path: Path) -> list[dict[str, Any]]:
     try:
         with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
+            data = yamllines.safe_load(handle)
     except yaml.YAMLError as exc:
         raise GazetteerDataError(f"{path}: not valid YAML: {exc}") from exc
     if data is None:

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from normandy_lab import gazetteer
+from normandy_lab import gazetteer, yamllines
 from normandy_lab.paths import map_file
 
 AREA = (-2.0, 48.3, 0.6, 49.8)
@@ -138,7 +138,7 @@ def _load_hand_layer(name: str):  # -> geopandas.GeoDataFrame
     path = map_file("geography", spec["file"])
     try:
         with open(path, encoding="utf-8") as handle:
-            entries = yaml.safe_load(handle) or []
+            entries = yamllines.safe_load(handle) or []
     except yaml.YAMLError as exc:
         raise GeographyDataError(f"{path}: not valid YAML: {exc}") from exc
     if not isinstance(entries, list):

@@ -33,6 +33,7 @@ import numpy.typing as npt
 import yaml
 from pyproj import Transformer
 
+from normandy_lab import yamllines
 from normandy_lab.paths import map_file
 
 METRIC_CRS = "EPSG:2154"
@@ -105,7 +106,7 @@ def read_system_entries(
     """
     with open(path, encoding="utf-8") as handle:
         try:
-            data = yaml.safe_load(handle)
+            data = yamllines.safe_load(handle)
         except yaml.YAMLError as problem:
             raise error(f"{path}: not valid YAML ({problem})") from problem
     if not isinstance(data, dict):

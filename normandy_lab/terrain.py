@@ -171,7 +171,44 @@ class TerrainMap:
             if water_name not in names:
                 raise KeyError(f"{self.system}: no water named {water_name!r} on the map; names are: {names}")
             bridged = bridged[bridged["water_name"] == water_name]
-        return pd.DataFrame(bridged[["a", "b", "water_feature", "water_name", "road"]])
+        return pd.DataFrame(bridged[["a", "b", "water_feature", "water_name", "road"]]).rename_axis("hexside")
+
+    def bridges_near(
+        self, place: str | tuple[float, float], km: float = 5.0, water_name: str | None = None
+    ) -> pd.DataFrame:
+        """Return the bridges within ``km`` of a place, nearest first.
+
+        Parameters
+        ----------
+        place
+            A gazetteer name (``"Caen"``, any spelling :func:`normandy_lab.lookup` takes) or ``(lon, lat)``.
+        km
+            The radius, measured from the place to the middle of the bridged hexside.
+        water_name
+            Only bridges over this river (as in :meth:`bridges`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns of :meth:`bridges` plus ``km`` (distance) and ``bearing`` (from the place).
+        """
+        import math
+
+        from normandy_lab.gazetteer import lookup
+
+        lon0, lat0 = lookup(place) if isinstance(place, str) else place
+        bridges = self.bridges(water_name)
+        g = self.grid
+        distances, bearings = [], []
+        compass = ("E", "NE", "N", "NW", "W", "SW", "S", "SE")
+        for a, b in zip(bridges["a"], bridges["b"], strict=True):
+            (lon_a, lat_a), (lon_b, lat_b) = g.center(a), g.center(b)
+            dx = ((lon_a + lon_b) / 2 - lon0) * 111.32 * math.cos(math.radians(lat0))
+            dy = ((lat_a + lat_b) / 2 - lat0) * 110.57
+            distances.append(round(math.hypot(dx, dy), 2))
+            bearings.append(compass[round(math.degrees(math.atan2(dy, dx)) / 45) % 8])
+        near = bridges.assign(km=distances, bearing=bearings)
+        return near[near["km"] <= km].sort_values("km")
 
 
 def _side_key(a: str, b: str) -> str:

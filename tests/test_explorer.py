@@ -14,6 +14,7 @@ import pytest
 
 import normandy_lab as nl
 from normandy_lab.engine.study import Study, load_study
+from normandy_lab.views import wording
 from normandy_lab.views.explorer import Explorer
 from normandy_lab.views.sequence import save_sequence_html
 
@@ -38,7 +39,12 @@ def test_explore_returns_widgets_around_a_bokeh_map(explorer):
     out = {r.unit_id for r in explorer.report.out_of_supply()}
     shown_out = {uid for uid, general in zip(units["unit_id"], units["general"], strict=True) if not general}
     assert shown_out == out
-    assert len(explorer.sources["ezoc"].data["hex_id"]) > 100
+    assert len(explorer.layer_hexes("zoc_german")) > 100  # seen by the phasing (Allied) side: its EZOC
+    assert explorer.layer_hexes("zoc_allied") == []
+    # Zoomed out, one symbol per formation stands for its units.
+    formations = explorer.sources["formations"].data
+    assert sum(formations["units"]) == len(units["unit_id"])
+    assert sum(formations["out"]) == len(out)
 
 
 def test_step_back_and_slider_walk_the_sequence_of_play(explorer):
@@ -61,9 +67,17 @@ def test_clicking_an_out_of_supply_unit_explains_why(explorer):
     unit = next(r for r in explorer.report.out_of_supply() if r.reason)
     explorer.select_unit(unit.unit_id)
     text = explorer.inspector.value
-    assert unit.unit_id in text and "General Supply: <b>NO</b>" in text
-    assert "why:" in text
+    assert f"({unit.unit_id})" in text and "Out of General Supply." in text
+    assert "Why, as the engine reports it:" in text
     assert "halved, out of supply" in text  # 7.5: strengths after supply effects
+    # In plain words: where it is by place, each target it tried, the limit with its rule explained.
+    record = explorer.state.unit(unit.unit_id)
+    assert wording.place_of("bfn", record.hex) in html.unescape(text)
+    for tried in unit.candidates:
+        assert f"To its {tried['target']}:" in html.unescape(text)
+    assert "<abbr title='Units trace up to 6 hexes or 6 MP" in text
+    if record.note:
+        assert html.escape(record.note) in text  # the scenario's researched note is shown
 
 
 def test_clicking_an_in_supply_unit_draws_its_line_and_an_hq_its_range(explorer):
@@ -74,7 +88,7 @@ def test_clicking_an_in_supply_unit_draws_its_line_and_an_hq_its_range(explorer)
     hq = next(u for u in explorer.state.units if u.hq and explorer.report[u.id].general)
     explorer.select_unit(hq.id)
     reach = explorer.report.supply_range(hq.id)
-    assert set(explorer.sources["range"].data["hex_id"]) == reach
+    assert set(explorer.layer_hexes("range")) == reach
     explorer.show_all_paths.value = True
     assert len(explorer.sources["paths"].data["unit_id"]) > 50
 
@@ -86,7 +100,7 @@ def test_interdicting_a_hex_on_a_line_changes_the_report_and_undo_redo_walk_it(e
     explorer.mode.value = "interdict hex"
     explorer.click_hex(middle)
     assert middle in explorer.state.interdicted_hexes
-    assert explorer.sources["interdiction"].data["hex_id"] == [middle]
+    assert explorer.layer_hexes("interdiction") == [middle]
     after = explorer.report[unit.unit_id]
     assert middle not in after.path  # a line never runs through an interdicted hex (11.2 option)
     assert after.path != unit.path or not after.general
@@ -104,7 +118,7 @@ def test_a_refused_move_is_explained_and_changes_nothing(explorer):
     explorer.mode.value = "move unit"
     before = len(explorer.states)
     explorer.click_hex("A0101")  # far away, and it is not the Allied movement phase
-    assert explorer.status.value.startswith("Refused:")
+    assert explorer.message.startswith("Refused:")
     assert len(explorer.states) == before
 
 
@@ -114,7 +128,7 @@ def test_destroying_and_repairing_a_bridge_by_two_clicks(explorer):
     bridge = sides[sides["road_bridge"]].iloc[0]
     explorer.mode.value = "destroy bridge"
     explorer.click_hex(bridge["a"])
-    assert "now click the hex across" in explorer.status.value
+    assert "now click the hex across" in explorer.message
     explorer.click_hex(bridge["b"])
     assert len(explorer.state.destroyed_bridges) == 1
     explorer.mode.value = "repair bridge"
@@ -139,8 +153,9 @@ def test_weather_and_air_controls_are_edits(explorer):
 def test_inspecting_a_hex_lists_everything_about_it(explorer):
     unit = explorer.state.units[0]
     explorer.click_hex(unit.hex)
-    text = explorer.inspector.value
-    assert f"Hex {unit.hex}" in text and unit.id in text and "control:" in text and "ZOC of:" in text
+    text = html.unescape(explorer.inspector.value)
+    assert f"Hex {wording.place_of('bfn', unit.hex)}" in text and unit.id in text
+    assert "Held by " in text and "zone of control of" in text and "Hexsides:" in text
     # A unit supplied through its HQ stands in that HQ's supply range (7.3.1).
     fed = next(
         r for r in explorer.report.units.values() if r.general and r.traced_to.startswith("division HQ")
@@ -148,7 +163,7 @@ def test_inspecting_a_hex_lists_everything_about_it(explorer):
     formation = explorer.state.unit(fed.unit_id).formation
     hq = next(u for u in explorer.state.units if u.hq == "division" and u.formation == formation)
     explorer.click_hex(fed.hex)
-    ranges = explorer.inspector.value.split("within the supply range of: ")[1].split(" (7.3.1)")[0]
+    ranges = explorer.inspector.value.split("Within the supply range of: ")[1].split(" (")[0]
     assert hq.id in ranges.split(", ")
 
 
@@ -225,16 +240,16 @@ def test_a_redraw_sends_whole_columns_not_one_message_per_hex(explorer):
 def test_the_map_is_seen_by_the_phasing_side_and_its_enemy_zoc_follows(explorer):
     """5.4: a side's EZOC is the other side's ZOC; by default the map is seen by the phasing side."""
     assert explorer.state.phasing_side == "allied"
-    assert set(explorer.sources["ezoc"].data["zoc"]) == {"German ZOC"}
+    assert explorer.layer_hexes("zoc_german") and not explorer.layer_hexes("zoc_allied")
     for _ in range(30):
         explorer.step()
         if explorer.state.phasing_side == "german":
             break
     assert explorer.state.phasing_side == "german"
-    assert set(explorer.sources["ezoc"].data["zoc"]) == {"Allied ZOC"}
+    assert explorer.layer_hexes("zoc_allied") and not explorer.layer_hexes("zoc_german")
     assert "seen by: german" in explorer.label.value
     explorer.view.value = "both sides"
-    assert {"Allied ZOC", "German ZOC"} <= set(explorer.sources["ezoc"].data["zoc"])
+    assert explorer.layer_hexes("zoc_allied") and explorer.layer_hexes("zoc_german")
     explorer.view.value = "allied"
     explorer.show_all_paths.value = True
     sides = {explorer.report[u].side for u in explorer.sources["paths"].data["unit_id"]}
@@ -262,14 +277,14 @@ def test_adding_a_copy_of_a_unit_and_removing_it(explorer):
     template = next(u for u in explorer.state.units if u.side == "german" and u.hq is None)
     explorer.mode.value = "add unit"
     explorer.click_hex("C3013")
-    assert "Select a unit to copy first" in explorer.status.value
+    assert "Select a unit to copy first" in explorer.message
     explorer.selected_unit = template.id
     explorer.click_hex("C3013")
     added = explorer.state.unit(f"{template.id}+1")
     assert added.hex == "C3013" and added.side == "german" and added.type == template.type
     assert added.id in explorer.report.units  # the engine traces its supply at once
     explorer.click_hex("A1010")  # a sea hex: refused with the engine's reason
-    assert "sea hex" in explorer.status.value
+    assert "sea hex" in explorer.message
     explorer.mode.value = "remove unit"
     explorer.select_unit(added.id)
     assert not any(u.id == added.id for u in explorer.state.units)
@@ -280,6 +295,11 @@ def test_a_click_on_the_map_selects_the_unit_under_it_or_acts_on_the_hex(explore
 
     data = explorer.sources["units"].data
     k = next(i for i, n in enumerate(data["stack"]) if n == 1)
+    # Zoomed out, a click near the unit finds its formation's symbol, not the counter.
+    assert not explorer.zoomed_in()
+    size = explorer.fig.x_range.end - explorer.fig.x_range.start
+    explorer._set_view(data["x"][k] - 8000, data["x"][k] + 8000, data["y"][k] - 6000, data["y"][k] + 6000)
+    assert explorer.zoomed_in() and explorer.fig.x_range.end - explorer.fig.x_range.start < size
     explorer.tap(data["x"][k], data["y"][k])
     assert explorer.selected_unit == data["unit_id"][k]
     assert f"({data['unit_id'][k]})" in explorer.inspector.value
@@ -291,7 +311,7 @@ def test_a_click_on_the_map_selects_the_unit_under_it_or_acts_on_the_hex(explore
     assert not explorer.state.interdicted_hexes
     x, y = to_mercator(-5.0, 47.0)  # far outside every map sheet
     explorer.tap(float(x), float(y))
-    assert "off the game map" in explorer.status.value
+    assert "off the game map" in explorer.message
     lon, lat = from_mercator(*to_mercator(-0.37, 49.18))
     assert abs(lon + 0.37) < 1e-9 and abs(lat - 49.18) < 1e-9
 
@@ -315,51 +335,69 @@ def test_selecting_a_unit_draws_its_movement_range(explorer):
     unit = next(u for u in explorer.state.units if u.side == "allied" and u.mechanized and u.hq is None)
     explorer.select_unit(unit.id)
     reach = movement_range(explorer.state, unit.id)
-    moves = explorer.sources["moves"].data
-    assert set(moves["hex_id"]) == set(reach) and len(reach) > 1
-    k = moves["hex_id"].index(next(h for h in reach if h != unit.hex))
-    assert moves["mp"][k] == f"{reach[moves['hex_id'][k]]:g} MP"
+    shown = explorer.layer_hexes("moves")
+    assert set(shown) == set(reach) and len(reach) > 1
+    # Each reachable hex is labelled with what it costs to get there, in the hexes' order.
+    k = shown.index(next(h for h in reach if h != unit.hex))
+    assert explorer.sources["move_costs"].data["text"][k] == f"{reach[shown[k]]:g}"
     explorer.select_unit(None)
-    assert explorer.sources["moves"].data["hex_id"] == []
+    assert explorer.layer_hexes("moves") == [] and explorer.sources["move_costs"].data["text"] == []
 
 
 def test_source_ranges_and_the_combat_supply_chain(explorer):
     """7.4 sources' ranges on demand; 7.6.1 the chain unit -> division HQ -> what the HQ reaches."""
     explorer.view.value = "allied"
     explorer.show_sources.value = True
-    shown = set(explorer.sources["range"].data["hex_id"])
+    shown = set(explorer.layer_hexes("range"))
     expected = set().union(*(explorer.report.supply_range(s) for s in explorer.report.sources["allied"]))
     assert shown == expected and len(shown) > 50
     fed = next(
         r for r in explorer.report.units.values() if r.general and r.traced_to.startswith("division HQ")
     )
     explorer.select_unit(fed.unit_id)
-    chain = explorer.inspector.value.split("Combat Supply chain (7.6.1): ")[1].split("<br>")[0]
+    chain = explorer.inspector.value.split("Combat Supply chain (")[1].split("): ", 1)[1].split("<br>")[0]
     formation = explorer.state.unit(fed.unit_id).formation
     hq = next(u for u in explorer.state.units if u.hq == "division" and u.formation == formation)
     assert chain.startswith(f"{fed.unit_id} → {hq.id} (HQ in Combat Supply: ")
 
 
-def test_hovering_a_hex_tells_control_ezoc_and_hq_ranges(explorer):
-    """Issue 5: the terrain hexes' hover gives control (3.3), whose EZOC and which HQ ranges reach the hex."""
+def test_the_terrain_goes_to_the_browser_compactly_and_a_hex_click_tells_the_situation(explorer):
+    """Issue 12: no per-hex hover table in the first payload; a clicked hex tells control, EZOC, HQ ranges."""
+    import numpy as np
     from bokeh.models import HoverTool
 
-    data = explorer.hex_source.data
+    terrain = explorer.fig.select_one({"name": "hexes"})
+    assert set(terrain.data) == {"x", "y", "radius", "angle", "code", "hex_id"}
+    for column in ("x", "y", "radius", "angle"):
+        assert isinstance(terrain.data[column], np.ndarray) and terrain.data[column].dtype == np.float32
+    assert terrain.data["code"].dtype == np.uint8
     hover = [
         t
         for t in explorer.fig.select({"type": HoverTool})
-        if any(r.data_source is explorer.hex_source for r in t.renderers)
+        if t.renderers and t.renderers[0].name == "layer:terrain"
     ]
-    assert {"control", "EZOC", "HQ ranges"} <= {label for label, _ in hover[0].tooltips}
-    benouville = data["hex_id"].index("C3013")
-    assert data["control"][benouville] == "allied"
-    assert "UK-6AB-HQ" in data["hq_ranges"][benouville]
-    # Removing the units of a hex changes its row by a patch (the columns are not resent).
+    assert [label for label, _ in hover[0].tooltips] == ["hex", "terrain"]
+    explorer.click_hex("C3013")
+    text = html.unescape(explorer.inspector.value)
+    assert "Held by allied" in text and "UK-6AB-HQ" in text.split("Within the supply range of: ")[1]
+    # Removing the units of the HQ's hex changes what the hex report says.
     hex_id = explorer.state.unit("UK-6AB-HQ").hex
-    index = data["hex_id"].index(hex_id)
     for unit in [u for u in explorer.state.units if u.hex == hex_id]:
         explorer.apply({"op": "remove_unit", "unit": unit.id})
-    assert "UK-6AB-HQ" not in explorer.hex_source.data["hq_ranges"][index]
+    explorer.click_hex("C3013")
+    assert "UK-6AB-HQ" not in explorer.inspector.value
+
+
+def test_a_click_on_a_formation_symbol_lists_its_units_and_zooms_to_them(explorer):
+    formations = explorer.sources["formations"].data
+    k = formations["key"].index("7th Armoured Division")
+    explorer.tap(formations["x"][k], formations["y"][k])
+    assert explorer.selected_formation == "7th Armoured Division" and explorer.zoomed_in()
+    text = explorer.inspector.value
+    assert "<b>7th Armoured Division</b>" in text
+    for uid in explorer.sources["units"].data["unit_id"]:
+        if explorer.state.unit(uid).formation == "7th Armoured Division":
+            assert f"({uid})" in text
 
 
 def test_the_historical_and_implied_fronts_are_drawn_for_the_state_s_date(explorer):

@@ -44,10 +44,16 @@ JS_SCREEN_POINT = """([x, y]) => {
     return [canvas.left + frame.x_scale.compute(x), canvas.top + frame.y_scale.compute(y), box.width];
 }"""
 JS_COLUMN = """([name, column]) => {
-    const source = Bokeh.documents[0].get_model_by_name(name);
+    const source = Bokeh.documents.map(d => d.get_model_by_name(name)).find(m => m);
     const data = source.data instanceof Map ? Object.fromEntries(source.data) : source.data;
     return Array.from(data[column] ?? []);
 }"""
+# The hexes a hex layer shows (its IndexFilter's indices), and whether a named renderer is drawn.
+JS_HEXES = """(name) => {
+    const filter = Bokeh.documents.map(d => d.get_model_by_name("hexes:" + name)).find(m => m);
+    return Array.from(filter.indices ?? []);
+}"""
+JS_VISIBLE = """(name) => Bokeh.documents.map(d => d.get_model_by_name(name)).find(m => m).visible"""
 JS_ZOOM = """([x, y, half]) => {
     const view = Object.values(Bokeh.index).find(v => v.model.type === "Figure");
     const xr = view.model.x_range, yr = view.model.y_range;
@@ -145,7 +151,9 @@ def test_explorer_in_jupyterlab(lab):
 
         # Step: the phase label changes; stepping into the other side's phases changes the EZOC layer.
         first_label = _label(page)
-        zoc_before = set(page.evaluate(JS_COLUMN, ["ezoc", "zoc"]))
+        zoc_before = (len(page.evaluate(JS_HEXES, "zoc_allied")), len(page.evaluate(JS_HEXES, "zoc_german")))
+        # Zoomed out: one symbol per formation, no counters.
+        assert page.evaluate(JS_VISIBLE, "layer:formations") and not page.evaluate(JS_VISIBLE, "layer:units")
         step = page.get_by_role("button", name="Step ▶")
         step.click()
         page.wait_for_function(
@@ -168,8 +176,10 @@ def test_explorer_in_jupyterlab(lab):
             )
         assert "(german)" in _label(page)
         page.wait_for_timeout(500)
-        zoc_after = set(page.evaluate(JS_COLUMN, ["ezoc", "zoc"]))
-        assert zoc_before == {"German ZOC"} and zoc_after == {"Allied ZOC"}
+        zoc_after = (len(page.evaluate(JS_HEXES, "zoc_allied")), len(page.evaluate(JS_HEXES, "zoc_german")))
+        # Seen by the phasing side: first the German zones (Allied phases), then the Allied ones.
+        assert zoc_before[0] == 0 and zoc_before[1] > 100
+        assert zoc_after[0] > 100 and zoc_after[1] == 0
         page.screenshot(path=str(SHOTS / "02_after_steps.png"))
 
         # Click a unit in supply near the middle of the view: the inspector shows its supply report.
@@ -189,6 +199,10 @@ def test_explorer_in_jupyterlab(lab):
             # Zoom in on the unit first, as a person would: at the full view the counters overlap.
             page.evaluate(JS_ZOOM, [xs[i], ys[i], 5000])
             page.wait_for_timeout(700)
+            # Zoomed in: the counters replace the formation symbols.
+            assert page.evaluate(JS_VISIBLE, "layer:units") and not page.evaluate(
+                JS_VISIBLE, "layer:formations"
+            )
             sx, sy, _ = page.evaluate(JS_SCREEN_POINT, [xs[i], ys[i]])
             page.mouse.click(sx, sy)
             try:
@@ -201,7 +215,11 @@ def test_explorer_in_jupyterlab(lab):
                 break
         assert chosen is not None, "no unit with a line of supply of 4 hexes or more could be clicked"
         report = page.locator(".widget-html-content", has_text=f"({ids[chosen]})").first.inner_text()
-        assert "General Supply: yes" in report and "line:" in report
+        assert "In General Supply." in report and "Line:" in report
+        # The side panel is beside the map, not under it: no scrolling between click and answer.
+        panel = page.locator(".nl-side").first.bounding_box()
+        map_box = page.locator(".jp-OutputArea-output canvas").first.bounding_box()
+        assert panel["x"] > map_box["x"] + map_box["width"] * 0.5 and abs(panel["y"] - map_box["y"]) < 300
         page.screenshot(path=str(SHOTS / "03_unit_report.png"))
 
         # Interdict a hex in the middle of that line, by clicking it in the interdict mode.
@@ -215,7 +233,10 @@ def test_explorer_in_jupyterlab(lab):
         page.mouse.click(sx, sy)
         page.wait_for_timeout(1500)
         page.screenshot(path=str(SHOTS / "04_interdict_click.png"))
-        page.locator(".widget-html-content", has_text="Done: interdict").first.wait_for(timeout=60_000)
+        # The banner says what the edit changed, in words, with the hex's place.
+        page.locator(".nl-banner", has_text="interdicted:").first.wait_for(timeout=60_000)
+        assert "General Supply" in page.locator(".nl-banner").first.inner_text()
+        page.locator(".nl-edits", has_text="interdicted").first.wait_for(timeout=30_000)
         page.wait_for_function(
             "old => [...document.querySelectorAll('.widget-html-content')].some("
             "e => e.innerText.includes('General Supply') && e.innerText !== old)",
@@ -224,8 +245,35 @@ def test_explorer_in_jupyterlab(lab):
         )
         after = page.locator(".widget-html-content", has_text=f"({ids[chosen]})").first.inner_text()
         assert after != report
-        assert len(page.evaluate(JS_COLUMN, ["interdiction", "hex_id"])) == 1
+        assert len(page.evaluate(JS_HEXES, "interdiction")) == 1
         page.screenshot(path=str(SHOTS / "05_after_interdiction.png"))
+
+        # Destroy a bridge with one click on its mark: it is drawn with a cross, and the banner says so.
+        page.get_by_role("button", name="destroy bridge").click()
+        broken_before = len(page.evaluate(JS_COLUMN, ["broken_bridges", "x"]))  # the notebook cut one
+        bx = page.evaluate(JS_COLUMN, ["bridges", "x"])
+        by = page.evaluate(JS_COLUMN, ["bridges", "y"])
+        k = min(range(len(bx)), key=lambda i: (bx[i] - line_x[middle]) ** 2 + (by[i] - line_y[middle]) ** 2)
+        page.evaluate(JS_ZOOM, [bx[k], by[k], 4000])
+        page.wait_for_timeout(700)
+        assert page.evaluate(JS_VISIBLE, "layer:bridges")
+        sx, sy, _ = page.evaluate(JS_SCREEN_POINT, [bx[k], by[k]])
+        page.mouse.click(sx, sy)
+        page.locator(".nl-banner", has_text="destroyed:").first.wait_for(timeout=60_000)
+        assert len(page.evaluate(JS_COLUMN, ["broken_bridges", "x"])) == broken_before + 1
+        page.locator(".nl-edits", has_text="destroyed").first.wait_for(timeout=30_000)
+        page.screenshot(path=str(SHOTS / "06_bridge_destroyed.png"))
+
+        # The list of edits removes one edit with its button: the cross goes from the map.
+        page.locator(".nl-edits button").last.click()
+        page.locator(".nl-banner", has_text="Removed:").first.wait_for(timeout=60_000)
+        page.wait_for_function(
+            "n => { const s = Bokeh.documents.map(d => d.get_model_by_name('broken_bridges')).find(m => m);"
+            " const x = s.data instanceof Map ? s.data.get('x') : s.data.x; return x.length === n; }",
+            arg=broken_before,
+            timeout=30_000,
+        )
+        page.screenshot(path=str(SHOTS / "07_edit_removed.png"))
         browser.close()
     assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
 
@@ -242,7 +290,7 @@ def test_sequence_page_plays_offline(tmp_path, standalone_page):
     SHOTS.mkdir(parents=True, exist_ok=True)
     with standalone_page(page_path, 1100, 950) as (page, outside):
         page.wait_for_timeout(1000)
-        assert page.evaluate(JS_COLUMN, ["interdiction", "hex_id"]) == []
+        assert page.evaluate(JS_HEXES, "interdiction") == []
         assert len(page.evaluate(JS_COLUMN, ["units", "unit_id"])) > 200
         page.screenshot(path=str(SHOTS / "sequence_state0.png"))
         page.get_by_role("button", name="► Play").click()
@@ -250,7 +298,7 @@ def test_sequence_page_plays_offline(tmp_path, standalone_page):
             "() => Bokeh.documents[0].get_model_by_name('state_slider').value === 1", timeout=30_000
         )
         page.get_by_role("button", name="❚❚ Pause").click()
-        assert page.evaluate(JS_COLUMN, ["interdiction", "hex_id"]) == ["C3013"]
+        assert page.evaluate(JS_HEXES, "interdiction") == [nl.grid("bfn").index("C3013")]
         caption = page.evaluate("() => Bokeh.documents[0].get_model_by_name('caption').text")
         assert "13 June 1944" in caption and "out of supply:" in caption
         page.screenshot(path=str(SHOTS / "sequence_state1.png"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from bokeh.embed import file_html
 from bokeh.resources import INLINE
 
@@ -62,3 +63,48 @@ def test_basemap_without_a_grid_and_label_thinning():
     ranks = [fig.select_one({"name": f"places_rank{rank}"}) for rank in (1, 2, 3)]
     assert all(r is not None and len(r.data["name"]) > 0 for r in ranks)
     assert len(ranks[2].data["name"]) > len(ranks[0].data["name"])
+
+
+@pytest.mark.parametrize("system", ["bfn", "cobra", "kg", "gts"])
+def test_hex_cells_draw_each_grid_hex_where_the_grid_puts_it(system):
+    """Issue 12: a hex goes to the browser as centre, radius and angle; the ngon BokehJS draws from
+    them must land on the grid's own hexagon (every corner within 1 % of the radius)."""
+    import numpy as np
+    import shapely
+
+    from normandy_lab.views.hexcells import cell_geometry, ngon_corners
+    from normandy_lab.views.mapview import to_mercator
+
+    geometry = cell_geometry(system)
+    frame = grid(system).to_geodataframe()
+    corners = shapely.get_coordinates(frame.geometry.values).reshape(len(frame), -1, 2)[:, :6]
+    mx, my = to_mercator(corners[..., 0], corners[..., 1])
+    for i in range(0, len(frame), 53):
+        drawn = ngon_corners(geometry, i)
+        true = np.column_stack([mx[i], my[i]])
+        nearest = np.sqrt(((true[:, None, :] - drawn[None, :, :]) ** 2).sum(-1)).min(axis=1)
+        assert nearest.max() < 0.01 * geometry["radius"][i], (system, frame.index[i])
+
+
+def test_terrain_hexes_are_one_ngon_glyph_coloured_by_class():
+    from bokeh.models import LinearColorMapper, Ngon
+
+    from normandy_lab.views import basemap
+    from normandy_lab.views.basemap import TERRAIN_COLOURS
+
+    fig = basemap("bfn")
+    renderer = next(r for r in fig.renderers if r.name == "layer:terrain")
+    assert isinstance(renderer.glyph, Ngon)
+    mapper = renderer.glyph.fill_color.transform
+    assert isinstance(mapper, LinearColorMapper)
+    code = renderer.data_source.data["code"]
+    ids = renderer.data_source.data["hex_id"]
+    import normandy_lab as nl
+
+    hexes = nl.terrain_map("bfn", progress=False).hexes
+    # Each hex's colour (palette entry of its code, as BokehJS maps it) is its terrain's colour.
+    for k in range(0, len(ids), 211):
+        row = hexes.loc[ids[k]]
+        label = row["settlement"] if row["settlement"] and row["terrain"] != "Sea" else row["terrain"]
+        palette_index = int((code[k] - mapper.low) / (mapper.high - mapper.low) * len(mapper.palette))
+        assert mapper.palette[palette_index] == TERRAIN_COLOURS[label]

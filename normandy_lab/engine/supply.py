@@ -133,15 +133,19 @@ class SupplyReport:
         return [r for r in self.units.values() if not r.general and (side is None or r.side == side)]
 
     def to_geodataframe(self):  # -> geopandas.GeoDataFrame
-        """Return one row per unit: its position (point) and supply columns; see :meth:`paths`."""
+        """Return one row per unit: its point, name, formation and supply columns; see :meth:`paths`."""
         import geopandas as gpd
 
         g = grid(self.state.system)
+        records = {u.id: u for u in self.state.units}
         rows = []
         for r in self.units.values():
+            unit = records.get(r.unit_id)
             rows.append(
                 {
                     "unit_id": r.unit_id,
+                    "name": unit.name if unit else "",
+                    "formation": (unit.formation or "") if unit else "",
                     "side": r.side,
                     "hex": r.hex,
                     "general": r.general,

@@ -63,6 +63,8 @@ class RuleSet:
     stacking_points: dict[str, int] = field(default_factory=dict)
     campaign: tuple[str, str] = ("1944-06-06", "1944-08-20")
     calendar: tuple[CalendarEntry, ...] = ()
+    #: One line in plain words per rule number the engine cites (shown beside the number).
+    rule_notes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

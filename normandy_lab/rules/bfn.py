@@ -318,9 +318,41 @@ STRENGTH_PER_STEP = {
 
 UNIT_TYPES = tuple(UNIT_DEFAULTS)
 
+# One line per rule the engine and the explorer cite, in our words (the rulebook is the authority).
+BFN_RULE_NOTES = {
+    "3.3": "Control: a hex belongs to the side occupying it, or whose zone of control alone covers it.",
+    "5.1": "Zone of control: most units project one into the six hexes around them.",
+    "5.4": "A line of supply may not enter an empty hex in an enemy zone of control.",
+    "7.1": "General Supply is judged at the start of a unit's movement; Combat Supply when it attacks.",
+    "7.2": "In General Supply: a line to a source, or to an HQ that is itself in supply.",
+    "7.3": "A line of supply is a chain of hexes; it may not enter enemy units or un-negated enemy zones.",
+    "7.3.1": "Units trace up to 6 hexes or 6 MP (owner's choice); division HQs 20 MP; corps HQs any length.",
+    "7.3.2": "An unbridged river may be crossed by a line only as the tracing unit's own first step.",
+    "7.3.3": "In Heavy Rain or Storm every supply range is halved (3 hexes or 3 MP, 10 MP for HQs).",
+    "7.4": "Sources: Allied beachheads (and Mulberries); German road edges and supply cities.",
+    "7.5": "Out of supply: attack and movement halved, no replacements, no Combat Supply.",
+    "7.5o": "Isolated: no line of any length to a friendly corps HQ or source.",
+    "7.6.1": "Combat Supply runs unit, division HQ, corps HQ, source of the unit's own nation; no skipping.",
+    "7.6.3o": "An attack in Combat Supply spends combat supply points, more for bigger attacks.",
+    "8.0": "Weather is rolled each day; it changes movement, air and supply ranges.",
+    "10.0": "Movement: each hex and hexside costs movement points by terrain; roads reduce the cost.",
+    "10.5": "Mechanized movement: mechanized units move again after combat.",
+    "10.7": "Night movement: Allied units move at half allowance at night.",
+    "11.1": "Air points are allocated to the maps each day.",
+    "11.2": "Air interdiction: German units on a map lose movement points by Allied air against German AA.",
+    "11.3": "Armed reconnaissance: aircraft may attack units that moved along roads in the open.",
+    "12.0": "Combat: the phasing side attacks adjacent enemy units.",
+    "12.5.2": "Artillery is made ready for the player turn.",
+    "14.0": "Engineering: bridges are built, repaired or destroyed.",
+    "14.2": "A destroyed bridge can be repaired by engineers.",
+    "17.1": "Pathfinders: on 6 June airborne units may trace supply to a pathfinder hex.",
+    "20.3": "A German Kampfgruppe HQ supplies up to six units of any formation.",
+}
+
 BFN_RULES = RuleSet(
     system="bfn",
     title="The Battle for Normandy",
+    rule_notes=BFN_RULE_NOTES,
     turns=("Night", "AM", "PM"),
     sequence=SEQUENCE,
     weather_table=WEATHER_TABLE,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from normandy_lab.views.basemap import basemap, hex_source_data
+from normandy_lab.views.compare import Comparison, compare
 from normandy_lab.views.export import html_to_png, save_html, save_png
 from normandy_lab.views.mapview import (
     grid_figure,
@@ -14,7 +15,9 @@ from normandy_lab.views.mapview import (
 )
 
 __all__ = [
+    "Comparison",
     "basemap",
+    "compare",
     "grid_figure",
     "grid_picker",
     "grid_source_data",

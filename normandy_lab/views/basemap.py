@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 
 from normandy_lab import geography
+from normandy_lab.numbering import SCHEMES
+from normandy_lab.views.hexcells import TERRAIN_SOURCE, terrain_columns
 from normandy_lab.views.mapview import land_source_data, map_frame, to_mercator
 
 # Colours of the hex terrain, by rule-system label.
@@ -93,61 +95,40 @@ def _places_by_rank():
     return inside
 
 
-def hex_source_data(system: str) -> dict[str, list]:
-    """Return ``patches`` columns of a grid's terrain hexes: outline, id, terrain, colour, hover text."""
-    from normandy_lab.terrain import terrain_map
+def hex_source_data(system: str) -> dict[str, Any]:
+    """Return the columns of a grid's terrain hexes as the basemap sends them.
 
-    tmap = terrain_map(system)
-    hexes = tmap.hexes
-    sides = tmap.hexsides
-    # One line of hexside features per hex, for the hover.
-    features: dict[str, list[str]] = {}
-    interesting = sides[(sides["water"] != "none") | (sides["road"] != "none") | sides["railway"]]
-    for a, b, water, water_name, road, road_name, rail, bridge in zip(
-        interesting["a"],
-        interesting["b"],
-        interesting["water_feature"],
-        interesting["water_name"],
-        interesting["road"],
-        interesting["road_name"],
-        interesting["railway"],
-        interesting["road_bridge"] | interesting["rail_bridge"],
-        strict=True,
-    ):
-        parts = []
-        if water_name:
-            parts.append(f"{water or 'water'} {water_name}" + (" (bridge)" if bridge else ""))
-        if road != "none":
-            parts.append(f"{road} road {road_name}")
-        if rail:
-            parts.append("railway")
-        text = ", ".join(parts)
-        for here, there in ((a, b), (b, a)):
-            features.setdefault(here, []).append(f"to {there}: {text}")
-    xs, ys = [], []
-    for polygon in hexes.geometry:
-        coords = np.asarray(polygon.exterior.coords)
-        mx, my = to_mercator(coords[:, 0], coords[:, 1])
-        xs.append(mx)
-        ys.append(my)
-    terrain = hexes["terrain"].astype(str).tolist()
-    settlement = hexes["settlement"].astype(str).tolist()
-    return {
-        "xs": xs,
-        "ys": ys,
-        "hex_id": hexes.index.astype(str).tolist(),
-        "terrain": terrain,
-        "settlement": settlement,
-        "place": hexes["place"].astype(str).tolist(),
-        "colour": [
-            TERRAIN_COLOURS.get(
-                s if s and s in TERRAIN_COLOURS and t not in ("Sea", "All Sea", "Impassable") else t,
-                "#cccccc",
-            )
-            for t, s in zip(terrain, settlement, strict=True)
-        ],
-        "features": ["; ".join(features.get(h, [])[:6]) for h in hexes.index],
-    }
+    One row per hex in grid order: centre, circumradius and ngon angle
+    (float32, Web Mercator), ``code`` (uint8, the terrain class) and
+    ``hex_id``.  See :mod:`normandy_lab.views.hexcells`; what lies on a hex's
+    sides is looked up when the hex is clicked, not sent for every hex.
+    """
+    columns, _, _ = terrain_columns(system, TERRAIN_COLOURS)
+    return columns
+
+
+def _terrain_hexes(fig: Any, system: str, alpha: float) -> None:
+    """Draw a grid's terrain hexes: one ngon glyph, colour from a palette by terrain class."""
+    from bokeh.models import ColumnDataSource, CustomJSHover, HoverTool, LinearColorMapper
+
+    columns, classes, palette = terrain_columns(system, TERRAIN_COLOURS)
+    source = ColumnDataSource(columns, name=TERRAIN_SOURCE)
+    # Codes 0..K-1 map to palette entries exactly with the bounds half a step outside.
+    mapper = LinearColorMapper(palette=palette, low=-0.5, high=len(palette) - 0.5)
+    renderer = fig.ngon(
+        "x", "y", radius="radius", angle="angle", n=6, source=source,
+        fill_color={"field": "code", "transform": mapper}, fill_alpha=alpha,
+        line_color="#555555", line_alpha=0.35, line_width=0.4,
+        legend_label="terrain hexes", name="layer:terrain",
+    )  # fmt: skip
+    name_of = CustomJSHover(args={"names": classes}, code="return names[value] ?? ''")
+    fig.add_tools(
+        HoverTool(
+            renderers=[renderer],
+            tooltips=[("hex", "@hex_id"), ("terrain", "@code{custom}")],
+            formatters={"@code": name_of},
+        )
+    )
 
 
 def basemap(
@@ -156,6 +137,7 @@ def basemap(
     height: int = 800,
     extent: tuple[float, float, float, float] | None = None,
     hex_alpha: float = 0.45,
+    ranges: tuple[Any, Any] | None = None,
 ):  # -> bokeh Figure
     """Return a bokeh figure of 1944 Normandy, optionally with ``system``'s terrain hexes.
 
@@ -171,16 +153,18 @@ def basemap(
         ``(west, south, east, north)`` in degrees; the campaign area by default.
     hex_alpha
         Opacity of the terrain hexes.
+    ranges
+        Another map's x and y ranges, to pan and zoom with it (side-by-side views).
 
     Returns
     -------
     bokeh.plotting.figure
         Layers can be hidden by clicking the legend.
     """
-    from bokeh.models import ColumnDataSource, CustomJS, HoverTool, LabelSet
+    from bokeh.models import ColumnDataSource, CustomJS, LabelSet
 
-    title = "Normandy, 1944" + (f" — {system} terrain" if system else "")
-    fig = map_frame(title, extent or geography.AREA, width, height, background="#b7d7ee")
+    title = "Normandy, 1944" + (f" — {SCHEMES[system].title}" if system else "")
+    fig = map_frame(title, extent or geography.AREA, width, height, background="#b7d7ee", ranges=ranges)
     fig.multi_polygons(
         "xs",
         "ys",
@@ -188,7 +172,7 @@ def basemap(
         fill_color="#f6f2e4",
         line_color="#7d7458",
         line_width=0.6,
-        legend_label="land and sea",
+        legend_label="land",
     )
     cover = geography.layer("landcover")
     for cls, (colour, alpha) in _LANDCOVER_STYLE.items():
@@ -295,30 +279,7 @@ def basemap(
             legend_label="draws, exits, Mulberries",
         )
     if system is not None:
-        hexes = ColumnDataSource(hex_source_data(system), name="hexes")
-        renderer = fig.patches(
-            "xs",
-            "ys",
-            source=hexes,
-            fill_color="colour",
-            fill_alpha=hex_alpha,
-            line_color="#555555",
-            line_alpha=0.35,
-            line_width=0.4,
-            hover_fill_alpha=0.8,
-            legend_label=f"{system} terrain hexes",
-        )
-        fig.add_tools(
-            HoverTool(
-                renderers=[renderer],
-                tooltips=[
-                    ("hex", "@hex_id"),
-                    ("terrain", "@terrain @settlement"),
-                    ("place", "@place"),
-                    ("hexsides", "@features"),
-                ],
-            )
-        )
+        _terrain_hexes(fig, system, hex_alpha)
     places = _places_by_rank()
     label_sets = []
     for rank, size in ((1, "10pt"), (2, "9pt"), (3, "8pt")):

@@ -24,20 +24,49 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 
-def save_html(obj: Any, path: str | Path, title: str = "normandy_lab") -> Path:
+def save_html(obj: Any, path: str | Path, title: str = "normandy_lab", header_html: str = "") -> Path:
     """Save a bokeh figure or layout as one self-contained HTML file (BokehJS inlined).
 
-    The page needs no kernel and no network.
+    The page needs no kernel and no network; bokeh inlines only the BokehJS
+    bundles the models use.  ``header_html`` (trusted HTML made by this
+    package, e.g. a title block) goes above the figure.  The file is written
+    beside the target and renamed over it, so a failure never destroys an
+    earlier page.
     """
+    from bokeh.core.templates import FILE, get_env
     from bokeh.embed import file_html
     from bokeh.resources import INLINE
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    template = FILE
+    variables: dict[str, Any] = {}
+    if header_html:
+        template = get_env().from_string(
+            "{% extends base %}{% block contents %}<div style='font-family: sans-serif; margin: 6px 10px'>"
+            "{{ header_html | safe }}</div>{{ super() }}{% endblock %}"
+        )
+        variables = {"base": FILE, "header_html": header_html}
     # The explorer's map also carries Python callbacks (clicks for the kernel); a
     # saved page simply does without them, so bokeh's warning about them is noise.
-    path.write_text(file_html(obj, INLINE, title, suppress_callback_warning=True), encoding="utf-8")
+    text = file_html(
+        obj, INLINE, title, template=template, template_variables=variables, suppress_callback_warning=True
+    )
+    _write_atomically(path, text)
     return path
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write text to a file through a temporary file in the same folder and a rename."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with open(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        Path(temporary).chmod(0o644)  # a page is for sharing
+        Path(temporary).replace(path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
 
 
 def html_to_png(html_path: str | Path, png_path: str | Path, width: int = 1100, height: int = 900) -> Path:

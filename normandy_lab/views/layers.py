@@ -78,39 +78,15 @@ SIZE_MARKS = {
 
 
 @lru_cache(maxsize=4)
-def _hex_outlines(system: str) -> tuple[list[list[float]], list[list[float]], np.ndarray, np.ndarray]:
-    """Mercator outlines and centres of every hex (cached per grid).
+def _hex_outlines(system: str) -> tuple[None, None, np.ndarray, np.ndarray]:
+    """Web Mercator centres of every hex in grid order (cached per grid).
 
-    Outlines are plain lists rounded to 0.1 m: jupyter_bokeh sends every
-    numpy array of a column as its own comm message, so a layer of a
-    thousand hexes as arrays would be thousands of messages per step; as
-    lists it is one JSON message.
+    The first two items are kept for callers that unpack four values; hex
+    shapes are drawn from :mod:`normandy_lab.views.hexcells`.
     """
-    frame = grid(system).to_geodataframe()
-    xs, ys = [], []
-    for polygon in frame.geometry:
-        coords = np.asarray(polygon.exterior.coords)
-        mx, my = to_mercator(coords[:, 0], coords[:, 1])
-        xs.append(np.round(mx, 1).tolist())
-        ys.append(np.round(my, 1).tolist())
     lon, lat = grid(system).centers()
     cx, cy = to_mercator(lon, lat)
-    return xs, ys, cx, cy
-
-
-def hex_patches(system: str, indices: np.ndarray | list[int], **columns: Any) -> dict[str, list]:
-    """Return ``patches`` columns (``xs``, ``ys``, ``hex_id`` and ``columns``) for hexes by dense index."""
-    xs, ys, _, _ = _hex_outlines(system)
-    ids = grid(system).ids()
-    idx = [int(i) for i in indices]
-    data: dict[str, list] = {
-        "xs": [xs[i] for i in idx],
-        "ys": [ys[i] for i in idx],
-        "hex_id": [ids[i] for i in idx],
-    }
-    for key, values in columns.items():
-        data[key] = list(values)
-    return data
+    return None, None, cx, cy
 
 
 def supply_summary(state: GameState, report: SupplyReport) -> str:
@@ -120,27 +96,12 @@ def supply_summary(state: GameState, report: SupplyReport) -> str:
     return f"weather {state.weather} — out of supply: {allied} Allied, {len(out) - allied} German"
 
 
-def ezoc_data(state: GameState, sides: tuple[str, ...] = ("allied", "german")) -> dict[str, list]:
-    """Return the hexes in the ZOC of the given sides, with which side(s) cover them (5.1).
+def zoc_hexes(state: GameState, side: str) -> list[int]:
+    """Return the dense indices of the hexes in ``side``'s zone of control (5.1).
 
-    Seen from one side, its EZOC is the other side's ZOC: pass that side alone.
+    Seen from one side, its EZOC is the other side's ZOC.
     """
-    allied = zoc_mask(state, "allied") if "allied" in sides else np.zeros(len(grid(state.system)), bool)
-    german = zoc_mask(state, "german") if "german" in sides else np.zeros(len(grid(state.system)), bool)
-    covered = np.nonzero(allied | german)[0]
-    colours = []
-    labels = []
-    for i in covered:
-        if allied[i] and german[i]:
-            colours.append("#7b3294")
-            labels.append("both ZOCs")
-        elif allied[i]:
-            colours.append(SIDE_COLOURS["allied"])
-            labels.append("Allied ZOC")
-        else:
-            colours.append(SIDE_COLOURS["german"])
-            labels.append("German ZOC")
-    return hex_patches(state.system, covered, colour=colours, zoc=labels)
+    return np.nonzero(zoc_mask(state, side))[0].tolist()
 
 
 def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
@@ -200,7 +161,7 @@ def path_data(
     """Return the traced lines of supply (all units, the listed ones, or one side's) as multi_line columns."""
     g = grid(state.system)
     _, _, cx, cy = _hex_outlines(state.system)
-    xs, ys, owners, colours, lines = [], [], [], [], []
+    xs, ys, owners, sides, lines = [], [], [], [], []
     for uid, r in report.units.items():
         if unit_ids is not None and uid not in unit_ids:
             continue
@@ -213,58 +174,33 @@ def path_data(
         xs.append(np.round(cx[idx], 1).tolist())
         ys.append(np.round(cy[idx], 1).tolist())
         owners.append(uid)
-        colours.append(SIDE_COLOURS[r.side])
+        sides.append(r.side)
         lines.append(" → ".join(r.path))
-    return {"xs": xs, "ys": ys, "unit_id": owners, "colour": colours, "hexes": lines}
+    return {"xs": xs, "ys": ys, "unit_id": owners, "side": sides, "hexes": lines}
 
 
-def interdiction_data(state: GameState) -> dict[str, list]:
-    """Return the analyst's interdicted hexes (a what-if) and the regional penalty of their maps (11.2)."""
+def interdiction_hexes(state: GameState) -> list[int]:
+    """Return the dense indices of the analyst's interdicted hexes (a what-if)."""
     g = grid(state.system)
-    penalties = map_penalties(state)
-    idx = [g.index(h) for h in sorted(state.interdicted_hexes)]
-    return hex_patches(
-        state.system,
-        idx,
-        penalty=[
-            f"map {g.sheet_of(h)}: -{penalties.get(g.sheet_of(h), 0)} MP"
-            for h in sorted(state.interdicted_hexes)
-        ],
-    )
+    return sorted(g.index(h) for h in state.interdicted_hexes)
 
 
-def source_ranges_data(state: GameState, report: SupplyReport, sides: tuple[str, ...]) -> dict[str, list]:
+def source_range_hexes(state: GameState, report: SupplyReport, sides: tuple[str, ...]) -> list[int]:
     """Return the hexes within a unit's supply range of a source of the given sides (7.3.1, 7.4)."""
     g = grid(state.system)
-    reach: dict[str, set[str]] = {}
+    reach: set[str] = set()
     for side in sides:
         for source in report.sources.get(side, []):
-            for hex_id in report.supply_range(source):
-                reach.setdefault(hex_id, set()).add(source)
-    hexes = sorted(reach, key=g.index)
-    return hex_patches(
-        state.system, [g.index(h) for h in hexes], owner=[", ".join(sorted(reach[h])) for h in hexes]
-    )
+            reach |= set(report.supply_range(source))
+    return sorted(g.index(h) for h in reach)
 
 
-def range_data(state: GameState, report: SupplyReport, owner: str | None) -> dict[str, list]:
-    """Return the supply range of one HQ or source hex, as hex patches (empty when None)."""
+def range_hexes(state: GameState, report: SupplyReport, owner: str | None) -> list[int]:
+    """Return the supply range of one HQ or source hex as dense indices (empty when None)."""
     if not owner:
-        return hex_patches(state.system, [])
+        return []
     g = grid(state.system)
-    hexes = report.supply_range(owner)
-    return hex_patches(state.system, sorted(g.index(h) for h in hexes))
-
-
-def same_layer(old: dict[str, list], new: dict[str, list]) -> bool:
-    """Tell whether two layer columns draw the same thing (so the browser need not be sent it again).
-
-    Geometry columns follow from the other columns (the hexes, the lines'
-    hexes, the units' hexes and stack positions), so they are not compared.
-    """
-    if old.keys() != new.keys():
-        return False
-    return all(old[key] == new[key] for key in new if key not in ("xs", "ys"))
+    return sorted(g.index(h) for h in report.supply_range(owner))
 
 
 @lru_cache(maxsize=4)
@@ -317,20 +253,26 @@ def regional_interdiction_data(state: GameState) -> dict[str, list]:
     return data
 
 
-def move_data(state: GameState, report: SupplyReport, unit_id: str | None) -> dict[str, list]:
-    """Return the hexes the unit can reach in a movement phase, with the MPs each costs (empty when None).
+def move_hexes(state: GameState, report: SupplyReport, unit_id: str | None) -> tuple[list[int], dict]:
+    """Return the hexes the unit can reach in a movement phase, and labels of the MPs each costs.
 
     The engine's movement range (5.2, 10.x) with the unit's supply state from the report
-    (out of supply, the allowance is reduced as the rules say).
+    (out of supply, the allowance is reduced as the rules say).  Both are empty when None.
     """
     from normandy_lab.engine.movement import movement_range
 
     if not unit_id or not any(u.id == unit_id and u.status == "active" for u in state.units):
-        return hex_patches(state.system, [], mp=[])
+        return [], {"x": [], "y": [], "text": []}
     g = grid(state.system)
+    _, _, cx, cy = _hex_outlines(state.system)
     reach = movement_range(state, unit_id, in_supply=report[unit_id].general)
-    hexes = sorted(reach, key=g.index)
-    return hex_patches(state.system, [g.index(h) for h in hexes], mp=[f"{reach[h]:g} MP" for h in hexes])
+    indices = sorted(g.index(h) for h in reach)
+    ids = g.ids()
+    return indices, {
+        "x": [round(float(cx[i]), 1) for i in indices],
+        "y": [round(float(cy[i]), 1) for i in indices],
+        "text": [f"{reach[ids[i]]:g}" for i in indices],
+    }
 
 
 def history_front_data(state: GameState) -> dict[str, list]:
@@ -365,35 +307,154 @@ def implied_front_data(state: GameState) -> dict[str, list]:
     return columns
 
 
-SITUATION_COLUMNS = ("control", "ezoc", "hq_ranges")
+# Words that formation names repeat, and the short forms a map label uses.
+_SHORT_WORDS = {
+    "Infantry": "Inf", "Infanterie": "Inf", "Armoured": "Armd", "Armored": "Armd", "Division": "Div",
+    "Brigade": "Bde", "Airborne": "Abn", "Panzer": "Pz", "SS-Panzer": "SS-Pz", "Parachute": "Para",
+    "Panzergrenadier": "PzGr", "Special": "Sp", "Service": "Svc", "Canadian": "Cdn", "Regiment": "Rgt",
+    "Fallschirmjäger": "FJ", "Luftlande": "LL", "Kampfgruppe": "KG", "Schnelle": "Schn", "Werfer": "Werf",
+    "SS-Panzergrenadier": "SS-PzGr",
+    "Panzerkorps": "PzK",
+    "Armeekorps": "AK",
+    "troops": "tps",
+}  # fmt: skip
 
 
-def hex_situation(state: GameState, report: SupplyReport) -> dict[str, list[str]]:
-    """Return per hex (grid order) its control (3.3), whose EZOC covers it and the HQ ranges reaching it.
+def short_formation_name(name: str) -> str:
+    """Return a map label for a formation: its number and kind, without nicknames or brackets.
 
-    These extend the terrain hexes' hover in the explorer.
+    ``"12. SS-Panzer-Division Hitlerjugend"`` becomes ``"12. SS-Pz-Div"``,
+    ``"50th (Northumbrian) Infantry Division"`` becomes ``"50th Inf Div"``.
     """
-    from normandy_lab.engine.zoc import hex_control, zoc_mask
+    import re
 
-    control = hex_control(state)
-    allied, german = zoc_mask(state, "allied"), zoc_mask(state, "german")
-    ezoc = np.where(allied & german, "both", np.where(allied, "allied", np.where(german, "german", "")))
-    ranges = report.hq_ranges_at()
-    reach = [
-        "; ".join(part for part in (f"allied: {a}" if a else "", f"german: {g}" if g else "") if part)
-        for a, g in zip(ranges["allied"], ranges["german"], strict=True)
-    ]
-    return {"control": [str(c) for c in control], "ezoc": ezoc.tolist(), "hq_ranges": reach}
-
-
-def changed_cells(old: dict[str, list], new: dict[str, list]) -> dict[str, list[tuple[int, str]]]:
-    """Return the ``ColumnDataSource.patch`` payload that turns ``old`` columns into ``new`` ones."""
-    patches = {}
-    for name, values in new.items():
-        before = old.get(name)
-        if before is None or len(before) != len(values):
+    plain = re.sub(r"\([^)]*\)", "", name)
+    words = []
+    for word in plain.replace("-", " - ").split():
+        if word == "-":
+            words.append("-")
             continue
-        cells = [(i, v) for i, (a, v) in enumerate(zip(before, values, strict=True)) if a != v]
-        if cells:
-            patches[name] = cells
-    return patches
+        short = _SHORT_WORDS.get(word)
+        if short is None and words and words[-1] in ("Div", "Bde") and not word[0].isdigit():
+            break  # a nickname after the formation's kind ("Hitlerjugend", "Götz von Berlichingen")
+        words.append(short or word)
+    text = " ".join(words).replace(" - ", "-").replace("- ", "-").replace(" -", "-")
+    return text.strip(" -")[:18]
+
+
+def formation_data(state: GameState, report: SupplyReport) -> dict[str, list]:
+    """Return one symbol per formation (division, brigade, or a corps' own troops) at its units' centre.
+
+    The symbol's ring is the worst supply state among its units; ``bar`` shows
+    the share of its units in General Supply as six cells.
+    """
+    g = grid(state.system)
+    _, _, cx, cy = _hex_outlines(state.system)
+    groups: dict[tuple[str, str], list] = {}
+    for u in state.units:
+        if u.status != "active":
+            continue
+        key = u.formation or (f"{u.corps} troops" if u.corps else "army troops")
+        groups.setdefault((u.side, key), []).append(u)
+    data: dict[str, list] = {
+        key: []
+        for key in (
+            "x",
+            "y",
+            "key",
+            "name",
+            "short",
+            "side",
+            "colour",
+            "line",
+            "units",
+            "out",
+            "bar",
+            "echelon",
+        )
+    }
+    for (side, key), units in sorted(groups.items()):
+        idx = [g.index(u.hex) for u in units]
+        supplied = [report[u.id].general for u in units]
+        out = len(units) - sum(supplied)
+        isolated = any(report[u.id].isolated and not report[u.id].general for u in units)
+        combat = all(report[u.id].combat for u in units)
+        cells = round(6 * sum(supplied) / len(units))
+        data["x"].append(round(float(np.median(cx[idx])), 1))
+        data["y"].append(round(float(np.median(cy[idx])), 1))
+        data["key"].append(key)
+        data["name"].append(key)
+        data["short"].append(short_formation_name(key))
+        data["side"].append(side)
+        data["colour"].append(SIDE_COLOURS[side])
+        data["line"].append(
+            RING_COLOURS["isolated" if isolated else "out" if out else "combat" if combat else "general"]
+        )
+        data["units"].append(len(units))
+        data["out"].append(out)
+        data["bar"].append("▰" * cells + "▱" * (6 - cells))
+        echelons = {u.size for u in units}
+        data["echelon"].append("XX" if "division_hq" in echelons or len(units) > 6 else "X")
+    return data
+
+
+def formation_units(state: GameState, key: str) -> list[str]:
+    """Return the ids of the active units a formation symbol stands for (its ``key``)."""
+    return [
+        u.id
+        for u in state.units
+        if u.status == "active"
+        and (u.formation or (f"{u.corps} troops" if u.corps else "army troops")) == key
+    ]
+
+
+@lru_cache(maxsize=4)
+def bridge_data(system: str) -> dict[str, list]:
+    """Return every road bridge of a map as a marker on its hexside (midpoint, along the hexside)."""
+    from normandy_lab.terrain import terrain_map
+
+    g = grid(system)
+    _, _, cx, cy = _hex_outlines(system)
+    bridges = terrain_map(system, progress=False).bridges()
+    data: dict[str, list] = {key: [] for key in ("x", "y", "a", "b", "water", "angle")}
+    for a, b, water in zip(bridges["a"], bridges["b"], bridges["water_name"], strict=True):
+        i, j = g.index(a), g.index(b)
+        data["x"].append(round(float(cx[i] + cx[j]) / 2, 1))
+        data["y"].append(round(float(cy[i] + cy[j]) / 2, 1))
+        data["a"].append(a)
+        data["b"].append(b)
+        data["water"].append(str(water or "water"))
+        # The hexside runs across the line joining the two centres; a dash drawn along it.
+        data["angle"].append(round(float(np.arctan2(cy[j] - cy[i], cx[j] - cx[i]) + np.pi / 2), 3))
+    return data
+
+
+def broken_bridge_data(state: GameState) -> dict[str, list]:
+    """Return the bridges the analyst destroyed (a what-if) as markers on their hexsides."""
+    g = grid(state.system)
+    _, _, cx, cy = _hex_outlines(state.system)
+    names = {
+        f"{a}|{b}": w
+        for a, b, w in zip(*(bridge_data(state.system)[k] for k in ("a", "b", "water")), strict=True)
+    }
+    data: dict[str, list] = {key: [] for key in ("x", "y", "a", "b", "water")}
+    for key in sorted(state.destroyed_bridges):
+        a, b = key.split("|")
+        i, j = g.index(a), g.index(b)
+        data["x"].append(round(float(cx[i] + cx[j]) / 2, 1))
+        data["y"].append(round(float(cy[i] + cy[j]) / 2, 1))
+        data["a"].append(a)
+        data["b"].append(b)
+        data["water"].append(names.get(key) or names.get(f"{b}|{a}") or "water")
+    return data
+
+
+def unit_positions(units: dict[str, list], unit_ids: list[str] | set[str]) -> dict[str, list]:
+    """Return the drawn positions of some units (from :func:`unit_data` columns), for rings around them."""
+    wanted = set(unit_ids)
+    rows = [k for k, uid in enumerate(units["unit_id"]) if uid in wanted]
+    return {
+        "x": [units["x"][k] for k in rows],
+        "y": [units["y"][k] for k in rows],
+        "unit_id": [units["unit_id"][k] for k in rows],
+    }

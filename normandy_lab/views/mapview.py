@@ -75,12 +75,24 @@ def from_mercator(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(lon), np.asarray(lat)
 
 
-def show_inline() -> None:
-    """Load BokehJS into the notebook from the installed package (no CDN)."""
-    from bokeh.io import output_notebook
-    from bokeh.resources import INLINE
+_LOADED_BUNDLES: set[str] = set()
 
-    output_notebook(resources=INLINE, hide_banner=True)
+
+def show_inline(widgets: bool = False) -> None:
+    """Load BokehJS into the notebook from the installed package (no CDN).
+
+    Only the core bundle is loaded (1.3 MB), plus bokeh's widget bundle when
+    ``widgets`` is true (figures with bokeh sliders or buttons); never the
+    MathJax, tables or WebGL bundles (2.3 MB more), which no map here uses.
+    """
+    from bokeh.io import output_notebook
+    from bokeh.resources import Resources
+
+    # Never fewer bundles than an earlier call of this kernel loaded: figures shown
+    # before may need them when the page is re-rendered.
+    _LOADED_BUNDLES.update(["bokeh", "bokeh-widgets"] if widgets else ["bokeh"])
+    components = [c for c in ("bokeh", "bokeh-widgets") if c in _LOADED_BUNDLES]
+    output_notebook(resources=Resources(mode="inline", components=components), hide_banner=True)
 
 
 @lru_cache(maxsize=1)
@@ -141,20 +153,27 @@ def _title(system: str) -> str:
 
 
 def map_frame(
-    title: str, extent: tuple[float, float, float, float], width: int, height: int, background: str
+    title: str,
+    extent: tuple[float, float, float, float],
+    width: int,
+    height: int,
+    background: str,
+    ranges: tuple[Any, Any] | None = None,
 ):  # -> bokeh Figure
     """Return an empty Web Mercator figure of ``extent`` (west, south, east, north in degrees).
 
     Equal scales on both axes, pan and wheel zoom, no grid lines: the frame every map view draws into.
+    ``ranges`` (another figure's x and y ranges) makes the new map pan and zoom with that one.
     """
     from bokeh.plotting import figure
 
     west, south, east, north = extent
     (x0, x1), (y0, y1) = to_mercator([west, east], [south, north])
+    x_range, y_range = ranges or ((float(x0), float(x1)), (float(y0), float(y1)))
     fig = figure(
         title=title,
-        x_range=(float(x0), float(x1)),
-        y_range=(float(y0), float(y1)),
+        x_range=x_range,
+        y_range=y_range,
         width=width,
         height=height,
         match_aspect=True,

@@ -14,25 +14,33 @@ from normandy_lab.engine import supply
 from normandy_lab.engine.state import GameState
 from normandy_lab.views import layers
 
-LAYER_NAMES = ("regional", "ezoc", "interdiction", "history", "implied", "paths", "units")
+FEATURE_NAMES = (
+    "regional", "history", "implied", "paths", "units", "formations", "broken_bridges",
+)  # fmt: skip
+HEX_NAMES = ("zoc_allied", "zoc_german", "interdiction")
 
 
-def state_frame(state: GameState) -> tuple[dict[str, dict[str, list]], str]:
-    """Return one state's precomputed page content: every layer's columns and its caption.
+def state_frame(state: GameState) -> tuple[dict[str, dict[str, list]], dict[str, list[int]], str]:
+    """Return one state's precomputed page content: feature layers' columns, hex layers' indices, caption.
 
-    The engine's supply report is computed once and serves both.
+    The engine's supply report is computed once and serves all three.
     """
     report = supply(state)
-    columns = {
-        "ezoc": layers.ezoc_data(state),
-        "interdiction": layers.interdiction_data(state),
+    features = {
         "regional": layers.regional_interdiction_data(state),
-        "paths": layers.path_data(state, report),
-        "units": layers.unit_data(state, report),
         "history": layers.history_front_data(state),
         "implied": layers.implied_front_data(state),
+        "paths": layers.path_data(state, report),
+        "units": layers.unit_data(state, report),
+        "formations": layers.formation_data(state, report),
+        "broken_bridges": layers.broken_bridge_data(state),
     }
-    return columns, f"{state.label} — {layers.supply_summary(state, report)}"
+    hexes = {
+        "zoc_allied": layers.zoc_hexes(state, "allied"),
+        "zoc_german": layers.zoc_hexes(state, "german"),
+        "interdiction": layers.interdiction_hexes(state),
+    }
+    return features, hexes, f"{state.label} — {layers.supply_summary(state, report)}"
 
 
 def sequence_document(states: Sequence[GameState], width: int = 900, height: int = 720):  # -> bokeh layout
@@ -40,8 +48,10 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
     from bokeh.layouts import column, row
     from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Slider
 
+    from normandy_lab.grid import grid
     from normandy_lab.views.basemap import basemap
-    from normandy_lab.views.explorer import _default_extent, add_state_layers
+    from normandy_lab.views.explorer import _default_extent
+    from normandy_lab.views.situation import add_state_layers
 
     if not states:
         raise ValueError("a sequence needs at least one state")
@@ -51,16 +61,21 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
     first = states[0]
     fig = basemap(first.system, extent=_default_extent(first), width=width, height=height)
     computed = [state_frame(s) for s in states]
-    frames = [columns for columns, _ in computed]
-    captions = [caption for _, caption in computed]
-    shown = add_state_layers(fig)
-    for name in LAYER_NAMES:
-        shown[name].data = dict(frames[0][name])
-    shown["range"].data = layers.hex_patches(first.system, [])  # no HQ is selected in a page
+    captions = [caption for _, _, caption in computed]
+    shown = add_state_layers(fig, grid(first.system).georeference.hex_size_m)
+    shown.set_features("bridges", layers.bridge_data(first.system))
+    for name in FEATURE_NAMES:
+        shown.set_features(name, dict(computed[0][0][name]))
+    for name in HEX_NAMES:
+        shown.set_hexes(name, computed[0][1][name])
     stored = {
-        name: [ColumnDataSource(frame[name], name=f"{name}_{k}") for k, frame in enumerate(frames)]
-        for name in LAYER_NAMES
+        name: [
+            ColumnDataSource(features[name], name=f"{name}_{k}")
+            for k, (features, _, _) in enumerate(computed)
+        ]
+        for name in FEATURE_NAMES
     }
+    stored_hexes = {name: [hexes[name] for _, hexes, _ in computed] for name in HEX_NAMES}
     caption = Div(text=f"<b>{captions[0]}</b><br>{layers.RING_KEY_HTML}", width=width, name="caption")
     slider = Slider(
         start=0,
@@ -75,8 +90,10 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
     play = Button(label="► Play", width=100)
     switch = CustomJS(
         args={
-            "shown": {name: shown[name] for name in LAYER_NAMES},
+            "shown": {name: shown.sources[name] for name in FEATURE_NAMES},
             "stored": stored,
+            "filters": {name: shown.filters[name] for name in HEX_NAMES},
+            "stored_hexes": stored_hexes,
             "captions": captions,
             "key": layers.RING_KEY_HTML,
             "caption": caption,
@@ -86,6 +103,9 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
             const k = slider.value;
             for (const name of Object.keys(shown)) {
                 shown[name].data = Object.assign({}, stored[name][k].data);
+            }
+            for (const name of Object.keys(filters)) {
+                filters[name].indices = stored_hexes[name][k];
             }
             caption.text = "<b>" + captions[k] + "</b><br>" + key;
         """,

@@ -1,0 +1,141 @@
+"""Two states side by side: one map each, panned and zoomed together, and a table of what differs.
+
+``normandy_lab.views.compare(before, after)`` answers "what does this change
+do?" at a glance: Clear against Storm, a bridge up against the bridge down,
+one scenario morning against the next.  Both maps share the basemap's data
+(the browser receives the terrain and the geography once) and the same
+x and y ranges (a pan or zoom on one moves the other, in the browser).
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+from normandy_lab.engine import supply
+from normandy_lab.engine.state import GameState
+from normandy_lab.grid import grid
+from normandy_lab.views import layers, wording
+
+
+@dataclass
+class Comparison:
+    """The side-by-side view: ``app`` to display, the two figures, and the table of differences."""
+
+    app: Any
+    figures: tuple[Any, Any]
+    table_html: str
+    changed_units: list[str]
+
+    def _ipython_display_(self) -> None:  # pragma: no cover - needs a front end
+        from IPython.display import display
+
+        display(self.app)
+
+
+def _fill(state: GameState, fig: Any) -> tuple[Any, Any]:
+    """Draw one state's situation over a basemap; return its layers and supply report."""
+    from normandy_lab.views.situation import add_state_layers
+
+    report = supply(state)
+    shown = add_state_layers(fig, grid(state.system).georeference.hex_size_m)
+    shown.set_features("bridges", layers.bridge_data(state.system))
+    shown.set_hexes("zoc_allied", layers.zoc_hexes(state, "allied"))
+    shown.set_hexes("zoc_german", layers.zoc_hexes(state, "german"))
+    shown.set_hexes("interdiction", layers.interdiction_hexes(state))
+    for name, data in (
+        ("units", layers.unit_data(state, report)),
+        ("formations", layers.formation_data(state, report)),
+        ("regional", layers.regional_interdiction_data(state)),
+        ("history", layers.history_front_data(state)),
+        ("implied", layers.implied_front_data(state)),
+        ("broken_bridges", layers.broken_bridge_data(state)),
+    ):
+        shown.set_features(name, data)
+    return shown, report
+
+
+def difference_table(before: GameState, after: GameState) -> tuple[str, list[str]]:
+    """Return an HTML table of the units whose General or Combat Supply differs, and their ids."""
+    from normandy_lab.engine.whatif import supply_changes
+
+    changes = supply_changes(before, after)
+    yes_no = {True: "yes", False: "no"}
+    rows = [
+        "<tr>"
+        f"<td>{html.escape(str(row.name))}</td><td>{html.escape(str(row.side))}</td>"
+        f"<td>{html.escape(wording.place_of(after.system, str(row.hex)))}</td>"
+        f"<td>{yes_no[bool(row.general_before)]} → {yes_no[bool(row.general_after)]}</td>"
+        f"<td>{yes_no[bool(row.combat_before)]} → {yes_no[bool(row.combat_after)]}</td>"
+        f"<td>{html.escape(str(row.reason_after))}</td>"
+        "</tr>"
+        for row in changes.itertuples()
+    ]
+    head = (
+        "<tr><th>unit</th><th>side</th><th>where</th><th>General Supply</th><th>Combat Supply</th>"
+        "<th>why, after</th></tr>"
+    )
+    table = (
+        f"<b>{len(rows)} units change supply</b>"
+        f"<table style='font-size:12px;border-collapse:collapse'>{head}{''.join(rows)}</table>"
+        if rows
+        else "<b>No unit changes supply.</b>"
+    )
+    return table, list(changes.index)
+
+
+def compare(
+    before: GameState,
+    after: GameState,
+    titles: tuple[str, str] = ("before", "after"),
+    width: int = 620,
+    height: int = 560,
+    extent: tuple[float, float, float, float] | None = None,
+) -> Comparison:
+    """Show two states of one map side by side, panned and zoomed together, with their differences.
+
+    Parameters
+    ----------
+    before, after
+        States on the same map (for example a scenario and the same with ``set_weather(state, "Storm")``).
+    titles
+        The words over each map.
+    extent
+        ``(west, south, east, north)``; the front of ``before`` by default.
+    """
+    import ipywidgets as w
+    from bokeh.layouts import row
+    from jupyter_bokeh.widgets import BokehModel
+
+    from normandy_lab.views.basemap import basemap
+    from normandy_lab.views.explorer import _default_extent
+
+    if before.system != after.system:
+        raise ValueError(f"compare two states of one map; got {before.system!r} and {after.system!r}")
+    area = extent or _default_extent(before)
+    left = basemap(before.system, extent=area, width=width, height=height)
+    # One pair of ranges: a pan or zoom moves both maps.
+    right = basemap(
+        before.system, extent=area, width=width, height=height, ranges=(left.x_range, left.y_range)
+    )
+    # The right map draws from the left map's geography and terrain: sent to the browser once.
+    shared = {r.data_source.name: r.data_source for r in left.renderers if r.data_source.name}
+    for renderer in right.renderers:
+        if renderer.data_source.name in shared:
+            renderer.data_source = shared[renderer.data_source.name]
+    for label in right.center:
+        source = getattr(label, "source", None)
+        if source is not None and source.name in shared:
+            label.source = shared[source.name]
+    _fill(before, left)
+    right_layers, after_report = _fill(after, right)
+    right.legend[0].visible = False  # one key serves both maps
+    left.title.text = f"{titles[0]}: {before.label}"
+    right.title.text = f"{titles[1]}: {after.label}"
+    table, changed = difference_table(before, after)
+    units = layers.unit_data(after, after_report)
+    right_layers.set_features("changed", layers.unit_positions(units, changed))
+    app = w.VBox([BokehModel(row(left, right)), w.HTML(table)])
+    app.add_class("nl-compare")
+    return Comparison(app=app, figures=(left, right), table_html=table, changed_units=changed)

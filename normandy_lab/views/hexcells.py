@@ -1,0 +1,89 @@
+"""Hex cells drawn the cheap way: one ``ngon`` per hex from four numbers, shared by every hex layer.
+
+A grid's hexes are regular hexagons in Lambert-93, and both Lambert-93 and
+Web Mercator are conformal, so each hex is also a regular hexagon in Web
+Mercator to within 0.3 % (checked in the tests).  A hex is therefore sent to
+the browser as its centre, circumradius and rotation (four float32 numbers,
+through bokeh's binary array encoding) instead of seven vertex pairs as
+JSON text, and BokehJS draws it with its ``Ngon`` glyph.
+
+Every per-hex layer of the explorer (zones of control, supply ranges,
+movement range, interdicted hexes) is then a second renderer on the *same*
+terrain source with an ``IndexFilter``: changing a layer sends the browser a
+list of hex indices, never geometry, and each renderer has one fill colour
+(no per-row visual properties, which make BokehJS build an object per glyph).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import shapely
+
+from normandy_lab.grid import grid
+from normandy_lab.views.mapview import to_mercator
+
+#: Name of the terrain hexes' data source in a basemap (the source every hex layer shares).
+TERRAIN_SOURCE = "hexes"
+
+
+@lru_cache(maxsize=4)
+def cell_geometry(system: str) -> dict[str, np.ndarray]:
+    """Return the Web Mercator centre, circumradius and ngon angle of every hex, in grid order.
+
+    ``angle`` is in BokehJS's ngon convention (radians; vertex ``i`` lies at
+    ``x + r sin(angle + i π/3)``, ``y + r cos(angle + i π/3)`` in data space).
+    """
+    frame = grid(system).to_geodataframe()
+    corners = shapely.get_coordinates(frame.geometry.values).reshape(len(frame), -1, 2)[:, :6]
+    mx, my = to_mercator(corners[..., 0], corners[..., 1])
+    cx, cy = mx.mean(axis=1), my.mean(axis=1)
+    radius = np.hypot(mx - cx[:, None], my - cy[:, None]).mean(axis=1)
+    # The data-space angle of the first corner, theta, is pi/2 - angle in BokehJS's terms.
+    theta = np.arctan2(my[:, 0] - cy, mx[:, 0] - cx)
+    angle = np.mod(np.pi / 2 - theta, np.pi / 3)
+    return {
+        "x": cx.astype(np.float32),
+        "y": cy.astype(np.float32),
+        "radius": radius.astype(np.float32),
+        "angle": angle.astype(np.float32),
+    }
+
+
+def ngon_corners(geometry: dict[str, np.ndarray], i: int) -> np.ndarray:
+    """Return the six corners (x, y) that BokehJS draws for hex ``i`` of :func:`cell_geometry`."""
+    alpha = geometry["angle"][i] + np.arange(6) * np.pi / 3
+    x = geometry["x"][i] + geometry["radius"][i] * np.sin(alpha)
+    y = geometry["y"][i] + geometry["radius"][i] * np.cos(alpha)
+    return np.column_stack([x, y])
+
+
+def terrain_columns(system: str, colours: dict[str, str]) -> tuple[dict[str, Any], list[str], list[str]]:
+    """Return the terrain source's columns, and the class names and palette its ``code`` indexes.
+
+    A hex's class is its terrain, or its settlement where it has one (so a
+    town hex is drawn as a town); ``code`` is a uint8 index into the classes.
+    """
+    from normandy_lab.terrain import terrain_map
+
+    hexes = terrain_map(system, progress=False).hexes
+    terrain = hexes["terrain"].astype(str).to_numpy()
+    settlement = hexes["settlement"].astype(str).to_numpy()
+    sea = np.isin(terrain, ["Sea", "All Sea", "Impassable"])
+    label = np.where((settlement != "") & ~sea, settlement, terrain)
+    shown = np.where((settlement != "") & ~sea, np.char.add(np.char.add(terrain, ", "), settlement), terrain)
+    classes, code = np.unique(shown, return_inverse=True)
+    first = {name: label[np.argmax(shown == name)] for name in classes}
+    palette = [colours.get(first[name], "#cccccc") for name in classes]
+    columns: dict[str, Any] = dict(cell_geometry(system))
+    columns["code"] = code.astype(np.uint8)
+    columns["hex_id"] = hexes.index.astype(str).tolist()
+    return columns, [str(c) for c in classes], palette
+
+
+def hex_filter_indices(system: str, hex_ids: Any) -> list[int]:
+    """Return the dense indices of hex ids (sorted), as an ``IndexFilter`` takes them."""
+    g = grid(system)
+    return sorted(g.index(h) for h in hex_ids)

@@ -1,0 +1,357 @@
+"""The situation drawn over a basemap: zones of control, ranges, lines, units, bridges.
+
+:func:`add_state_layers` adds every layer to a basemap that has a grid's
+terrain hexes, and returns a :class:`StateLayers` that takes each layer's new
+content.  Two kinds of layer, chosen for what the browser must do on each
+update:
+
+* *hex layers* (zones of control, supply range, movement range, interdicted
+  hexes, the blocking hex): a renderer on the basemap's terrain source with
+  an ``IndexFilter`` and one fill colour.  An update sends a list of hex
+  indices; no geometry and no per-row colours travel or get rebuilt.
+* *feature layers* (lines of supply, fronts, units, formation symbols,
+  bridges, the selection): small ``ColumnDataSource``s replaced column-whole.
+
+Units are drawn twice and the zoom chooses: zoomed out, one symbol per
+division or brigade with the supply state of its units as a bar; zoomed in,
+the counters.  A ``CustomJS`` on the x-range switches them, so it also works
+in a saved page with no kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from normandy_lab.views.hexcells import TERRAIN_SOURCE
+
+#: Hex layers: name -> (fill colour, fill alpha, line colour or None, line width, legend words).
+HEX_LAYERS: dict[str, tuple[str, float, str | None, float, str]] = {
+    "zoc_allied": ("#1f4e9e", 0.10, None, 0.0, "Allied zone of control"),
+    "zoc_german": ("#b22222", 0.10, None, 0.0, "German zone of control"),
+    "range": ("#ffd700", 0.35, "#b8860b", 0.8, "supply range"),
+    "moves": ("#2ca02c", 0.25, "#1a7f1a", 0.8, "movement range"),
+    "interdiction": ("#ff00ff", 0.45, "#8b008b", 2.0, "interdicted hexes"),
+    "blocking": ("#ffffff", 0.0, "#ff00ff", 4.0, "where its line is blocked"),
+}
+#: Feature layers and their columns when empty.
+FEATURE_LAYERS: dict[str, tuple[str, ...]] = {
+    "regional": ("xs", "ys", "sheet", "penalty", "alpha", "text"),
+    "history": ("xs", "ys", "label"),
+    "implied": ("xs", "ys", "label"),
+    "paths": ("xs", "ys", "unit_id", "side", "hexes"),
+    "units": (
+        "x", "y", "unit_id", "name", "side", "colour", "glyph", "echelon", "label", "hex_id", "steps",
+        "strength", "general", "combat", "isolated", "supply", "line", "reason", "stack", "formation",
+    ),
+    "formations": (
+        "x", "y", "key", "name", "short", "side", "colour", "line", "units", "out", "bar", "echelon",
+    ),
+    "move_costs": ("x", "y", "text"),
+    "bridges": ("x", "y", "a", "b", "water", "angle"),
+    "broken_bridges": ("x", "y", "a", "b", "water"),
+    "selection": ("x", "y"),
+    "changed": ("x", "y", "unit_id"),
+}  # fmt: skip
+
+#: Lines of supply in a colour no basemap layer uses (cyan over a dark casing).
+LINE_COLOUR, LINE_CASING = "#00d5ff", "#08304a"
+#: The view width (in hexes across) below which counters replace formation symbols.
+COUNTER_ZOOM_HEXES = 45
+
+
+@dataclass
+class StateLayers:
+    """The situation layers of one figure: hex layers by index filter, feature layers by source."""
+
+    filters: dict[str, Any] = field(default_factory=dict)
+    sources: dict[str, Any] = field(default_factory=dict)
+
+    def hexes(self, name: str) -> list[int]:
+        """Return the dense hex indices a hex layer shows."""
+        return list(self.filters[name].indices)
+
+    def set_hexes(self, name: str, indices: list[int]) -> bool:
+        """Show these hexes in a hex layer; returns whether anything changed (and was sent)."""
+        indices = [int(i) for i in indices]
+        if list(self.filters[name].indices) == indices:
+            return False
+        self.filters[name].indices = indices
+        return True
+
+    def set_features(self, name: str, data: dict[str, list]) -> bool:
+        """Replace a feature layer's columns if they differ; returns whether anything was sent."""
+        source = self.sources[name]
+        if same_columns(source.data, data):
+            return False
+        source.data = data
+        return True
+
+
+def same_columns(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Tell whether two sets of columns are equal (lists compared as lists)."""
+    if old.keys() != new.keys():
+        return False
+    return all(list(old[key]) == list(new[key]) for key in new)
+
+
+def empty_columns(name: str) -> dict[str, list]:
+    """Return the empty columns of a feature layer."""
+    return {column: [] for column in FEATURE_LAYERS[name]}
+
+
+def add_state_layers(fig: Any, hex_size_m: float) -> StateLayers:
+    """Add the situation layers to a basemap drawn with a grid's terrain hexes.
+
+    Parameters
+    ----------
+    fig
+        A figure from :func:`normandy_lab.views.basemap.basemap` with a system.
+    hex_size_m
+        The grid's hex size (ground metres): sets the zoom at which counters appear.
+    """
+    from bokeh.models import CDSView, ColumnDataSource, CustomJS, HoverTool, IndexFilter, LabelSet
+
+    terrain = fig.select_one({"name": TERRAIN_SOURCE})
+    if terrain is None:
+        raise ValueError("the situation is drawn over a basemap with a grid's terrain hexes")
+    layers = StateLayers()
+    layers.sources = {name: ColumnDataSource(empty_columns(name), name=name) for name in FEATURE_LAYERS}
+    src = layers.sources
+    regional = fig.patches(
+        "xs", "ys", source=src["regional"], fill_color="#ff00ff", fill_alpha="alpha", line_color="#8b008b",
+        line_width=3, line_dash="dashed", legend_label="air interdiction of a map",
+        name="layer:regional",
+    )  # fmt: skip
+    fig.add_tools(HoverTool(renderers=[regional], tooltips=[("air interdiction", "@text")]))
+    for name, (fill, alpha, line, width, words) in HEX_LAYERS.items():
+        layers.filters[name] = IndexFilter(indices=[], name=f"hexes:{name}")
+        # Zones of control are hatched in one colour per renderer: BokehJS then makes
+        # one canvas pattern per layer (a colour per row would make one per hex).
+        hatch = {
+            "hatch_pattern": "diagonal_cross",
+            "hatch_color": fill,
+            "hatch_alpha": 0.45,
+            "hatch_scale": 7,
+        }
+        fig.ngon(
+            "x", "y", radius="radius", angle="angle", n=6, source=terrain,
+            view=CDSView(filter=layers.filters[name]), fill_color=fill, fill_alpha=alpha,
+            line_color=line or fill, line_alpha=1.0 if line else 0.0, line_width=width,
+            legend_label=words, name=f"layer:{name}", **(hatch if name.startswith("zoc_") else {}),
+        )  # fmt: skip
+    move_labels = LabelSet(
+        x="x", y="y", text="text", source=src["move_costs"], text_font_size="7pt", text_align="center",
+        text_baseline="middle", text_color="#0b4d0b", name="labels:move_costs",
+    )  # fmt: skip
+    fig.add_layout(move_labels)
+    fronts = [
+        fig.multi_line(
+            "xs", "ys", source=src["history"], line_color="#111111", line_width=3, line_dash="dashed",
+            legend_label="historical front (evening before)", name="layer:history",
+        ),
+        fig.multi_line(
+            "xs", "ys", source=src["implied"], line_color="#8e44ad", line_width=2, line_alpha=0.9,
+            line_dash="dotdash", legend_label="front implied by the units", name="layer:implied",
+        ),
+    ]  # fmt: skip
+    fig.add_tools(HoverTool(renderers=fronts, tooltips=[("", "@label")]))
+    casing = fig.multi_line(
+        "xs", "ys", source=src["paths"], line_color=LINE_CASING, line_width=5, line_alpha=0.8,
+        legend_label="lines of supply", name="layer:paths_casing",
+    )  # fmt: skip
+    paths = fig.multi_line(
+        "xs", "ys", source=src["paths"], line_color=LINE_COLOUR, line_width=2.5,
+        legend_label="lines of supply", name="layer:paths",
+    )  # fmt: skip
+    del casing, paths
+    bridges = fig.scatter(
+        "x", "y", source=src["bridges"], marker="dash", angle="angle", size=9, line_color="#3b2a1a",
+        line_width=3, legend_label="bridges", name="layer:bridges", visible=False,
+    )  # fmt: skip
+    broken = fig.scatter(
+        "x", "y", source=src["broken_bridges"], marker="x", size=16, line_color="#d40000", line_width=4,
+        legend_label="destroyed bridges", name="layer:broken_bridges",
+    )  # fmt: skip
+    fig.add_tools(HoverTool(renderers=[bridges, broken], tooltips=[("bridge", "@a–@b over the @water")]))
+    counters, counter_labels = _counters(fig, src["units"])
+    symbols, symbol_labels = _formation_symbols(fig, src["formations"])
+    fig.scatter(
+        "x", "y", source=src["changed"], marker="circle", size=40, fill_alpha=0.0, line_width=3,
+        line_color="#00a86b", line_dash="dashed", legend_label="supply just changed",
+        name="layer:changed",
+    )  # fmt: skip
+    fig.scatter(
+        "x", "y", source=src["selection"], marker="circle", size=46, fill_alpha=0.0, line_color="#ff00ff",
+        line_width=4, legend_label="selected unit", name="layer:selection",
+    )  # fmt: skip
+    # Counters when zoomed in far enough to read them, formation symbols otherwise.
+    # A layer the user hid with the legend (both renderers off) stays hidden.
+    switch = CustomJS(
+        args={
+            "fig": fig, "xr": fig.x_range, "counters": counters, "symbols": symbols,
+            "counter_labels": counter_labels, "symbol_labels": symbol_labels, "bridges": bridges,
+            "moves": move_labels,
+            "hex_m": hex_size_m * 1.5, "limit": COUNTER_ZOOM_HEXES,
+        },
+        code="""
+            const across = (xr.end - xr.start) / hex_m;
+            const near = across < limit;
+            if (counters.visible || symbols.visible) {
+                counters.visible = near; symbols.visible = !near;
+                for (const l of counter_labels) l.visible = near;
+                for (const l of symbol_labels) l.visible = !near;
+            }
+            bridges.visible = across < 2 * limit;
+            moves.visible = across < limit;
+        """,
+    )  # fmt: skip
+    fig.x_range.js_on_change("start", switch)
+    fig.x_range.js_on_change("end", switch)
+    _arrange_legend(fig)
+    return layers
+
+
+def _counters(fig: Any, source: Any) -> tuple[Any, list[Any]]:
+    """Draw battalion counters: side colour, type inside, echelon above, strength below, supply ring."""
+    from bokeh.models import HoverTool, LabelSet
+
+    counters = fig.scatter(
+        "x", "y", source=source, marker="square", size=24, fill_color="colour", line_color="line",
+        line_width=3, legend_label="units (ring: supply state)", name="layer:units", visible=False,
+    )  # fmt: skip
+    labels = []
+    for column, offset, size in (("glyph", 0, "6pt"), ("echelon", 17, "7pt"), ("strength", -17, "7pt")):
+        label = LabelSet(
+            x="x", y="y", text=column, source=source, text_font_size=size, y_offset=offset,
+            text_color="white" if column == "glyph" else "#111111", text_align="center",
+            text_baseline="middle", text_font_style="bold", visible=False, name=f"labels:units:{column}",
+        )  # fmt: skip
+        fig.add_layout(label)
+        labels.append(label)
+    fig.add_tools(
+        HoverTool(
+            renderers=[counters],
+            tooltips=[
+                ("unit", "@unit_id (@glyph @echelon, @steps steps, attack-defense @strength)"),
+                ("", "@name"),
+                ("formation", "@formation"),
+                ("stack", "@stack unit(s) in @hex_id"),
+                ("supply", "@supply"),
+            ],
+        )
+    )
+    return counters, labels
+
+
+def _formation_symbols(fig: Any, source: Any) -> tuple[Any, list[Any]]:
+    """Draw one symbol per formation: side colour, echelon above, short name and supply bar below."""
+    from bokeh.models import HoverTool, LabelSet
+
+    symbols = fig.scatter(
+        "x", "y", source=source, marker="square", size=30, fill_color="colour", line_color="line",
+        line_width=3, legend_label="units (ring: supply state)", name="layer:formations",
+    )  # fmt: skip
+    labels = []
+    for column, offset, size, colour in (
+        ("echelon", 21, "8pt", "#111111"),
+        ("short", -23, "8pt", "#111111"),
+        ("bar", -35, "7pt", "#1e7b1e"),
+    ):
+        label = LabelSet(
+            x="x", y="y", text=column, source=source, text_font_size=size, y_offset=offset,
+            text_color=colour, text_align="center", text_baseline="middle", text_font_style="bold",
+            background_fill_color="white", background_fill_alpha=0.7, name=f"labels:formations:{column}",
+        )  # fmt: skip
+        fig.add_layout(label)
+        labels.append(label)
+    fig.add_tools(
+        HoverTool(
+            renderers=[symbols],
+            tooltips=[("", "@name"), ("units", "@units (@out out of supply)"), ("", "click to list them")],
+        )
+    )
+    return symbols, labels
+
+
+def _legend_proxy(fig: Any, renderer: Any) -> Any:
+    """Return a renderer that draws nothing on the map but gives a layer its legend swatch.
+
+    BokehJS draws a legend swatch from a layer's data, so an empty layer (no
+    ZOC yet, no line selected) would be listed with no swatch; the proxy
+    holds one row of NaN with the layer's look.
+    """
+    from bokeh.models import MultiLine, Ngon, Patches, Scatter
+
+    glyph = renderer.glyph
+    nan = float("nan")
+
+    def scalar(value: Any, fallback: Any) -> Any:
+        # A string that is not a colour, or a list, names a data column: the proxy uses the fallback.
+        if isinstance(value, bool):
+            return fallback
+        if isinstance(value, int | float):
+            return value
+        return value if isinstance(value, str) and value.startswith("#") else fallback
+
+    dash = glyph.line_dash if isinstance(glyph.line_dash, str) else "solid"
+
+    if isinstance(glyph, MultiLine):
+        return fig.line(
+            [nan, nan], [nan, nan], line_color=scalar(glyph.line_color, "#333333"),
+            line_width=glyph.line_width, line_alpha=glyph.line_alpha, line_dash=dash,
+        )  # fmt: skip
+    if isinstance(glyph, Ngon | Patches):
+        return fig.scatter(
+            [nan], [nan], marker="hex", size=14, fill_color=scalar(glyph.fill_color, "#cccccc"),
+            fill_alpha=scalar(glyph.fill_alpha, 0.4), line_color=scalar(glyph.line_color, "#333333"),
+            line_alpha=glyph.line_alpha, line_width=min(scalar(glyph.line_width, 1), 3),
+            hatch_pattern=glyph.hatch_pattern, hatch_color=glyph.hatch_color, hatch_alpha=glyph.hatch_alpha,
+            hatch_scale=4,
+        )  # fmt: skip
+    if isinstance(glyph, Scatter):
+        return fig.scatter(
+            [nan], [nan], marker=scalar(glyph.marker, "square"), size=12,
+            fill_color=scalar(glyph.fill_color, "#1f4e9e"), fill_alpha=glyph.fill_alpha,
+            line_color=scalar(glyph.line_color, "#000000"), line_width=min(scalar(glyph.line_width, 1), 3),
+            line_dash=dash,
+        )  # fmt: skip
+    return renderer
+
+
+def _arrange_legend(fig: Any) -> None:
+    """Put the legend under the map in columns, where it hides nothing and squeezes nothing.
+
+    Entries that share a label (a line and its casing, counters and symbols)
+    are one entry; every situation layer gets a swatch even while empty; a
+    click on an entry hides its layers.
+    """
+    from bokeh.models import LegendItem
+
+    legend = fig.legend[0]
+    merged: dict[str, LegendItem] = {}
+    for item in legend.items:
+        label = (
+            item.label.get("value") if isinstance(item.label, dict) else getattr(item.label, "value", None)
+        )
+        key = str(label)
+        if key in merged:
+            merged[key].renderers = [*merged[key].renderers, *item.renderers]
+        else:
+            merged[key] = item
+    for item in merged.values():
+        last = item.renderers[-1]  # the layer on top (a line over its casing)
+        if str(last.name or "").startswith("layer:") and last.name != "layer:terrain":
+            item.renderers = [_legend_proxy(fig, last), *item.renderers]
+    legend.items = list(merged.values())
+    if legend in fig.center:
+        fig.center.remove(legend)
+    legend.orientation = "horizontal"
+    legend.ncols = 3
+    legend.label_text_font_size = "8pt"
+    legend.glyph_width = 16
+    legend.spacing = 2
+    legend.padding = 4
+    legend.margin = 0
+    legend.click_policy = "hide"
+    fig.add_layout(legend, "below")

@@ -1,0 +1,281 @@
+"""The explorer's words: hexes named by their places, reports in sentences, changes summed up.
+
+Everything here turns the engine's results into text a teacher can read
+aloud; nothing here decides a rule.  Hex ids always come with a place
+("C4146, 1 km NW of Juaye-Mondaye"); rule numbers come with a one-line
+explanation from the rule system (shown when the pointer rests on them).
+Every value that comes from a data file is escaped before it is put into
+HTML.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from normandy_lab.engine.state import GameState
+from normandy_lab.engine.supply import SupplyReport
+from normandy_lab.grid import grid
+
+_COMPASS = ("E", "NE", "N", "NW", "W", "SW", "S", "SE")
+# Populated places and the landmarks a reader would know: what a hex is named after.
+_PLACE_KINDS = ("populated place", "village", "hamlet", "bridge", "hill", "landmark", "forest", "fort")
+# One line per kind of phase (the rule system's phases say which kind they are).
+PHASE_KINDS = {
+    "weather": "the weather for the day is set; it changes movement, air and supply ranges",
+    "air": "air points are allocated; interdiction costs the enemy movement points on each map",
+    "movement": "the phasing side moves; supply for movement is judged at the start of this phase",
+    "mech_movement": "only mechanized units of the phasing side move again",
+    "combat": "the phasing side attacks; combat supply is judged when each attack is made",
+    "engineering": "engineers build or repair bridges",
+    "reinforcement": "reinforcements and replacements arrive",
+    "naval": "ships move to their bombardment areas",
+    "bookkeeping": "markers are set or cleared; nothing moves",
+    "armed_recon": "Allied aircraft may attack units that moved in the open",
+    "end_of_turn": "the turn ends; markers of the turn are removed",
+    "end_of_day": "the day ends; supply points and victory are counted",
+}
+
+
+@lru_cache(maxsize=4)
+def _places(system: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Metric coordinates (km, local) and names of the places a hex can be described by."""
+    from normandy_lab import gazetteer
+
+    frame = gazetteer.places()
+    frame = frame[frame["kind"].isin(_PLACE_KINDS)]
+    lon, lat = frame.geometry.x.to_numpy(), frame.geometry.y.to_numpy()
+    return lon, lat, frame["name"].astype(str).tolist()
+
+
+def place_of(system: str, hex_id: str) -> str:
+    """Return a hex id with where it is: ``"C3622 (Caen)"`` or ``"C4146, 1 km NW of Juaye"``.
+
+    A hex that holds a named place is named after it; any other hex by its
+    nearest place, with the distance and compass direction from that place.
+    """
+    from normandy_lab.terrain import terrain_map
+
+    tmap = terrain_map(system, progress=False)
+    own = str(tmap.hexes.at[hex_id, "place"]) if hex_id in tmap.hexes.index else ""
+    if own:
+        return f"{hex_id} ({own})"
+    lon0, lat0 = grid(system).center(hex_id)
+    lon, lat, names = _places(system)
+    dx = (lon0 - lon) * 111.32 * math.cos(math.radians(lat0))
+    dy = (lat0 - lat) * 110.57
+    nearest = int(np.argmin(dx * dx + dy * dy))
+    km = float(math.hypot(dx[nearest], dy[nearest]))
+    if km < 0.5:
+        return f"{hex_id} (at {names[nearest]})"
+    bearing = _COMPASS[round(math.degrees(math.atan2(dy[nearest], dx[nearest])) / 45) % 8]
+    return f"{hex_id}, {km:.0f} km {bearing} of {names[nearest]}"
+
+
+def rule_notes(system: str) -> dict[str, str]:
+    """Return the rule system's one-line explanation of each rule number it cites."""
+    from normandy_lab.rules import ruleset
+
+    return dict(getattr(ruleset(system), "rule_notes", {}) or {})
+
+
+def link_rules(text: str, system: str) -> str:
+    """Escape ``text`` and mark each rule number the rule system explains (its note shows on hover)."""
+    notes = rule_notes(system)
+    escaped = html.escape(text)
+
+    def mark(match: re.Match[str]) -> str:
+        number = match.group(0)
+        note = notes.get(number) or notes.get(number.rstrip("o"))
+        if not note:
+            return number
+        return (
+            f"<abbr title='{html.escape(note, quote=True)}' style='text-decoration: underline dotted; "
+            f"cursor: help'>{number}</abbr>"
+        )
+
+    return re.sub(r"\b\d{1,2}\.\d{1,2}(?:\.\d{1,2})?o?\b", mark, escaped)
+
+
+def _target_words(
+    system: str, state: GameState, report: SupplyReport, traced_to: str, path: list[str]
+) -> str:
+    """Say what a line reached, by name and place."""
+    end = place_of(system, path[-1]) if path else ""
+    if traced_to.startswith("source") or traced_to.startswith("source or corps HQ"):
+        other = next(
+            (u for u in state.units if u.hex == (path[-1] if path else None) and u.hq == "corps"), None
+        )
+        if other is not None:
+            return f"the corps HQ {html.escape(other.name)} at {html.escape(end)}"
+        return f"a supply source at {html.escape(end)}" if end else "a supply source"
+    holder = next((u for u in state.units if path and u.hex == path[-1] and u.hq), None)
+    if holder is not None:
+        return f"{html.escape(traced_to)}: {html.escape(holder.name)} at {html.escape(end)}"
+    return html.escape(traced_to) + (f" at {html.escape(end)}" if end else "")
+
+
+def _length_words(hexes: float, mp: float) -> str:
+    parts = []
+    if math.isfinite(hexes):
+        parts.append(f"{hexes:g} hexes")
+    if math.isfinite(mp):
+        parts.append(f"{mp:g} movement points")
+    return " or ".join(parts) if parts else "no line at all"
+
+
+def unit_report(state: GameState, report: SupplyReport, unit_id: str) -> str:
+    """Return the side panel's account of a unit: its verdict in sentences, then its record.
+
+    Says what the unit traces to (by name and place), how long the line is
+    against which limit, and, out of supply, why; then the scenario's
+    ``source`` and ``note`` for the unit.
+    """
+    system = state.system
+    unit = state.unit(unit_id)
+    r = report[unit_id]
+    name = html.escape(unit.name)
+    where = html.escape(place_of(system, unit.hex))
+    lines = [
+        f"<b>{name}</b> <small>({html.escape(unit.id)})</small>",
+        f"{html.escape(unit.nationality or '')} {html.escape(unit.type)} {html.escape(unit.size)}, "
+        f"{unit.steps} steps, at {where}",
+        f"Formation: {html.escape(unit.formation or 'corps or army troops')}"
+        + (f"; corps: {html.escape(unit.corps)}" if unit.corps else ""),
+    ]
+    if r.general:
+        target = _target_words(system, state, report, r.traced_to, r.path)
+        lines.append(
+            f"<span style='color:#1e7b1e'><b>In General Supply.</b></span> Its line reaches {target}, "
+            f"{_length_words(r.length_hexes, r.length_mp)} long; the limit is {link_rules(r.limit, system)}."
+        )
+        lines.append(
+            "It is also in Combat Supply."
+            if r.combat
+            else "It is <b>not</b> in Combat Supply "
+            f"(its chain of HQs to a source of its own nation is broken; {link_rules('7.6.1', system)})."
+        )
+    else:
+        lines.append(
+            "<span style='color:#c0392b'><b>Out of General Supply.</b></span> "
+            + (
+                "It is <b>isolated</b>: no line of any length reaches a friendly corps HQ. "
+                if r.isolated
+                else ""
+            )
+            + f"It may trace at most {link_rules(r.limit, system)}."
+        )
+        for entry in r.candidates:
+            lengths = _length_words(entry.get("hexes", math.inf), entry.get("mp", math.inf))
+            if lengths == "no line at all":
+                said = "no line can reach it at all (blocked on every way)"
+            else:
+                said = f"the shortest legal line is {lengths}, too long"
+            lines.append(f"&nbsp;&nbsp;• To its {html.escape(entry['target'])}: {said}.")
+        lines.append(f"Why, as the engine reports it: {link_rules(r.reason, system)}")
+        if r.blocking_hex:
+            by = ", ".join(html.escape(u) for u in r.blocking_units) or "the terrain"
+            lines.append(f"First block: {html.escape(place_of(system, r.blocking_hex))}, by {by}.")
+    source = getattr(unit, "source", "") or ""
+    note = getattr(unit, "note", "") or ""
+    if source or note:
+        lines.append(
+            "<small><i>From the scenario:</i> "
+            + (html.escape(note) + " " if note else "")
+            + (f"(source: {html.escape(source)})" if source else "")
+            + "</small>"
+        )
+    return "<br>".join(lines)
+
+
+def change_summary(
+    before: GameState,
+    before_report: SupplyReport,
+    after: GameState,
+    after_report: SupplyReport,
+    what: str,
+) -> tuple[str, list[str]]:
+    """Say what an edit or step changed, and return the units whose verdict changed.
+
+    Counts the units that lost or regained General Supply, that became
+    isolated, and whose line got longer or shorter (in movement points), by side.
+    """
+    lost, regained, longer, shorter, changed = [], [], [], [], []
+    for uid, new in after_report.units.items():
+        old = before_report.units.get(uid)
+        if old is None:
+            continue
+        if old.general and not new.general:
+            lost.append(new)
+            changed.append(uid)
+        elif new.general and not old.general:
+            regained.append(new)
+            changed.append(uid)
+        elif old.general and new.general and math.isfinite(old.length_mp) and math.isfinite(new.length_mp):
+            if new.length_mp > old.length_mp:
+                longer.append(new)
+            elif new.length_mp < old.length_mp:
+                shorter.append(new)
+
+    def by_side(items: list[Any]) -> str:
+        allied = sum(1 for x in items if x.side == "allied")
+        german = len(items) - allied
+        parts = [f"{allied} Allied" if allied else "", f"{german} German" if german else ""]
+        return " and ".join(p for p in parts if p) or "no"
+
+    sentence = (
+        f"{what}: {by_side(lost)} units lost General Supply, {by_side(regained)} regained it; "
+        f"{by_side(longer)} lines longer, {by_side(shorter)} shorter."
+    )
+    return sentence, changed
+
+
+def edit_words(system: str, edit: dict[str, Any], state: GameState | None = None) -> str:
+    """Describe an edit in words ("Bridge C3819–C3718 (Caen) over the Orne destroyed")."""
+    op = edit.get("op", "")
+    if op in ("destroy_bridge", "repair_bridge"):
+        a, b = edit.get("hexside", ["?", "?"])
+        water = _water_between(system, a, b)
+        verb = "destroyed" if op == "destroy_bridge" else "repaired"
+        return f"Bridge {place_of(system, a)} – {b}" + (f" over the {water}" if water else "") + f" {verb}"
+    if op in ("interdict", "clear_interdiction"):
+        verb = "interdicted" if op == "interdict" else "no longer interdicted"
+        return f"Hex {place_of(system, edit.get('hex', '?'))} {verb}"
+    if op == "move":
+        return f"{edit.get('unit')} moved to {place_of(system, edit.get('to', '?'))}"
+    if op == "weather":
+        return f"Weather set to {edit.get('weather')}"
+    if op == "air":
+        return "Air and anti-aircraft points changed"
+    if op == "add_unit":
+        unit = edit.get("unit", {})
+        return f"{unit.get('name', 'a unit')} added at {place_of(system, unit.get('hex', '?'))}"
+    if op == "remove_unit":
+        return f"{edit.get('unit')} removed"
+    if op == "next_phase":
+        return f"Step to {state.label}" if state is not None else "Step to the next phase"
+    return str(op)
+
+
+def _water_between(system: str, a: str, b: str) -> str:
+    from normandy_lab.terrain import terrain_map
+
+    try:
+        return str(terrain_map(system, progress=False).hexside(a, b).get("water_name", "") or "")
+    except Exception:  # an unknown hexside: the words go without the river's name
+        return ""
+
+
+def phase_line(state: GameState) -> str:
+    """Return one line on the phase shown: its name, what happens in it, and its rules."""
+    from normandy_lab.rules import ruleset
+
+    phase = ruleset(state.system).sequence[state.turn][state.phase_index]
+    what = PHASE_KINDS.get(phase.kind, "")
+    rules = f" ({link_rules(phase.rules, state.system)})" if phase.rules else ""
+    return f"<b>{html.escape(phase.name)}</b>: {html.escape(what)}{rules}"
