@@ -7,6 +7,7 @@ in JupyterLab through Chromium.
 from __future__ import annotations
 
 import html
+import time
 
 import geopandas as gpd
 import pyogrio
@@ -57,10 +58,39 @@ def test_step_back_and_slider_walk_the_sequence_of_play(explorer):
     assert explorer.label.value == first_label
     explorer.slider.value = 1  # the slider moves through the states so far
     assert explorer.position == 1
+    explorer.play.playing = True
     explorer.play.value = 1  # one tick of Play steps once more
     assert explorer.position == 2 and len(explorer.states) == 3
-    explorer.speed.value = 0.5
-    assert explorer.play.interval == 500
+    explorer.play.value = 2  # a tick right behind it (queued while the step was drawn) is skipped
+    assert explorer.position == 2
+    explorer.speed.value = 0.3
+    assert explorer.play.interval == 300
+    time.sleep(0.2)  # more than half an interval after the last step: a real tick
+    explorer.play.value = 3
+    assert explorer.position == 3
+    explorer.play.playing = False  # Pause: a leftover tick does nothing
+    time.sleep(0.2)
+    explorer.play.value = 4
+    assert explorer.position == 3
+
+
+def test_edits_stay_off_the_phase_slider_and_each_can_be_removed(explorer):
+    explorer.mode.value = "interdict hex"
+    explorer.click_hex("C3013")
+    explorer.click_hex("C3014")
+    explorer.step()
+    explorer.click_hex("C3015")
+    # Three edits and one phase step: the slider has two phases, the list three edits.
+    assert explorer.slider.max == 1 and len(explorer.states) == 5
+    assert len(explorer.edits_box.children) == 4  # a heading and one row per edit
+    explorer.slider.value = 0  # the first phase is shown as it stood after its edits
+    assert explorer.state.interdicted_hexes == {"C3013", "C3014"}
+    explorer.slider.value = 1
+    row = explorer.edits_box.children[2]  # the second edit (C3014), with its remove button
+    assert "C3014" in row.children[1].value
+    row.children[0].click()
+    assert explorer.state.interdicted_hexes == {"C3013", "C3015"}
+    assert "Removed: Hex C3014" in explorer.message and explorer.slider.max == 1
 
 
 def test_clicking_an_out_of_supply_unit_explains_why(explorer):
@@ -417,3 +447,46 @@ def test_the_tour_s_launcher_opens_each_historical_scenario_in_the_explorer():
     launcher.button.click()
     assert launcher.explorer is not None and launcher.explorer.state.date.isoformat() == "1944-08-07"
     assert "6 August" in launcher.explorer.sources["history"].data["label"][0]
+
+
+def test_saved_files_have_the_users_normal_permissions_and_the_export_never_overwrites_the_study(
+    explorer, tmp_path
+):
+    import os
+
+    mask = os.umask(0o022)
+    try:
+        explorer.save_path.value = str(tmp_path / "lesson.study.json")
+        explorer.save_button.click()
+        study = tmp_path / "lesson.study.json"
+        assert study.stat().st_mode & 0o777 == 0o644
+        explorer.export_button.click()  # the page goes beside the study, never over it
+        page = tmp_path / "lesson.page.html"
+        assert page.exists() and str(page.resolve()) in explorer.message
+        assert load_study(study).state.label == explorer.state.label
+        assert page.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(mask)
+
+
+def test_an_exported_page_carries_a_title_block(explorer, tmp_path):
+    explorer.mode.value = "interdict hex"
+    explorer.click_hex("C3013")
+    text = explorer.export_html(tmp_path / "view.html").read_text()
+    assert "13 June 1944" in text and "out of supply:" in text and "counter rings:" in text
+    assert "Hex C3013" in text and "interdicted" in text  # the list of edits
+    assert text.index("counter rings:") < text.index('<script type="application/json"')
+
+
+def test_compare_shows_two_states_side_by_side_sharing_ranges_and_data(explorer):
+    from normandy_lab.engine.whatif import supply_changes
+
+    comparison = explorer.compare({"op": "weather", "weather": "Storm"})
+    left, right = comparison.figures
+    assert left.x_range is right.x_range and left.y_range is right.y_range
+    terrain = [r.data_source for f in (left, right) for r in f.renderers if r.name == "layer:terrain"]
+    assert terrain[0] is terrain[1]  # the browser receives the terrain once
+    storm = nl.engine.edits.set_weather(explorer.state, "Storm")
+    assert set(comparison.changed_units) == set(supply_changes(explorer.state, storm).index)
+    assert f"<b>{len(comparison.changed_units)} units change supply</b>" in comparison.table_html
+    assert explorer.state.weather != "Storm"  # trying an edit beside the map does not keep it

@@ -124,6 +124,13 @@ class GameState:
             if not isinstance(value, MappingProxyType):
                 object.__setattr__(self, name, _freeze(value))
 
+    def __repr__(self) -> str:
+        # The dataclass repr lists every unit (150 kB): a state says what it is in one line.
+        return (
+            f"GameState({self.system!r}, {self.scenario!r}, {self.label!r}, weather={self.weather!r}, "
+            f"units={len(self.units)}, edits={len(self.log)})"
+        )
+
     def evolve(self, **changes: Any) -> GameState:
         """Return a copy with ``changes`` applied."""
         return replace(self, **changes)

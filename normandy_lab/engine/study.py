@@ -78,6 +78,13 @@ class Study:
         return self.state
 
 
+def normal_file_mode() -> int:
+    """Return the permissions a new file gets in this process (0666 less the umask), e.g. 0644."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def save_study(study: Study, path: str | Path) -> Path:
     """Save a study atomically (write a temporary file, then rename it over the target)."""
     path = Path(path)
@@ -96,6 +103,8 @@ def save_study(study: Study, path: str | Path) -> Path:
             json.dump(payload, handle, indent=2, ensure_ascii=False)
             handle.flush()
             os.fsync(handle.fileno())
+        # mkstemp makes the file private (0600); a study is written like any file the user saves.
+        os.chmod(temporary, normal_file_mode())
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

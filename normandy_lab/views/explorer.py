@@ -956,14 +956,22 @@ class Explorer:
         self.app.add_class("nl-explorer")
 
     def _on_play(self, change: dict[str, Any]) -> None:
-        # A tick that arrives while the last step is still being drawn is skipped, not queued.
-        if change["new"] <= change["old"] or getattr(self, "_busy", False):
+        """Step once per Play tick, skipping ticks that queued up while a step was being drawn.
+
+        The Play widget ticks in the browser; ticks sent while the kernel was
+        busy arrive together afterwards.  A tick that arrives sooner than half
+        an interval after the last step ended is such a leftover: skipped, so
+        Play never falls behind and Pause takes effect at once.
+        """
+        import time
+
+        if change["new"] <= change["old"] or not self.play.playing:
             return
-        self._busy = True
-        try:
-            self.step()
-        finally:
-            self._busy = False
+        now = time.monotonic()
+        if now - getattr(self, "_play_done", 0.0) < self.play.interval / 2000:
+            return
+        self.step()
+        self._play_done = time.monotonic()
 
     def _mount_map(self) -> None:
         import ipywidgets as w

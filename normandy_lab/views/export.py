@@ -62,7 +62,9 @@ def _write_atomically(path: Path, text: str) -> None:
     try:
         with open(descriptor, "w", encoding="utf-8") as handle:
             handle.write(text)
-        Path(temporary).chmod(0o644)  # a page is for sharing
+        from normandy_lab.engine.study import normal_file_mode
+
+        Path(temporary).chmod(normal_file_mode())  # like any file the user saves (mkstemp makes 0600)
         Path(temporary).replace(path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
