@@ -24,3 +24,20 @@ def test_every_maps_file_is_described_in_maps_readme():
         if path.is_file() and path.name != "README.md":
             relative = path.relative_to(ROOT / "maps").as_posix()
             assert f"`{relative}`" in readme, f"maps/README.md does not describe {relative}"
+
+
+def test_the_readme_what_if_recipe_runs_and_says_what_it_finds():
+    """The README's five-line what-if runs as printed, and its comments state the result."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### A what-if in five lines", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    namespace: dict = {}
+    exec("import normandy_lab as nl\n" + code, namespace)
+    counts = namespace["out_of_supply_counts"]
+    before, after = counts(namespace["state"]), counts(namespace["cut"])
+    assert before == after == {"allied": 47, "german": 53}
+    assert "47 Allied, 53 German out of supply in both" in code
+    assert len(namespace["orne"]) >= 3 and (namespace["orne"]["water_name"] == "Orne").all()
+    assert namespace["supply_changes"](namespace["state"], namespace["cut"]).empty
