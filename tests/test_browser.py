@@ -66,18 +66,64 @@ def test_campaign_page_plays_in_chromium_without_a_kernel(tmp_path, standalone_p
     ARTIFACTS.mkdir(exist_ok=True)
     with standalone_page(page_path, 1100, 1100, timeout_ms=30_000) as (page, outside):
         page.wait_for_timeout(1000)
-        first = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[2].text")
+        first = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign_readout').text")
         assert "6 June 1944" in first
         page.get_by_text("▶ Play").click()
         page.wait_for_timeout(2500)
-        day = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[1].children[1].value")
-        text = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[2].text")
+        day = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign_slider').value")
+        text = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign_readout').text")
         page.get_by_text("❚❚ Pause").click()
         # Jump to 20 August: the Falaise pocket, and the front far inland.
-        page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[1].children[1].value = 75")
+        page.evaluate("Bokeh.documents[0].get_model_by_name('campaign_slider').value = 75")
         page.wait_for_timeout(800)
-        august = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign').children[2].text")
+        august = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign_readout').text")
         page.screenshot(path=str(ARTIFACTS / "campaign_20_august.png"))
     assert day > 3 and "June 1944" in text and text != first
     assert "20 August 1944" in august and "the record of" in august
     assert not outside, outside
+
+
+def test_campaign_page_for_a_class(tmp_path, standalone_page):
+    """Issue 12 §5: dates on the slider, a speed that stops at the end, past events hidden on demand,
+    the divisions on each scenario's date, tooltips that wrap, and every event on the map."""
+    from normandy_lab.views.campaign import CAMPAIGN_FULL_EXTENT, save_campaign_html, scenario_positions
+
+    page_path = save_campaign_html(tmp_path / "campaign.html", interval_ms=100)
+    days, _, _ = scenario_positions()
+    model = "Bokeh.documents[0].get_model_by_name"
+    with standalone_page(page_path, 1200, 1100, timeout_ms=30_000) as (page, outside):
+        page.wait_for_timeout(800)
+        assert "6 Jun 1944" in page.locator(".bk-slider-value, .bk-slider-title").first.inner_text() or (
+            "6 Jun 1944" in page.content()
+        )
+        # On a scenario's date, one square per division or brigade; none on other days.
+        page.evaluate(f"{model}('campaign_slider').value = {days[1]}")
+        page.wait_for_timeout(500)
+        assert page.evaluate(f"{model}('campaign_divisions').data.x.length") > 20
+        assert "as set up in the scenario" in page.evaluate(f"{model}('campaign_readout').text")
+        page.evaluate(f"{model}('campaign_slider').value = {days[1] + 1}")
+        page.wait_for_timeout(500)
+        assert page.evaluate(f"{model}('campaign_divisions').data.x.length") == 0
+        # Hiding past events leaves only the current ones visible.
+        page.get_by_text("hide past events").click()
+        page.wait_for_timeout(500)
+        alphas = page.evaluate(f"{model}('campaign_events').data.alpha")
+        assert set(alphas) <= {0.0, 0.95}
+        # Play from three days before the end runs to the last day and stops there.
+        end = page.evaluate(f"{model}('campaign_slider').end")
+        page.evaluate(f"{model}('campaign_slider').value = {end - 3}")
+        page.evaluate(f"{model}('campaign_speed').value = '10'")
+        page.get_by_text("▶ Play").click()
+        page.wait_for_timeout(2000)
+        assert page.evaluate(f"{model}('campaign_slider').value") == end
+        assert page.evaluate(f"{model}('campaign_play').active") is False
+        page.get_by_text("Normandy to Paris").click()
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(ARTIFACTS / "campaign_to_paris.png"))
+    assert not outside, outside
+    # Every event of the timeline lies on the map once it is zoomed out to Paris.
+    import normandy_lab.history as history
+
+    table = history.timeline()
+    west, south, east, north = CAMPAIGN_FULL_EXTENT
+    assert table["lon"].between(west, east).all() and table["lat"].between(south, north).all()
