@@ -65,6 +65,10 @@ class RuleSet:
     calendar: tuple[CalendarEntry, ...] = ()
     #: One line in plain words per rule number the engine cites (shown beside the number).
     rule_notes: dict[str, str] = field(default_factory=dict)
+    #: The rule numbers behind the ideas the views explain, by idea ("control", "zoc",
+    #: "unit_supply_range", "combat_supply_chain", "air_allocation", "air_interdiction"), so that
+    #: views cite each game's own rules without naming any.
+    rule_refs: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,9 @@ TERRAIN_COLOURS = {
     "City": "#7a6a5e",
 }
 _RIVER_WIDTH = {"major_river": 3.0, "river": 2.0, "stream": 1.2, "canal": 2.0}
-_ROAD_STYLE = {"highway": ("#c0392b", 2.6), "primary": ("#e67e22", 1.8), "secondary": ("#8d6e63", 1.0)}
+# Roads in red and browns, sectors in dark brown: orange is kept for the out-of-supply ring and
+# cyan for lines of supply, so that neither is mistaken for a map feature.
+_ROAD_STYLE = {"highway": ("#c0392b", 2.6), "primary": ("#a0522d", 1.8), "secondary": ("#8d6e63", 1.0)}
 _LANDCOVER_STYLE = {"forest": ("#2e7d32", 0.55), "bocage": ("#9ccc65", 0.25), "open": ("#fff3b0", 0.35)}
 
 
@@ -255,7 +257,7 @@ def basemap(
     lines = coast[coast.geometry.geom_type == "LineString"]
     if len(lines):
         widths = [5.0 if c == "beach" else 3.0 for c in lines["class"]]
-        colours = ["#e0b040" if c == "beach" else "#d35400" for c in lines["class"]]
+        colours = ["#e0b040" if c == "beach" else "#6e2c00" for c in lines["class"]]
         fig.multi_line(
             "xs",
             "ys",
@@ -275,7 +277,7 @@ def basemap(
             ),
             marker="triangle",
             size=7,
-            color="#d35400",
+            color="#6e2c00",
             legend_label="draws, exits, Mulberries",
         )
     if system is not None:

@@ -502,12 +502,12 @@ class Explorer:
         lines = [
             f"<b>Hex {html.escape(wording.place_of(self.system, hex_id))}</b>, sheet {g.sheet_of(hex_id)}",
             f"Terrain: {html.escape(str(row['terrain']))}{html.escape(settlement)}.",
-            f"Held by {control} ({wording.link_rules('3.3', self.system)}); "
+            f"Held by {control} ({wording.rule_ref(self.system, 'control')}); "
             f"in the zone of control of {' and '.join(zocs) or 'neither side'} "
-            f"({wording.link_rules('5.1', self.system)}).",
+            f"({wording.rule_ref(self.system, 'zoc')}).",
             f"Units here: {unit_words}.",
             f"Within the supply range of: {html.escape(', '.join(ranges) or 'no HQ')} "
-            f"({wording.link_rules('7.3.1', self.system)}).",
+            f"({wording.rule_ref(self.system, 'unit_supply_range')}).",
             f"Hexsides: {html.escape('; '.join(features) or 'nothing special')}.",
         ]
         if hex_id in state.interdicted_hexes:
@@ -734,7 +734,8 @@ class Explorer:
         halved = " (halved, out of supply)" if not r.general else ""
         lines = [
             wording.unit_report(state, self.report, unit_id),
-            f"Combat Supply chain ({wording.link_rules('7.6.1', self.system)}): {self._combat_chain(unit)}",
+            f"Combat Supply chain ({wording.rule_ref(self.system, 'combat_supply_chain')}): "
+            f"{self._combat_chain(unit)}",
             f"Line: {html.escape(' → '.join(r.path)) if r.path else 'none'}",
             f"Strength: attack {shown_attack}{halved}, defense {defense}; "
             f"movement allowance now {allowance(state, unit, r.general):g}",
@@ -947,6 +948,12 @@ class Explorer:
                 w.HBox([self.view, self.show_all_paths, self.show_sources, self.show_key]),
                 w.HBox([self.map_box, panel], layout=w.Layout(width="100%")),
                 w.HBox([self.weather, self.undo_button, self.redo_button]),
+                w.HTML(
+                    "<small>Air allocation per map sheet "
+                    f"({wording.rule_ref(self.system, 'air_allocation')}): where Allied air points beat "
+                    "the German AA points, German units on that map lose "
+                    f"movement points ({wording.rule_ref(self.system, 'air_interdiction')}).</small>"
+                ),
                 w.HBox([*self.air.values()], layout=w.Layout(flex_flow="row wrap")),
                 w.HBox([*self.aa.values(), self.apply_air], layout=w.Layout(flex_flow="row wrap")),
                 w.HBox([self.save_path, self.save_button, self.export_button]),

@@ -84,6 +84,14 @@ def rule_notes(system: str) -> dict[str, str]:
     return dict(getattr(ruleset(system), "rule_notes", {}) or {})
 
 
+def rule_ref(system: str, idea: str) -> str:
+    """Return the rule system's rule number(s) for an idea (``"control"``, ``"zoc"``...), marked up."""
+    from normandy_lab.rules import ruleset
+
+    number = dict(getattr(ruleset(system), "rule_refs", {}) or {}).get(idea, "")
+    return link_rules(number, system) if number else "its rules"
+
+
 def link_rules(text: str, system: str) -> str:
     """Escape ``text`` and mark each rule number the rule system explains (its note shows on hover)."""
     notes = rule_notes(system)
@@ -154,11 +162,12 @@ def unit_report(state: GameState, report: SupplyReport, unit_id: str) -> str:
             f"<span style='color:#1e7b1e'><b>In General Supply.</b></span> Its line reaches {target}, "
             f"{_length_words(r.length_hexes, r.length_mp)} long; the limit is {link_rules(r.limit, system)}."
         )
+        chain = rule_ref(system, "combat_supply_chain")
         lines.append(
             "It is also in Combat Supply."
             if r.combat
             else "It is <b>not</b> in Combat Supply "
-            f"(its chain of HQs to a source of its own nation is broken; {link_rules('7.6.1', system)})."
+            f"(its chain of HQs to a source of its own nation is broken; {chain})."
         )
     else:
         lines.append(
