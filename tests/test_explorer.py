@@ -484,9 +484,16 @@ def test_compare_shows_two_states_side_by_side_sharing_ranges_and_data(explorer)
     comparison = explorer.compare({"op": "weather", "weather": "Storm"})
     left, right = comparison.figures
     assert left.x_range is right.x_range and left.y_range is right.y_range
-    terrain = [r.data_source for f in (left, right) for r in f.renderers if r.name == "layer:terrain"]
+    terrain = [
+        r.data_source for f in (left, right) for r in f.renderers if str(r.name).endswith("layer:terrain")
+    ]
     assert terrain[0] is terrain[1]  # the browser receives the terrain once
     storm = nl.engine.edits.set_weather(explorer.state, "Storm")
     assert set(comparison.changed_units) == set(supply_changes(explorer.state, storm).index)
     assert f"<b>{len(comparison.changed_units)} units change supply</b>" in comparison.table_html
     assert explorer.state.weather != "Storm"  # trying an edit beside the map does not keep it
+    # Two maps in one page: every named model keeps a name of its own (BokehJS looks models up by name).
+    from bokeh.layouts import row
+
+    names = [m.name for m in row(left, right).references() if m.name]
+    assert len(names) == len(set(names))

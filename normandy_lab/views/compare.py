@@ -34,12 +34,12 @@ class Comparison:
         display(self.app)
 
 
-def _fill(state: GameState, fig: Any) -> tuple[Any, Any]:
+def _fill(state: GameState, fig: Any, prefix: str) -> tuple[Any, Any]:
     """Draw one state's situation over a basemap; return its layers and supply report."""
     from normandy_lab.views.situation import add_state_layers
 
     report = supply(state)
-    shown = add_state_layers(fig, grid(state.system).georeference.hex_size_m)
+    shown = add_state_layers(fig, grid(state.system).georeference.hex_size_m, prefix=prefix)
     shown.set_features("bridges", layers.bridge_data(state.system))
     shown.set_hexes("zoc_allied", layers.zoc_hexes(state, "allied"))
     shown.set_hexes("zoc_german", layers.zoc_hexes(state, "german"))
@@ -124,12 +124,15 @@ def compare(
     for renderer in right.renderers:
         if renderer.data_source.name in shared:
             renderer.data_source = shared[renderer.data_source.name]
+    for renderer in right.renderers:  # the right map's own layers get names of their own
+        if renderer.name:
+            renderer.name = f"after:{renderer.name}"
     for label in right.center:
         source = getattr(label, "source", None)
         if source is not None and source.name in shared:
             label.source = shared[source.name]
-    _fill(before, left)
-    right_layers, after_report = _fill(after, right)
+    _fill(before, left, "before:")
+    right_layers, after_report = _fill(after, right, "after:")
     right.legend[0].visible = False  # one key serves both maps
     left.title.text = f"{titles[0]}: {before.label}"
     right.title.text = f"{titles[1]}: {after.label}"

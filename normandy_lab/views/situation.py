@@ -100,7 +100,7 @@ def empty_columns(name: str) -> dict[str, list]:
     return {column: [] for column in FEATURE_LAYERS[name]}
 
 
-def add_state_layers(fig: Any, hex_size_m: float) -> StateLayers:
+def add_state_layers(fig: Any, hex_size_m: float, prefix: str = "") -> StateLayers:
     """Add the situation layers to a basemap drawn with a grid's terrain hexes.
 
     Parameters
@@ -109,6 +109,9 @@ def add_state_layers(fig: Any, hex_size_m: float) -> StateLayers:
         A figure from :func:`normandy_lab.views.basemap.basemap` with a system.
     hex_size_m
         The grid's hex size (ground metres): sets the zoom at which counters appear.
+    prefix
+        Put before the layers' model names, so that two maps in one page (a side-by-side view)
+        keep names that BokehJS can tell apart.
     """
     from bokeh.models import CDSView, ColumnDataSource, CustomJS, HoverTool, IndexFilter, LabelSet
 
@@ -116,16 +119,18 @@ def add_state_layers(fig: Any, hex_size_m: float) -> StateLayers:
     if terrain is None:
         raise ValueError("the situation is drawn over a basemap with a grid's terrain hexes")
     layers = StateLayers()
-    layers.sources = {name: ColumnDataSource(empty_columns(name), name=name) for name in FEATURE_LAYERS}
+    layers.sources = {
+        name: ColumnDataSource(empty_columns(name), name=f"{prefix}{name}") for name in FEATURE_LAYERS
+    }
     src = layers.sources
     regional = fig.patches(
         "xs", "ys", source=src["regional"], fill_color="#ff00ff", fill_alpha="alpha", line_color="#8b008b",
         line_width=3, line_dash="dashed", legend_label="air interdiction of a map",
-        name="layer:regional",
+        name=f"{prefix}layer:regional",
     )  # fmt: skip
     fig.add_tools(HoverTool(renderers=[regional], tooltips=[("air interdiction", "@text")]))
     for name, (fill, alpha, line, width, words) in HEX_LAYERS.items():
-        layers.filters[name] = IndexFilter(indices=[], name=f"hexes:{name}")
+        layers.filters[name] = IndexFilter(indices=[], name=f"hexes:{prefix}{name}")
         # Zones of control are hatched in one colour per renderer: BokehJS then makes
         # one canvas pattern per layer (a colour per row would make one per hex).
         hatch = {
@@ -138,52 +143,52 @@ def add_state_layers(fig: Any, hex_size_m: float) -> StateLayers:
             "x", "y", radius="radius", angle="angle", n=6, source=terrain,
             view=CDSView(filter=layers.filters[name]), fill_color=fill, fill_alpha=alpha,
             line_color=line or fill, line_alpha=1.0 if line else 0.0, line_width=width,
-            legend_label=words, name=f"layer:{name}", **(hatch if name.startswith("zoc_") else {}),
+            legend_label=words, name=f"{prefix}layer:{name}", **(hatch if name.startswith("zoc_") else {}),
         )  # fmt: skip
     move_labels = LabelSet(
         x="x", y="y", text="text", source=src["move_costs"], text_font_size="7pt", text_align="center",
-        text_baseline="middle", text_color="#0b4d0b", name="labels:move_costs",
+        text_baseline="middle", text_color="#0b4d0b", name=f"{prefix}labels:move_costs",
     )  # fmt: skip
     fig.add_layout(move_labels)
     fronts = [
         fig.multi_line(
             "xs", "ys", source=src["history"], line_color="#111111", line_width=3, line_dash="dashed",
-            legend_label="historical front (evening before)", name="layer:history",
+            legend_label="historical front (evening before)", name=f"{prefix}layer:history",
         ),
         fig.multi_line(
             "xs", "ys", source=src["implied"], line_color="#8e44ad", line_width=2, line_alpha=0.9,
-            line_dash="dotdash", legend_label="front implied by the units", name="layer:implied",
+            line_dash="dotdash", legend_label="front implied by the units", name=f"{prefix}layer:implied",
         ),
     ]  # fmt: skip
     fig.add_tools(HoverTool(renderers=fronts, tooltips=[("", "@label")]))
     casing = fig.multi_line(
         "xs", "ys", source=src["paths"], line_color=LINE_CASING, line_width=5, line_alpha=0.8,
-        legend_label="lines of supply", name="layer:paths_casing",
+        legend_label="lines of supply", name=f"{prefix}layer:paths_casing",
     )  # fmt: skip
     paths = fig.multi_line(
         "xs", "ys", source=src["paths"], line_color=LINE_COLOUR, line_width=2.5,
-        legend_label="lines of supply", name="layer:paths",
+        legend_label="lines of supply", name=f"{prefix}layer:paths",
     )  # fmt: skip
     del casing, paths
     bridges = fig.scatter(
         "x", "y", source=src["bridges"], marker="dash", angle="angle", size=9, line_color="#3b2a1a",
-        line_width=3, legend_label="bridges", name="layer:bridges", visible=False,
+        line_width=3, legend_label="bridges", name=f"{prefix}layer:bridges", visible=False,
     )  # fmt: skip
     broken = fig.scatter(
         "x", "y", source=src["broken_bridges"], marker="x", size=16, line_color="#d40000", line_width=4,
-        legend_label="destroyed bridges", name="layer:broken_bridges",
+        legend_label="destroyed bridges", name=f"{prefix}layer:broken_bridges",
     )  # fmt: skip
     fig.add_tools(HoverTool(renderers=[bridges, broken], tooltips=[("bridge", "@a–@b over the @water")]))
-    counters, counter_labels = _counters(fig, src["units"])
-    symbols, symbol_labels = _formation_symbols(fig, src["formations"])
+    counters, counter_labels = _counters(fig, src["units"], prefix)
+    symbols, symbol_labels = _formation_symbols(fig, src["formations"], prefix)
     fig.scatter(
         "x", "y", source=src["changed"], marker="circle", size=40, fill_alpha=0.0, line_width=3,
         line_color="#00a86b", line_dash="dashed", legend_label="supply just changed",
-        name="layer:changed",
+        name=f"{prefix}layer:changed",
     )  # fmt: skip
     fig.scatter(
         "x", "y", source=src["selection"], marker="circle", size=46, fill_alpha=0.0, line_color="#ff00ff",
-        line_width=4, legend_label="selected unit", name="layer:selection",
+        line_width=4, legend_label="selected unit", name=f"{prefix}layer:selection",
     )  # fmt: skip
     # Counters when zoomed in far enough to read them, formation symbols otherwise.
     # A layer the user hid with the legend (both renderers off) stays hidden.
@@ -212,20 +217,21 @@ def add_state_layers(fig: Any, hex_size_m: float) -> StateLayers:
     return layers
 
 
-def _counters(fig: Any, source: Any) -> tuple[Any, list[Any]]:
+def _counters(fig: Any, source: Any, prefix: str) -> tuple[Any, list[Any]]:
     """Draw battalion counters: side colour, type inside, echelon above, strength below, supply ring."""
     from bokeh.models import HoverTool, LabelSet
 
     counters = fig.scatter(
         "x", "y", source=source, marker="square", size=24, fill_color="colour", line_color="line",
-        line_width=3, legend_label="units (ring: supply state)", name="layer:units", visible=False,
+        line_width=3, legend_label="units (ring: supply state)", name=f"{prefix}layer:units", visible=False,
     )  # fmt: skip
     labels = []
     for column, offset, size in (("glyph", 0, "6pt"), ("echelon", 17, "7pt"), ("strength", -17, "7pt")):
         label = LabelSet(
             x="x", y="y", text=column, source=source, text_font_size=size, y_offset=offset,
             text_color="white" if column == "glyph" else "#111111", text_align="center",
-            text_baseline="middle", text_font_style="bold", visible=False, name=f"labels:units:{column}",
+            text_baseline="middle", text_font_style="bold", visible=False,
+            name=f"{prefix}labels:units:{column}",
         )  # fmt: skip
         fig.add_layout(label)
         labels.append(label)
@@ -244,13 +250,13 @@ def _counters(fig: Any, source: Any) -> tuple[Any, list[Any]]:
     return counters, labels
 
 
-def _formation_symbols(fig: Any, source: Any) -> tuple[Any, list[Any]]:
+def _formation_symbols(fig: Any, source: Any, prefix: str) -> tuple[Any, list[Any]]:
     """Draw one symbol per formation: side colour, echelon above, short name and supply bar below."""
     from bokeh.models import HoverTool, LabelSet
 
     symbols = fig.scatter(
         "x", "y", source=source, marker="square", size=30, fill_color="colour", line_color="line",
-        line_width=3, legend_label="units (ring: supply state)", name="layer:formations",
+        line_width=3, legend_label="units (ring: supply state)", name=f"{prefix}layer:formations",
     )  # fmt: skip
     labels = []
     for column, offset, size, colour in (
@@ -261,7 +267,8 @@ def _formation_symbols(fig: Any, source: Any) -> tuple[Any, list[Any]]:
         label = LabelSet(
             x="x", y="y", text=column, source=source, text_font_size=size, y_offset=offset,
             text_color=colour, text_align="center", text_baseline="middle", text_font_style="bold",
-            background_fill_color="white", background_fill_alpha=0.7, name=f"labels:formations:{column}",
+            background_fill_color="white", background_fill_alpha=0.7,
+            name=f"{prefix}labels:formations:{column}",
         )  # fmt: skip
         fig.add_layout(label)
         labels.append(label)
@@ -341,7 +348,7 @@ def _arrange_legend(fig: Any) -> None:
             merged[key] = item
     for item in merged.values():
         last = item.renderers[-1]  # the layer on top (a line over its casing)
-        if str(last.name or "").startswith("layer:") and last.name != "layer:terrain":
+        if "layer:" in str(last.name or "") and not str(last.name).endswith("layer:terrain"):
             item.renderers = [_legend_proxy(fig, last), *item.renderers]
     legend.items = list(merged.values())
     if legend in fig.center:
