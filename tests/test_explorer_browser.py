@@ -73,6 +73,15 @@ def _free_port() -> int:
         return probe.getsockname()[1]
 
 
+class LabServer(str):
+    """The server's address (a str, as the tests use it) that also knows the folder it serves."""
+
+    def __new__(cls, url: str, root: Path) -> LabServer:
+        made = super().__new__(cls, url)
+        made.root = root
+        return made
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """A JupyterLab server on localhost serving a copy of the notebooks folder."""
@@ -108,7 +117,7 @@ def lab(tmp_path_factory):
                 server.terminate()
                 pytest.fail(f"JupyterLab did not start; see {root / 'jupyterlab.log'}")
             time.sleep(0.5)
-    yield url
+    yield LabServer(url, root)
     server.terminate()
     server.wait(timeout=30)
 
@@ -148,6 +157,13 @@ def test_explorer_in_jupyterlab(lab):
         assert len(units_before) > 200
         page.wait_for_timeout(1000)
         page.screenshot(path=str(SHOTS / "01_after_run_all.png"))
+        # Saved, the notebook does not carry BokehJS (the loader output was replaced once it ran).
+        page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})
+        page.keyboard.press("Control+s")
+        page.wait_for_timeout(2000)
+        saved = (lab.root / "02_supply_explorer.ipynb").read_text(encoding="utf-8")
+        assert "loaded from the installed package" in saved
+        assert len(saved.encode()) < 400_000, len(saved.encode())
 
         # Step: the phase label changes; stepping into the other side's phases changes the EZOC layer.
         first_label = _label(page)

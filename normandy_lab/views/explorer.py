@@ -803,8 +803,10 @@ class Explorer:
         self.step_button = w.Button(
             description="Step ▶", layout=w.Layout(width="80px"), button_style="primary"
         )
-        self.movement_button = w.Button(description="next movement phase", layout=small)
-        self.day_button = w.Button(description="next day", layout=small)
+        self.movement_button = w.Button(
+            description="next movement phase", layout=w.Layout(width="160px", min_width="160px")
+        )
+        self.day_button = w.Button(description="next day", layout=w.Layout(width="80px", min_width="80px"))
         self.play = w.Play(value=0, min=0, max=200, step=1, interval=1500, description="Play")
         self.speed = w.FloatSlider(
             value=1.5, min=0.3, max=5.0, step=0.1, description="s / step", layout=w.Layout(width="230px")

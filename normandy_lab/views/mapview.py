@@ -79,20 +79,38 @@ _LOADED_BUNDLES: set[str] = set()
 
 
 def show_inline(widgets: bool = False) -> None:
-    """Load BokehJS into the notebook from the installed package (no CDN).
+    """Load BokehJS into the notebook from the installed package (no CDN), and keep it out of the file.
 
     Only the core bundle is loaded (1.3 MB), plus bokeh's widget bundle when
     ``widgets`` is true (figures with bokeh sliders or buttons); never the
     MathJax, tables or WebGL bundles (2.3 MB more), which no map here uses.
+    The loader runs in the page when its output is shown and is then
+    replaced by a one-line note, so a saved notebook does not carry the
+    bundle. After reloading the browser page, run the cell again.
     """
+    import bokeh
+    import bokeh.io.notebook as bokeh_notebook
     from bokeh.io import output_notebook
     from bokeh.resources import Resources
+    from IPython.display import display
 
     # Never fewer bundles than an earlier call of this kernel loaded: figures shown
     # before may need them when the page is re-rendered.
     _LOADED_BUNDLES.update(["bokeh", "bokeh-widgets"] if widgets else ["bokeh"])
     components = [c for c in ("bokeh", "bokeh-widgets") if c in _LOADED_BUNDLES]
-    output_notebook(resources=Resources(mode="inline", components=components), hide_banner=True)
+    # bokeh publishes its loader straight away; take it, to show it under a display id
+    # that can be replaced once shown.
+    published: list[dict[str, Any]] = []
+    original = bokeh_notebook.publish_display_data
+    bokeh_notebook.publish_display_data = lambda data, metadata=None, **_: published.append(data)
+    try:
+        output_notebook(resources=Resources(mode="inline", components=components), hide_banner=True)
+    finally:
+        bokeh_notebook.publish_display_data = original
+    handle = display(published[-1], raw=True, display_id=True)
+    note = f"BokehJS {bokeh.__version__} ({', '.join(components)}) loaded from the installed package"
+    if handle is not None:
+        handle.update({"text/plain": note, "text/html": f"<small>{note}</small>"}, raw=True)
 
 
 @lru_cache(maxsize=1)

@@ -223,7 +223,7 @@ def _counters(fig: Any, source: Any, prefix: str) -> tuple[Any, list[Any]]:
 
     counters = fig.scatter(
         "x", "y", source=source, marker="square", size=24, fill_color="colour", line_color="line",
-        line_width=3, legend_label="units (ring: supply state)", name=f"{prefix}layer:units", visible=False,
+        line_width=3, legend_label="unit counters (zoomed in)", name=f"{prefix}layer:units", visible=False,
     )  # fmt: skip
     labels = []
     for column, offset, size in (("glyph", 0, "6pt"), ("echelon", 17, "7pt"), ("strength", -17, "7pt")):
@@ -256,7 +256,7 @@ def _formation_symbols(fig: Any, source: Any, prefix: str) -> tuple[Any, list[An
 
     symbols = fig.scatter(
         "x", "y", source=source, marker="square", size=30, fill_color="colour", line_color="line",
-        line_width=3, legend_label="units (ring: supply state)", name=f"{prefix}layer:formations",
+        line_width=3, legend_label="divisions, brigades (zoomed out)", name=f"{prefix}layer:formations",
     )  # fmt: skip
     labels = []
     for column, offset, size, colour in (
