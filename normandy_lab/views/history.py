@@ -34,8 +34,9 @@ def polygon_columns(geometry: Any) -> dict[str, list]:
         for ring in [polygon.exterior, *polygon.interiors]:
             lon, lat = np.asarray(ring.coords).T
             mx, my = to_mercator(lon, lat)
-            rings_x.append(mx.tolist())
-            rings_y.append(my.tolist())
+            # Lists (one JSON message per update), to 0.1 m: full doubles would double the bytes.
+            rings_x.append(np.round(mx, 1).tolist())
+            rings_y.append(np.round(my, 1).tolist())
         xs.append([rings_x])
         ys.append([rings_y])
     return {"xs": xs, "ys": ys}
@@ -51,8 +52,8 @@ def line_columns(geometry: Any) -> dict[str, list]:
             continue
         lon, lat = np.asarray(line.coords).T
         mx, my = to_mercator(lon, lat)
-        xs.append(mx.tolist())
-        ys.append(my.tolist())
+        xs.append(np.round(mx, 1).tolist())
+        ys.append(np.round(my, 1).tolist())
     return {"xs": xs, "ys": ys}
 
 

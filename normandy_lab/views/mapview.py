@@ -107,25 +107,34 @@ def show_inline(widgets: bool = False) -> None:
         output_notebook(resources=Resources(mode="inline", components=components), hide_banner=True)
     finally:
         bokeh_notebook.publish_display_data = original
-    handle = display(published[-1], raw=True, display_id=True)
+    # Only the JupyterLab form of the loader (rendered by jupyter_bokeh's extension, which the map
+    # widgets need anyway): bokeh also publishes a classic-notebook copy, which would double the bytes.
+    loader = {key: value for key, value in published[-1].items() if key == bokeh_notebook.LOAD_MIME_TYPE}
+    loader["text/plain"] = "Loading BokehJS..."
+    handle = display(loader, raw=True, display_id=True)
     note = f"BokehJS {bokeh.__version__} ({', '.join(components)}) loaded from the installed package"
     if handle is not None:
         handle.update({"text/plain": note, "text/html": f"<small>{note}</small>"}, raw=True)
 
 
-@lru_cache(maxsize=1)
-def land_source_data() -> dict[str, list]:
-    """Return ``multi_polygons`` columns (``xs``, ``ys``) of the GSHHG land layer."""
+@lru_cache(maxsize=2)
+def land_source_data(simplify_deg: float = 0.0) -> dict[str, list]:
+    """Return ``multi_polygons`` columns (``xs``, ``ys``) of the GSHHG land layer.
+
+    ``simplify_deg`` simplifies the coast for display (degrees); the coordinates are float32.
+    """
     land = geography.layer("land")
     xs, ys = [], []
     for geometry in land.geometry:
+        if simplify_deg:
+            geometry = geometry.simplify(simplify_deg, preserve_topology=True)
         for polygon in getattr(geometry, "geoms", [geometry]):
             rings_x, rings_y = [], []
             for ring in [polygon.exterior, *polygon.interiors]:
                 lon, lat = np.asarray(ring.coords).T
                 mx, my = to_mercator(lon, lat)
-                rings_x.append(mx)
-                rings_y.append(my)
+                rings_x.append(mx.astype(np.float32))
+                rings_y.append(my.astype(np.float32))
             xs.append([rings_x])
             ys.append([rings_y])
     return {"xs": xs, "ys": ys}
