@@ -157,6 +157,12 @@ def test_explorer_in_jupyterlab(lab):
         assert len(units_before) > 200
         page.wait_for_timeout(1000)
         page.screenshot(path=str(SHOTS / "01_after_run_all.png"))
+        # The side-by-side view of the walk-through (overcast against storm): two maps, a table.
+        compare = page.locator(".nl-compare").first
+        compare.scroll_into_view_if_needed()
+        page.locator(".nl-compare", has_text="units change supply").first.wait_for(timeout=30_000)
+        assert compare.locator("canvas").count() >= 2
+        page.screenshot(path=str(SHOTS / "01b_side_by_side.png"))
         # Saved, the notebook does not carry BokehJS (the loader output was replaced once it ran).
         page.locator(".jp-Notebook").first.click(position={"x": 5, "y": 5})
         page.keyboard.press("Control+s")
@@ -205,6 +211,7 @@ def test_explorer_in_jupyterlab(lab):
         ids = page.evaluate(JS_COLUMN, ["units", "unit_id"])
         general = page.evaluate(JS_COLUMN, ["units", "general"])
         stack = page.evaluate(JS_COLUMN, ["units", "stack"])
+        hexes = page.evaluate(JS_COLUMN, ["units", "hex_id"])
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 - (y1 - y0) * 0.1
         order = sorted(
             (i for i in range(len(ids)) if general[i] and stack[i] == 1),
@@ -237,6 +244,24 @@ def test_explorer_in_jupyterlab(lab):
         map_box = page.locator(".jp-OutputArea-output canvas").first.bounding_box()
         assert panel["x"] > map_box["x"] + map_box["width"] * 0.5 and abs(panel["y"] - map_box["y"]) < 300
         page.screenshot(path=str(SHOTS / "03_unit_report.png"))
+
+        # The stack viewer: a click on a counter of a stack lists the other units of its hex.
+        stacked = next(i for i in range(len(ids)) if stack[i] > 1)
+        page.evaluate(JS_ZOOM, [xs[stacked], ys[stacked], 3000])
+        page.wait_for_timeout(700)
+        sx, sy, _ = page.evaluate(JS_SCREEN_POINT, [xs[stacked], ys[stacked]])
+        page.mouse.click(sx, sy)
+        page.locator(".nl-panel", has_text="Also in this hex:").first.wait_for(timeout=30_000)
+        others = [ids[k] for k in range(len(ids)) if hexes[k] == hexes[stacked] and k != stacked]
+        panel_text = page.locator(".nl-panel").first.inner_text()
+        assert all(f"({other})" in panel_text for other in others), (others, panel_text)
+        page.screenshot(path=str(SHOTS / "03b_stack.png"))
+        # Back to the unit with the long line, for what follows.
+        page.evaluate(JS_ZOOM, [xs[chosen], ys[chosen], 5000])
+        page.wait_for_timeout(700)
+        sx, sy, _ = page.evaluate(JS_SCREEN_POINT, [xs[chosen], ys[chosen]])
+        page.mouse.click(sx, sy)
+        page.locator(".nl-panel", has_text=f"({ids[chosen]})").first.wait_for(timeout=30_000)
 
         # Interdict a hex in the middle of that line, by clicking it in the interdict mode.
         line_x = page.evaluate(JS_COLUMN, ["paths", "xs"])[0]

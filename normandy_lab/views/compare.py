@@ -78,7 +78,10 @@ def difference_table(before: GameState, after: GameState) -> tuple[str, list[str
     )
     table = (
         f"<b>{len(rows)} units change supply</b>"
-        f"<table style='font-size:12px;border-collapse:collapse'>{head}{''.join(rows)}</table>"
+        "<div style='max-height:280px;overflow:auto'>"
+        "<table style='font-size:12px;line-height:1.3;border-collapse:collapse'>"
+        f"{head}{''.join(rows)}</table>"
+        "</div>"
         if rows
         else "<b>No unit changes supply.</b>"
     )
@@ -89,8 +92,8 @@ def compare(
     before: GameState,
     after: GameState,
     titles: tuple[str, str] = ("before", "after"),
-    width: int = 620,
-    height: int = 560,
+    width: int = 470,
+    height: int = 460,
     extent: tuple[float, float, float, float] | None = None,
 ) -> Comparison:
     """Show two states of one map side by side, panned and zoomed together, with their differences.
@@ -133,12 +136,18 @@ def compare(
             label.source = shared[source.name]
     _fill(before, left, "before:")
     right_layers, after_report = _fill(after, right, "after:")
-    right.legend[0].visible = False  # one key serves both maps
+    # The maps are half as wide as the explorer's: the key goes as one line of words under them.
+    left.legend[0].visible = False
+    right.legend[0].visible = False
     left.title.text = f"{titles[0]}: {before.label}"
     right.title.text = f"{titles[1]}: {after.label}"
     table, changed = difference_table(before, after)
     units = layers.unit_data(after, after_report)
     right_layers.set_features("changed", layers.unit_positions(units, changed))
-    app = w.VBox([BokehModel(row(left, right)), w.HTML(table)])
+    key = (
+        f"{layers.RING_KEY_HTML}<br><small>Dashed green rings on the right: the units whose supply "
+        "differs. Hatched hexes: zones of control. Pan or zoom either map: both follow.</small>"
+    )
+    app = w.VBox([BokehModel(row(left, right)), w.HTML(key), w.HTML(table)])
     app.add_class("nl-compare")
     return Comparison(app=app, figures=(left, right), table_html=table, changed_units=changed)
