@@ -397,8 +397,8 @@ def test_the_terrain_goes_to_the_browser_compactly_and_a_hex_click_tells_the_sit
     from bokeh.models import HoverTool
 
     terrain = explorer.fig.select_one({"name": "hexes"})
-    assert set(terrain.data) == {"x", "y", "radius", "angle", "code", "hex_id"}
-    for column in ("x", "y", "radius", "angle"):
+    assert set(terrain.data) == {"x", "y", "code"}
+    for column in ("x", "y"):
         assert isinstance(terrain.data[column], np.ndarray) and terrain.data[column].dtype == np.float32
     assert terrain.data["code"].dtype == np.uint8
     hover = [

@@ -152,7 +152,7 @@ def test_explorer_in_jupyterlab(lab):
         # The map renders: a canvas, and the hexes are in the page's BokehJS document.
         canvas = page.locator(".jp-OutputArea-output canvas").first
         canvas.scroll_into_view_if_needed()
-        assert len(page.evaluate(JS_COLUMN, ["hexes", "hex_id"])) > 10_000
+        assert len(page.evaluate(JS_COLUMN, ["hexes", "code"])) > 10_000
         units_before = page.evaluate(JS_COLUMN, ["units", "unit_id"])
         assert len(units_before) > 200
         page.wait_for_timeout(1000)

@@ -46,7 +46,7 @@ def test_basemap_draws_every_layer_and_terrain_hexes():
         assert layer in names, layer
     assert any(name.startswith("landcover_") for name in names)
     hexes = fig.select_one({"name": "hexes"})
-    assert len(hexes.data["hex_id"]) == len(grid("kg"))
+    assert len(hexes.data["code"]) == len(hexes.data["x"]) == len(grid("kg"))
     # Hexes are one patches glyph, not one glyph per hex.
     assert sum(1 for r in fig.renderers if r.data_source.name == "hexes") == 1
 
@@ -67,15 +67,16 @@ def test_basemap_without_a_grid_and_label_thinning():
 
 @pytest.mark.parametrize("system", ["bfn", "cobra", "kg", "gts"])
 def test_hex_cells_draw_each_grid_hex_where_the_grid_puts_it(system):
-    """Issue 12: a hex goes to the browser as centre, radius and angle; the ngon BokehJS draws from
-    them must land on the grid's own hexagon (every corner within 1 % of the radius)."""
+    """Issue 12: a hex goes to the browser as its centre; the browser computes radius and angle with
+    two linear models; the ngon BokehJS draws from them must land on the grid's own hexagon (every
+    corner within 1 % of the radius)."""
     import numpy as np
     import shapely
 
-    from normandy_lab.views.hexcells import cell_geometry, ngon_corners
+    from normandy_lab.views.hexcells import modelled_geometry, ngon_corners
     from normandy_lab.views.mapview import to_mercator
 
-    geometry = cell_geometry(system)
+    geometry = modelled_geometry(system)
     frame = grid(system).to_geodataframe()
     corners = shapely.get_coordinates(frame.geometry.values).reshape(len(frame), -1, 2)[:, :6]
     mx, my = to_mercator(corners[..., 0], corners[..., 1])
@@ -98,7 +99,16 @@ def test_terrain_hexes_are_one_ngon_glyph_coloured_by_class():
     mapper = renderer.glyph.fill_color.transform
     assert isinstance(mapper, LinearColorMapper)
     code = renderer.data_source.data["code"]
-    ids = renderer.data_source.data["hex_id"]
+    ids = grid("bfn").ids()
+    # The hover's packed ids give each row's hex id.
+    from normandy_lab.views.hexcells import packed_ids
+
+    packed, width = packed_ids("bfn")
+    assert [packed[k * width : (k + 1) * width].strip() for k in (0, 5000, len(ids) - 1)] == [
+        ids[0],
+        ids[5000],
+        ids[-1],
+    ]
     import normandy_lab as nl
 
     hexes = nl.terrain_map("bfn", progress=False).hexes

@@ -16,7 +16,7 @@ import numpy as np
 
 from normandy_lab import geography
 from normandy_lab.numbering import SCHEMES
-from normandy_lab.views.hexcells import TERRAIN_SOURCE, terrain_columns
+from normandy_lab.views.hexcells import TERRAIN_SOURCE, ngon_specs, packed_ids, terrain_columns
 from normandy_lab.views.mapview import land_source_data, map_frame, to_mercator
 
 # Colours of the hex terrain, by rule-system label.
@@ -111,9 +111,9 @@ def _places_by_rank():
 def hex_source_data(system: str) -> dict[str, Any]:
     """Return the columns of a grid's terrain hexes as the basemap sends them.
 
-    One row per hex in grid order: centre, circumradius and ngon angle
-    (float32, Web Mercator), ``code`` (uint8, the terrain class) and
-    ``hex_id``.  See :mod:`normandy_lab.views.hexcells`; what lies on a hex's
+    One row per hex in grid order: centre (float32, Web Mercator) and
+    ``code`` (uint8, the terrain class).  See :mod:`normandy_lab.views.hexcells`
+    for how the browser draws them; what lies on a hex's
     sides is looked up when the hex is clicked, not sent for every hex.
     """
     columns, _, _ = terrain_columns(system, TERRAIN_COLOURS)
@@ -129,17 +129,24 @@ def _terrain_hexes(fig: Any, system: str, alpha: float) -> None:
     # Codes 0..K-1 map to palette entries exactly with the bounds half a step outside.
     mapper = LinearColorMapper(palette=palette, low=-0.5, high=len(palette) - 0.5)
     renderer = fig.ngon(
-        "x", "y", radius="radius", angle="angle", n=6, source=source,
+        "x", "y", n=6, source=source, **ngon_specs(system),
         fill_color={"field": "code", "transform": mapper}, fill_alpha=alpha,
         line_color="#555555", line_alpha=0.35, line_width=0.4,
         legend_label="terrain hexes", name="layer:terrain",
     )  # fmt: skip
     name_of = CustomJSHover(args={"names": classes}, code="return names[value] ?? ''")
+    ids, width = packed_ids(system)
+    id_of = CustomJSHover(
+        args={"ids": ids, "width": width},
+        code="const i = special_vars.index; return ids.substr(i * width, width).trim();",
+    )
     fig.add_tools(
         HoverTool(
             renderers=[renderer],
-            tooltips=[("hex", "@hex_id"), ("terrain", "@code{custom}")],
-            formatters={"@code": name_of},
+            tooltips=[("hex", "$index{hexid}"), ("terrain", "@code{custom}")],
+            formatters={"@code": name_of, "$index": id_of},
+            # Left of the pointer, so that a unit's tooltip (to its right) never covers it.
+            attachment="left",
         )
     )
 

@@ -15,7 +15,6 @@ from typing import Any
 
 from normandy_lab.engine import supply
 from normandy_lab.engine.state import GameState
-from normandy_lab.grid import grid
 from normandy_lab.views import layers, wording
 
 
@@ -39,7 +38,7 @@ def _fill(state: GameState, fig: Any, prefix: str) -> tuple[Any, Any]:
     from normandy_lab.views.situation import add_state_layers
 
     report = supply(state)
-    shown = add_state_layers(fig, grid(state.system).georeference.hex_size_m, prefix=prefix)
+    shown = add_state_layers(fig, state.system, prefix=prefix)
     shown.set_features("bridges", layers.bridge_data(state.system))
     shown.set_hexes("zoc_allied", layers.zoc_hexes(state, "allied"))
     shown.set_hexes("zoc_german", layers.zoc_hexes(state, "german"))

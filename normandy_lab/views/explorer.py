@@ -98,7 +98,7 @@ class Explorer:
         if width is None:  # fill the cell's width beside the side panel
             self.fig.sizing_mode = "stretch_width"
             self.fig.min_width = 480
-        self.layers = add_state_layers(self.fig, grid(self.system).georeference.hex_size_m)
+        self.layers = add_state_layers(self.fig, self.system)
         self.sources = self.layers.sources
         self.layers.set_features("bridges", layers.bridge_data(self.system))
         # Clicks arrive as Tap events with map coordinates, once per click.  (Selection

@@ -2,10 +2,15 @@
 
 A grid's hexes are regular hexagons in Lambert-93, and both Lambert-93 and
 Web Mercator are conformal, so each hex is also a regular hexagon in Web
-Mercator to within 0.3 % (checked in the tests).  A hex is therefore sent to
-the browser as its centre, circumradius and rotation (four float32 numbers,
-through bokeh's binary array encoding) instead of seven vertex pairs as
-JSON text, and BokehJS draws it with its ``Ngon`` glyph.
+Mercator to within 0.3 % (checked in the tests).  Its circumradius grows
+with the Mercator scale, linearly in y over Normandy, and its rotation with
+the meridian convergence, linearly in x (both to within 0.25 m, checked in
+the tests).  A hex is therefore sent to the browser as its centre alone (two
+float32 numbers, through bokeh's binary array encoding) and a terrain code
+(one byte); BokehJS computes the radius and angle with two linear
+transforms and draws the hex with its ``Ngon`` glyph.  The hex ids travel as
+one packed string that the hover reads (a JSON list of 14,130 ids would cost
+twice as much).
 
 Every per-hex layer of the explorer (zones of control, supply ranges,
 movement range, interdicted hexes) is then a second renderer on the *same*
@@ -52,6 +57,54 @@ def cell_geometry(system: str) -> dict[str, np.ndarray]:
     }
 
 
+@lru_cache(maxsize=4)
+def cell_model(system: str) -> dict[str, tuple[float, float]]:
+    """Return the linear models the browser uses: radius = a + b·y, angle = a + b·x (Web Mercator).
+
+    Fitted by least squares to :func:`cell_geometry`; the tests check every
+    hex's drawn corners against the grid's own polygon.
+    """
+    geometry = cell_geometry(system)
+    x, y = geometry["x"].astype(float), geometry["y"].astype(float)
+    radius = np.polyfit(y, geometry["radius"].astype(float), 1)
+    angle = np.polyfit(x, geometry["angle"].astype(float), 1)
+    return {"radius": (float(radius[1]), float(radius[0])), "angle": (float(angle[1]), float(angle[0]))}
+
+
+def modelled_geometry(system: str) -> dict[str, np.ndarray]:
+    """Return centres with the radius and angle of :func:`cell_model`: exactly what the browser draws."""
+    geometry = cell_geometry(system)
+    model = cell_model(system)
+    x, y = geometry["x"].astype(float), geometry["y"].astype(float)
+    return {
+        "x": x,
+        "y": y,
+        "radius": model["radius"][0] + model["radius"][1] * y,
+        "angle": model["angle"][0] + model["angle"][1] * x,
+    }
+
+
+def ngon_specs(system: str) -> dict[str, Any]:
+    """Return an ngon glyph's ``radius`` and ``angle`` over a terrain source (browser-side transforms)."""
+    from bokeh.models import CustomJSTransform
+
+    specs = {}
+    for name, column in (("radius", "y"), ("angle", "x")):
+        a, b = cell_model(system)[name]
+        transform = CustomJSTransform(
+            args={"a": a, "b": b}, v_func="return Float64Array.from(xs, (v) => a + b * v)"
+        )
+        specs[name] = {"field": column, "transform": transform}
+    return specs
+
+
+def packed_ids(system: str) -> tuple[str, int]:
+    """Return every hex id in grid order as one string of fixed-width fields, and the width."""
+    ids = [str(h) for h in grid(system).ids()]
+    width = max(len(h) for h in ids)
+    return "".join(h.ljust(width) for h in ids), width
+
+
 def ngon_corners(geometry: dict[str, np.ndarray], i: int) -> np.ndarray:
     """Return the six corners (x, y) that BokehJS draws for hex ``i`` of :func:`cell_geometry`."""
     alpha = geometry["angle"][i] + np.arange(6) * np.pi / 3
@@ -77,9 +130,8 @@ def terrain_columns(system: str, colours: dict[str, str]) -> tuple[dict[str, Any
     classes, code = np.unique(shown, return_inverse=True)
     first = {name: label[np.argmax(shown == name)] for name in classes}
     palette = [colours.get(first[name], "#cccccc") for name in classes]
-    columns: dict[str, Any] = dict(cell_geometry(system))
-    columns["code"] = code.astype(np.uint8)
-    columns["hex_id"] = hexes.index.astype(str).tolist()
+    geometry = cell_geometry(system)
+    columns: dict[str, Any] = {"x": geometry["x"], "y": geometry["y"], "code": code.astype(np.uint8)}
     return columns, [str(c) for c in classes], palette
 
 

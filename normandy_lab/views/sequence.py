@@ -48,7 +48,6 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
     from bokeh.layouts import column, row
     from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Slider
 
-    from normandy_lab.grid import grid
     from normandy_lab.views.basemap import basemap
     from normandy_lab.views.explorer import _default_extent
     from normandy_lab.views.situation import add_state_layers
@@ -62,7 +61,7 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
     fig = basemap(first.system, extent=_default_extent(first), width=width, height=height)
     computed = [state_frame(s) for s in states]
     captions = [caption for _, _, caption in computed]
-    shown = add_state_layers(fig, grid(first.system).georeference.hex_size_m)
+    shown = add_state_layers(fig, first.system)
     shown.set_features("bridges", layers.bridge_data(first.system))
     for name in FEATURE_NAMES:
         shown.set_features(name, dict(computed[0][0][name]))

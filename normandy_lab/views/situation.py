@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from normandy_lab.views.hexcells import TERRAIN_SOURCE
+from normandy_lab.views.hexcells import TERRAIN_SOURCE, ngon_specs
 
 #: Hex layers: name -> (fill colour, fill alpha, line colour or None, line width, legend words).
 HEX_LAYERS: dict[str, tuple[str, float, str | None, float, str]] = {
@@ -100,21 +100,25 @@ def empty_columns(name: str) -> dict[str, list]:
     return {column: [] for column in FEATURE_LAYERS[name]}
 
 
-def add_state_layers(fig: Any, hex_size_m: float, prefix: str = "") -> StateLayers:
+def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     """Add the situation layers to a basemap drawn with a grid's terrain hexes.
 
     Parameters
     ----------
     fig
         A figure from :func:`normandy_lab.views.basemap.basemap` with a system.
-    hex_size_m
-        The grid's hex size (ground metres): sets the zoom at which counters appear.
+    system
+        The rule system whose grid the basemap draws (its hex size sets the zoom at which
+        counters appear).
     prefix
         Put before the layers' model names, so that two maps in one page (a side-by-side view)
         keep names that BokehJS can tell apart.
     """
     from bokeh.models import CDSView, ColumnDataSource, CustomJS, HoverTool, IndexFilter, LabelSet
 
+    from normandy_lab.grid import grid
+
+    hex_size_m = grid(system).georeference.hex_size_m
     terrain = fig.select_one({"name": TERRAIN_SOURCE})
     if terrain is None:
         raise ValueError("the situation is drawn over a basemap with a grid's terrain hexes")
@@ -140,7 +144,7 @@ def add_state_layers(fig: Any, hex_size_m: float, prefix: str = "") -> StateLaye
             "hatch_scale": 7,
         }
         fig.ngon(
-            "x", "y", radius="radius", angle="angle", n=6, source=terrain,
+            "x", "y", n=6, source=terrain, **ngon_specs(system),
             view=CDSView(filter=layers.filters[name]), fill_color=fill, fill_alpha=alpha,
             line_color=line or fill, line_alpha=1.0 if line else 0.0, line_width=width,
             legend_label=words, name=f"{prefix}layer:{name}", **(hatch if name.startswith("zoc_") else {}),
@@ -238,6 +242,7 @@ def _counters(fig: Any, source: Any, prefix: str) -> tuple[Any, list[Any]]:
     fig.add_tools(
         HoverTool(
             renderers=[counters],
+            attachment="right",
             tooltips=[
                 ("unit", "@unit_id (@glyph @echelon, @steps steps, attack-defense @strength)"),
                 ("", "@name"),
@@ -275,6 +280,7 @@ def _formation_symbols(fig: Any, source: Any, prefix: str) -> tuple[Any, list[An
     fig.add_tools(
         HoverTool(
             renderers=[symbols],
+            attachment="right",
             tooltips=[("", "@name"), ("units", "@units (@out out of supply)"), ("", "click to list them")],
         )
     )
