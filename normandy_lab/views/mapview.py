@@ -78,7 +78,7 @@ def from_mercator(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
 _LOADED_BUNDLES: set[str] = set()
 
 
-def show_inline(widgets: bool = False) -> None:
+def show_inline(widgets: bool = False, force: bool = False) -> None:
     """Load BokehJS into the notebook from the installed package (no CDN), and keep it out of the file.
 
     Only the core bundle is loaded (1.3 MB), plus bokeh's widget bundle when
@@ -86,17 +86,26 @@ def show_inline(widgets: bool = False) -> None:
     MathJax, tables or WebGL bundles (2.3 MB more), which no map here uses.
     The loader runs in the page when its output is shown and is then
     replaced by a one-line note, so a saved notebook does not carry the
-    bundle. After reloading the browser page, run the cell again.
+    bundle.  A kernel sends each bundle once: later calls (every
+    ``explore()``) send nothing unless ``force``.  After reloading the
+    browser page, call ``show_inline(force=True)`` before the map cells.
     """
     import bokeh
     import bokeh.io.notebook as bokeh_notebook
     from bokeh.io import output_notebook
     from bokeh.resources import Resources
+    from IPython import get_ipython
     from IPython.display import display
+
+    if get_ipython() is None:
+        return  # plain Python (a script, the tests): there is no page to load BokehJS into
 
     # Never fewer bundles than an earlier call of this kernel loaded: figures shown
     # before may need them when the page is re-rendered.
-    _LOADED_BUNDLES.update(["bokeh", "bokeh-widgets"] if widgets else ["bokeh"])
+    wanted = {"bokeh", "bokeh-widgets"} if widgets else {"bokeh"}
+    if wanted <= _LOADED_BUNDLES and not force:
+        return  # this kernel already sent them to the page
+    _LOADED_BUNDLES.update(wanted)
     components = [c for c in ("bokeh", "bokeh-widgets") if c in _LOADED_BUNDLES]
     # bokeh publishes its loader straight away; take it, to show it under a display id
     # that can be replaced once shown.
