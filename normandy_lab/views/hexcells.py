@@ -133,9 +133,3 @@ def terrain_columns(system: str, colours: dict[str, str]) -> tuple[dict[str, Any
     geometry = cell_geometry(system)
     columns: dict[str, Any] = {"x": geometry["x"], "y": geometry["y"], "code": code.astype(np.uint8)}
     return columns, [str(c) for c in classes], palette
-
-
-def hex_filter_indices(system: str, hex_ids: Any) -> list[int]:
-    """Return the dense indices of hex ids (sorted), as an ``IndexFilter`` takes them."""
-    g = grid(system)
-    return sorted(g.index(h) for h in hex_ids)
