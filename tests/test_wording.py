@@ -90,3 +90,31 @@ def test_unit_report_names_its_target_and_the_scenario_note():
     note = state.unit(fed.unit_id).note
     if note:
         assert note in text
+
+
+def test_formation_symbols_stand_for_their_units():
+    """Zoomed out, one symbol per formation: at its units' median position, its counts true."""
+    import numpy as np
+
+    from normandy_lab.views import layers
+
+    state = nl.load_scenario(SCENARIO)
+    report = nl.supply(state)
+    data = layers.formation_data(state, report)
+    g = nl.grid("bfn")
+    k = data["key"].index("7th Armoured Division")
+    members = [u for u in state.units if u.formation == "7th Armoured Division" and u.status == "active"]
+    assert data["units"][k] == len(members)
+    assert data["out"][k] == sum(not report[u.id].general for u in members)
+    _, _, cx, cy = layers._hex_outlines("bfn")
+    assert abs(data["x"][k] - np.median([cx[g.index(u.hex)] for u in members])) < 1
+    assert abs(data["y"][k] - np.median([cy[g.index(u.hex)] for u in members])) < 1
+    assert data["glyph"][k] == "ARM" and data["short"][k] == "7th Armd Div"
+    # A corps' own troops are named by the type most of them are, not by the corps' name.
+    troops = data["key"].index("I. SS-Panzerkorps troops")
+    kinds = [
+        layers.TYPE_GLYPHS[u.type]
+        for u in state.units
+        if u.corps == "I. SS-Panzerkorps" and not u.formation and not u.hq and u.status == "active"
+    ]
+    assert kinds.count(data["glyph"][troops]) == max(kinds.count(kind) for kind in kinds)

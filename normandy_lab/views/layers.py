@@ -371,6 +371,7 @@ def formation_data(state: GameState, report: SupplyReport) -> dict[str, list]:
             "out",
             "bar",
             "echelon",
+            "glyph",
         )
     }
     for (side, key), units in sorted(groups.items()):
@@ -395,7 +396,26 @@ def formation_data(state: GameState, report: SupplyReport) -> dict[str, list]:
         data["bar"].append("▰" * cells + "▱" * (6 - cells))
         echelons = {u.size for u in units}
         data["echelon"].append("XX" if "division_hq" in echelons or len(units) > 6 else "X")
+        data["glyph"].append(_formation_arm(key, units))
     return data
+
+
+# The kind of division its name gives (an armoured division has more infantry battalions than tank
+# regiments, so a count of its units would call it infantry).
+_NAMED_ARMS = (
+    ("panzergrenadier", "MECH"), ("armoured", "ARM"), ("armored", "ARM"), ("panzer", "ARM"),
+    ("airborne", "PARA"), ("parachute", "PARA"), ("fallschirm", "PARA"),
+)  # fmt: skip
+
+
+def _formation_arm(name: str, units: list) -> str:
+    """Return the arm written inside a formation's symbol: from its name, else its units' commonest type."""
+    lowered = name.lower()
+    for word, arm in _NAMED_ARMS if not lowered.endswith("troops") else ():  # a corps' troops are mixed
+        if word in lowered:
+            return arm
+    arms = [TYPE_GLYPHS.get(u.type, u.type[:4].upper()) for u in units if not u.hq]
+    return max(sorted(set(arms)), key=arms.count) if arms else "HQ"
 
 
 def formation_units(state: GameState, key: str) -> list[str]:

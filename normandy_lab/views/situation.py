@@ -45,7 +45,7 @@ FEATURE_LAYERS: dict[str, tuple[str, ...]] = {
         "strength", "general", "combat", "isolated", "supply", "line", "reason", "stack", "formation",
     ),
     "formations": (
-        "x", "y", "key", "name", "short", "side", "colour", "line", "units", "out", "bar", "echelon",
+        "x", "y", "key", "name", "short", "side", "colour", "line", "units", "out", "bar", "echelon", "glyph",
     ),
     "move_costs": ("x", "y", "text"),
     "bridges": ("x", "y", "a", "b", "water", "angle"),
@@ -265,6 +265,7 @@ def _formation_symbols(fig: Any, source: Any, prefix: str) -> tuple[Any, list[An
     )  # fmt: skip
     labels = []
     for column, offset, size, colour in (
+        ("glyph", 0, "7pt", "#ffffff"),
         ("echelon", 21, "8pt", "#111111"),
         ("short", -23, "8pt", "#111111"),
         ("bar", -35, "7pt", "#1e7b1e"),
@@ -272,7 +273,7 @@ def _formation_symbols(fig: Any, source: Any, prefix: str) -> tuple[Any, list[An
         label = LabelSet(
             x="x", y="y", text=column, source=source, text_font_size=size, y_offset=offset,
             text_color=colour, text_align="center", text_baseline="middle", text_font_style="bold",
-            background_fill_color="white", background_fill_alpha=0.7,
+            background_fill_color=None if column == "glyph" else "white", background_fill_alpha=0.7,
             name=f"{prefix}labels:formations:{column}",
         )  # fmt: skip
         fig.add_layout(label)
