@@ -19,8 +19,13 @@ ensure_venv() {
     echo "run.sh: creating $VENV with $PYTHON"
     "$PYTHON" -m venv "$VENV"
   fi
-  # Re-install only when pyproject.toml changed or another set of extras is wanted.
+  # Re-install only when pyproject.toml changed or another set of extras is wanted; the test
+  # set (lab,test,dev) includes the lab set, so "lab" after "test" installs nothing.
   local stamp="$VENV/.installed-$extras"
+  local superset="$VENV/.installed-lab,test,dev"
+  if [ "$extras" = "lab" ] && [ -f "$superset" ] && [ ! pyproject.toml -nt "$superset" ]; then
+    stamp=$superset
+  fi
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     echo "run.sh: installing normandy_lab[$extras] into $VENV"
     "$VENV/bin/python" -m pip install --quiet --upgrade pip

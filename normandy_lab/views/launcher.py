@@ -54,7 +54,12 @@ class ScenarioLauncher:
         options = scenario_list(directory)
         self.directory = Path(directory)
         self.choice = w.Dropdown(options=options, description="Scenario", layout=w.Layout(width="520px"))
-        self.button = w.Button(description="Open in the explorer", button_style="primary", icon="map")
+        self.button = w.Button(
+            description="Open in the explorer",
+            button_style="primary",
+            icon="map",
+            layout=w.Layout(width="190px"),
+        )
         self.output = w.Output()
         self.explorer = None
         self.explorer_options = explorer_options
