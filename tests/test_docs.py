@@ -41,3 +41,18 @@ def test_the_readme_what_if_recipe_runs_and_says_what_it_finds():
     assert "47 Allied, 53 German out of supply in both" in code
     assert len(namespace["orne"]) >= 3 and (namespace["orne"]["water_name"] == "Orne").all()
     assert namespace["supply_changes"](namespace["state"], namespace["cut"]).empty
+
+
+def test_the_scenario_table_gives_the_distances_the_code_computes():
+    """docs/scenarios.md states each scenario's distance from the historical front as measured now."""
+    import re
+
+    import normandy_lab as nl
+    from normandy_lab.history.compare import compare_with_history
+
+    text = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(bfn_[\w-]+)\.yaml` \|.*\| ([\d.]+) / ([\d.]+) \|$", text, re.M)
+    assert len(rows) >= 7
+    for name, mean, largest in rows:
+        result = compare_with_history(nl.load_scenario(name))
+        assert (f"{result.mean_km:.2f}", f"{result.max_km:.1f}") == (mean, largest), name
