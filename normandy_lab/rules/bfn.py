@@ -359,6 +359,7 @@ BFN_RULES = RuleSet(
         "unit_supply_range": "7.3.1",
         "combat_supply_chain": "7.6.1",
         "air_allocation": "11.1",
+        "air_halved": "11.1.2",
         "air_interdiction": "11.2",
     },
     turns=("Night", "AM", "PM"),

@@ -232,14 +232,16 @@ def regional_interdiction_data(state: GameState) -> dict[str, list]:
     in the AM and PM movement phases.  The label gives the air and AA points behind it.
     """
     from normandy_lab.engine.interdiction import HALVED_MAPS, SAME_AS
+    from normandy_lab.rules import ruleset
 
+    refs = dict(ruleset(state.system).rule_refs)  # the game's own rule numbers, never named here
     outlines = _sheet_outlines(state.system)
     data: dict[str, list] = {key: [] for key in ("xs", "ys", "sheet", "penalty", "alpha", "text")}
     for sheet, penalty in sorted(map_penalties(state).items()):
         if penalty <= 0 or sheet not in outlines:
             continue
         source = SAME_AS.get(sheet, sheet)
-        halved = " (halved on this map, 11.1.2)" if source in HALVED_MAPS else ""
+        halved = f" (halved on this map, {refs.get('air_halved', '')})" if source in HALVED_MAPS else ""
         xs, ys = outlines[sheet]
         data["xs"].append(xs)
         data["ys"].append(ys)
@@ -248,7 +250,7 @@ def regional_interdiction_data(state: GameState) -> dict[str, list]:
         data["alpha"].append(min(0.08 + 0.04 * penalty, 0.35))
         data["text"].append(
             f"map {sheet}: Allied air {state.air_points.get(source, 0)}{halved} against AA "
-            f"{state.aa_points.get(source, 0)}: German units -{penalty} MP (11.2)"
+            f"{state.aa_points.get(source, 0)}: German units -{penalty} MP ({refs.get('air_interdiction', '')})"
         )
     return data
 
