@@ -250,7 +250,8 @@ def regional_interdiction_data(state: GameState) -> dict[str, list]:
         data["alpha"].append(min(0.08 + 0.04 * penalty, 0.35))
         data["text"].append(
             f"map {sheet}: Allied air {state.air_points.get(source, 0)}{halved} against AA "
-            f"{state.aa_points.get(source, 0)}: German units -{penalty} MP ({refs.get('air_interdiction', '')})"
+            f"{state.aa_points.get(source, 0)}: German units -{penalty} MP "
+            f"({refs.get('air_interdiction', '')})"
         )
     return data
 
