@@ -91,6 +91,10 @@ def test_edits_stay_off_the_phase_slider_and_each_can_be_removed(explorer):
     row.children[0].click()
     assert explorer.state.interdicted_hexes == {"C3013", "C3015"}
     assert "Removed: Hex C3014" in explorer.message and explorer.slider.max == 1
+    # A step adds no listed edit: the list's widgets are kept, not made again.
+    rows = explorer.edits_box.children
+    explorer.step()
+    assert explorer.edits_box.children is rows or explorer.edits_box.children == rows
 
 
 def test_clicking_an_out_of_supply_unit_explains_why(explorer):

@@ -703,8 +703,19 @@ class Explorer:
 
     def _refresh_edits(self) -> None:
         """List the study's edits (phase steps excepted), each with a button that removes it."""
+        import json
+
         import ipywidgets as w
 
+        listed = [(k, e) for k, e in enumerate(_edit_ops(self)) if e.get("op") != "next_phase"]
+        signature = json.dumps(listed, sort_keys=True, default=str)
+        if signature == getattr(self, "_edits_signature", None):
+            return  # the same list: no new widgets (each one is a comm in the page)
+        self._edits_signature = signature
+        for old in self.edits_box.children:
+            for part in getattr(old, "children", ()):
+                part.close()
+            old.close()
         rows = []
         for index, edit in enumerate(_edit_ops(self)):
             if edit.get("op") == "next_phase":
