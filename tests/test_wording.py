@@ -118,3 +118,11 @@ def test_formation_symbols_stand_for_their_units():
         if u.corps == "I. SS-Panzerkorps" and not u.formation and not u.hq and u.status == "active"
     ]
     assert kinds.count(data["glyph"][troops]) == max(kinds.count(kind) for kind in kinds)
+
+
+def test_engine_reasons_are_given_with_places_and_without_inf():
+    text = wording.reason_words("bfn", "vacant hex C3434 in an EZOC (5.4, 7.3); over 16 MP, limit 10 (7.2)")
+    assert text.startswith(f"vacant hex {wording.place_of('bfn', 'C3434')} in an EZOC (5.4, 7.3)")
+    assert "over 16 MP, limit 10 (7.2)" in text  # numbers that are not hexes are left alone
+    text = wording.reason_words("bfn", "source: out of range by 0.5 (inf hexes, 6.5 MP)")
+    assert text == "source: 0.5 too far (no line counted in hexes, 6.5 MP)"

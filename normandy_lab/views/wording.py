@@ -137,6 +137,27 @@ def _length_words(hexes: float, mp: float) -> str:
     return " or ".join(parts) if parts else "no line at all"
 
 
+def reason_words(system: str, reason: str) -> str:
+    """Return an engine reason for people: each hex id with its place, lengths without "inf".
+
+    ``"vacant hex C3434 in an EZOC"`` becomes ``"vacant hex C3434, 1 km N of Cristot in an EZOC"``;
+    ``"out of range by 0.5 (inf hexes, 6.5 MP)"`` becomes ``"0.5 too far (no line counted in hexes,
+    6.5 MP)"``.  The result is plain text (escape it for HTML).
+    """
+    g = grid(system)
+
+    def place(match: re.Match[str]) -> str:
+        token = match.group(0)
+        try:
+            return place_of(system, g.canonical(token))
+        except Exception:  # not a hex of this grid: a word that looks like one
+            return token
+
+    text = re.sub(r"\b[A-Z]?\d{2,4}(?:\.\d{3})?\b", place, reason)
+    text = text.replace("inf hexes", "no line counted in hexes").replace("inf MP", "no line counted in MP")
+    return re.sub(r"out of range by ([\d.]+)", r"\1 too far", text)
+
+
 def unit_report(state: GameState, report: SupplyReport, unit_id: str) -> str:
     """Return the side panel's account of a unit: its verdict in sentences, then its record.
 
@@ -186,7 +207,7 @@ def unit_report(state: GameState, report: SupplyReport, unit_id: str) -> str:
             else:
                 said = f"the shortest legal line is {lengths}, too long"
             lines.append(f"&nbsp;&nbsp;• To its {html.escape(entry['target'])}: {said}.")
-        lines.append(f"Why, as the engine reports it: {link_rules(r.reason, system)}")
+        lines.append(f"Why, as the engine reports it: {link_rules(reason_words(system, r.reason), system)}")
         if r.blocking_hex:
             by = ", ".join(html.escape(u) for u in r.blocking_units) or "the terrain"
             lines.append(f"First block: {html.escape(place_of(system, r.blocking_hex))}, by {by}.")
