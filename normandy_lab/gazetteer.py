@@ -101,6 +101,30 @@ class Place:
     alternates: tuple[str, ...] = field(default=(), repr=False)
 
 
+#: The eight compass points, counter-clockwise from east (the order of atan2's angle).
+COMPASS_POINTS = ("E", "NE", "N", "NW", "W", "SW", "S", "SE")
+
+
+def offset_km(origin: tuple[float, float], lon: Any, lat: Any) -> tuple[Any, Any]:
+    """Return the east and north offsets (km) of points from an origin (lon, lat).
+
+    A local flat approximation (kilometres per degree at the origin's latitude): good to a
+    fraction of a percent over the tens of kilometres between a hex and its nearest place.
+    Works on scalars and numpy arrays alike.
+    """
+    import math
+
+    lon0, lat0 = origin
+    return (lon - lon0) * 111.32 * math.cos(math.radians(lat0)), (lat - lat0) * 110.57
+
+
+def compass_point(east_km: float, north_km: float) -> str:
+    """Return the compass point (E, NE, N, ...) of an offset."""
+    import math
+
+    return COMPASS_POINTS[round(math.degrees(math.atan2(north_km, east_km)) / 45) % 8]
+
+
 def normalize_name(name: str) -> str:
     """Return the matching key of a place name.
 

@@ -194,19 +194,17 @@ class TerrainMap:
         """
         import math
 
-        from normandy_lab.gazetteer import lookup
+        from normandy_lab.gazetteer import compass_point, lookup, offset_km
 
-        lon0, lat0 = lookup(place) if isinstance(place, str) else place
+        origin = lookup(place) if isinstance(place, str) else place
         bridges = self.bridges(water_name)
         g = self.grid
         distances, bearings = [], []
-        compass = ("E", "NE", "N", "NW", "W", "SW", "S", "SE")
         for a, b in zip(bridges["a"], bridges["b"], strict=True):
             (lon_a, lat_a), (lon_b, lat_b) = g.center(a), g.center(b)
-            dx = ((lon_a + lon_b) / 2 - lon0) * 111.32 * math.cos(math.radians(lat0))
-            dy = ((lat_a + lat_b) / 2 - lat0) * 110.57
-            distances.append(round(math.hypot(dx, dy), 2))
-            bearings.append(compass[round(math.degrees(math.atan2(dy, dx)) / 45) % 8])
+            east, north = offset_km(origin, (lon_a + lon_b) / 2, (lat_a + lat_b) / 2)
+            distances.append(round(math.hypot(east, north), 2))
+            bearings.append(compass_point(east, north))
         near = bridges.assign(km=distances, bearing=bearings)
         return near[near["km"] <= km].sort_values("km")
 

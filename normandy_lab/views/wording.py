@@ -22,7 +22,6 @@ from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.grid import grid
 
-_COMPASS = ("E", "NE", "N", "NW", "W", "SW", "S", "SE")
 # Populated places and the landmarks a reader would know: what a hex is named after.
 _PLACE_KINDS = ("populated place", "village", "hamlet", "bridge", "hill", "landmark", "forest", "fort")
 # One line per kind of phase (the rule system's phases say which kind they are).
@@ -65,15 +64,16 @@ def place_of(system: str, hex_id: str) -> str:
     own = str(tmap.hexes.at[hex_id, "place"]) if hex_id in tmap.hexes.index else ""
     if own:
         return f"{hex_id} ({own})"
-    lon0, lat0 = grid(system).center(hex_id)
+    from normandy_lab.gazetteer import compass_point, offset_km
+
     lon, lat, names = _places(system)
-    dx = (lon0 - lon) * 111.32 * math.cos(math.radians(lat0))
-    dy = (lat0 - lat) * 110.57
-    nearest = int(np.argmin(dx * dx + dy * dy))
-    km = float(math.hypot(dx[nearest], dy[nearest]))
+    # Offsets of the places from the hex, turned round: the hex as seen from its nearest place.
+    east, north = offset_km(grid(system).center(hex_id), lon, lat)
+    nearest = int(np.argmin(east * east + north * north))
+    km = float(math.hypot(east[nearest], north[nearest]))
     if km < 0.5:
         return f"{hex_id} (at {names[nearest]})"
-    bearing = _COMPASS[round(math.degrees(math.atan2(dy[nearest], dx[nearest])) / 45) % 8]
+    bearing = compass_point(-float(east[nearest]), -float(north[nearest]))
     return f"{hex_id}, {km:.0f} km {bearing} of {names[nearest]}"
 
 
