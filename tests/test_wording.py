@@ -106,7 +106,7 @@ def test_formation_symbols_stand_for_their_units():
     members = [u for u in state.units if u.formation == "7th Armoured Division" and u.status == "active"]
     assert data["units"][k] == len(members)
     assert data["out"][k] == sum(not report[u.id].general for u in members)
-    _, _, cx, cy = layers._hex_outlines("bfn")
+    cx, cy = layers.hex_centres("bfn")
     assert abs(data["x"][k] - np.median([cx[g.index(u.hex)] for u in members])) < 1
     assert abs(data["y"][k] - np.median([cy[g.index(u.hex)] for u in members])) < 1
     assert data["glyph"][k] == "ARM" and data["short"][k] == "7th Armd Div"

@@ -78,15 +78,10 @@ SIZE_MARKS = {
 
 
 @lru_cache(maxsize=4)
-def _hex_outlines(system: str) -> tuple[None, None, np.ndarray, np.ndarray]:
-    """Web Mercator centres of every hex in grid order (cached per grid).
-
-    The first two items are kept for callers that unpack four values; hex
-    shapes are drawn from :mod:`normandy_lab.views.hexcells`.
-    """
+def hex_centres(system: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return the Web Mercator centres (x, y) of every hex in grid order (cached per grid)."""
     lon, lat = grid(system).centers()
-    cx, cy = to_mercator(lon, lat)
-    return None, None, cx, cy
+    return to_mercator(lon, lat)
 
 
 def supply_summary(state: GameState, report: SupplyReport) -> str:
@@ -107,7 +102,7 @@ def zoc_hexes(state: GameState, side: str) -> list[int]:
 def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
     """One marker per unit, stacks fanned out around the hex centre, supply state as columns."""
     g = grid(state.system)
-    _, _, cx, cy = _hex_outlines(state.system)
+    cx, cy = hex_centres(state.system)
     hex_size = g.georeference.hex_size_m * 1.5  # Mercator metres are ~1.5 ground metres at 49° N
     stacks: dict[str, list] = {}
     for u in state.units:
@@ -160,7 +155,7 @@ def path_data(
 ) -> dict[str, list]:
     """Return the traced lines of supply (all units, the listed ones, or one side's) as multi_line columns."""
     g = grid(state.system)
-    _, _, cx, cy = _hex_outlines(state.system)
+    cx, cy = hex_centres(state.system)
     xs, ys, owners, sides, lines = [], [], [], [], []
     for uid, r in report.units.items():
         if unit_ids is not None and uid not in unit_ids:
@@ -170,7 +165,7 @@ def path_data(
         if len(r.path) < 2:
             continue
         idx = [g.index(h) for h in r.path]
-        # Lists, not arrays: one JSON message per update (see _hex_outlines).
+        # Lists, not arrays: jupyter_bokeh sends each numpy array of a list column as its own message.
         xs.append(np.round(cx[idx], 1).tolist())
         ys.append(np.round(cy[idx], 1).tolist())
         owners.append(uid)
@@ -267,7 +262,7 @@ def move_hexes(state: GameState, report: SupplyReport, unit_id: str | None) -> t
     if not unit_id or not any(u.id == unit_id and u.status == "active" for u in state.units):
         return [], {"x": [], "y": [], "text": []}
     g = grid(state.system)
-    _, _, cx, cy = _hex_outlines(state.system)
+    cx, cy = hex_centres(state.system)
     reach = movement_range(state, unit_id, in_supply=report[unit_id].general)
     indices = sorted(g.index(h) for h in reach)
     ids = g.ids()
@@ -345,6 +340,11 @@ def short_formation_name(name: str) -> str:
     return text.strip(" -")[:18]
 
 
+def formation_key(unit: Any) -> str:
+    """Return the formation a unit's symbol is drawn with: its division or brigade, else its corps' troops."""
+    return unit.formation or (f"{unit.corps} troops" if unit.corps else "army troops")
+
+
 def formation_data(state: GameState, report: SupplyReport) -> dict[str, list]:
     """Return one symbol per formation (division, brigade, or a corps' own troops) at its units' centre.
 
@@ -352,13 +352,12 @@ def formation_data(state: GameState, report: SupplyReport) -> dict[str, list]:
     the share of its units in General Supply as six cells.
     """
     g = grid(state.system)
-    _, _, cx, cy = _hex_outlines(state.system)
+    cx, cy = hex_centres(state.system)
     groups: dict[tuple[str, str], list] = {}
     for u in state.units:
         if u.status != "active":
             continue
-        key = u.formation or (f"{u.corps} troops" if u.corps else "army troops")
-        groups.setdefault((u.side, key), []).append(u)
+        groups.setdefault((u.side, formation_key(u)), []).append(u)
     data: dict[str, list] = {
         key: []
         for key in (
@@ -423,12 +422,15 @@ def _formation_arm(name: str, units: list) -> str:
 
 def formation_units(state: GameState, key: str) -> list[str]:
     """Return the ids of the active units a formation symbol stands for (its ``key``)."""
-    return [
-        u.id
-        for u in state.units
-        if u.status == "active"
-        and (u.formation or (f"{u.corps} troops" if u.corps else "army troops")) == key
-    ]
+    return [u.id for u in state.units if u.status == "active" and formation_key(u) == key]
+
+
+def _hexside_middle(system: str, a: str, b: str) -> tuple[float, float]:
+    """Return the middle of the hexside between two adjacent hexes (Web Mercator, to 0.1 m)."""
+    g = grid(system)
+    cx, cy = hex_centres(system)
+    i, j = g.index(a), g.index(b)
+    return round(float(cx[i] + cx[j]) / 2, 1), round(float(cy[i] + cy[j]) / 2, 1)
 
 
 @lru_cache(maxsize=4)
@@ -437,13 +439,14 @@ def bridge_data(system: str) -> dict[str, list]:
     from normandy_lab.terrain import terrain_map
 
     g = grid(system)
-    _, _, cx, cy = _hex_outlines(system)
+    cx, cy = hex_centres(system)
     bridges = terrain_map(system, progress=False).bridges()
     data: dict[str, list] = {key: [] for key in ("x", "y", "a", "b", "water", "angle")}
     for a, b, water in zip(bridges["a"], bridges["b"], bridges["water_name"], strict=True):
+        x, y = _hexside_middle(system, a, b)
         i, j = g.index(a), g.index(b)
-        data["x"].append(round(float(cx[i] + cx[j]) / 2, 1))
-        data["y"].append(round(float(cy[i] + cy[j]) / 2, 1))
+        data["x"].append(x)
+        data["y"].append(y)
         data["a"].append(a)
         data["b"].append(b)
         data["water"].append(str(water or "water"))
@@ -453,22 +456,20 @@ def bridge_data(system: str) -> dict[str, list]:
 
 
 def broken_bridge_data(state: GameState) -> dict[str, list]:
-    """Return the bridges the analyst destroyed (a what-if) as markers on their hexsides."""
-    g = grid(state.system)
-    _, _, cx, cy = _hex_outlines(state.system)
-    names = {
-        f"{a}|{b}": w
-        for a, b, w in zip(*(bridge_data(state.system)[k] for k in ("a", "b", "water")), strict=True)
-    }
+    """Return the bridges the analyst destroyed (a what-if), road or rail, as markers on their hexsides."""
+    from normandy_lab.terrain import terrain_map
+
+    sides = terrain_map(state.system, progress=False).hexsides
     data: dict[str, list] = {key: [] for key in ("x", "y", "a", "b", "water")}
     for key in sorted(state.destroyed_bridges):
         a, b = key.split("|")
-        i, j = g.index(a), g.index(b)
-        data["x"].append(round(float(cx[i] + cx[j]) / 2, 1))
-        data["y"].append(round(float(cy[i] + cy[j]) / 2, 1))
+        x, y = _hexside_middle(state.system, a, b)
+        data["x"].append(x)
+        data["y"].append(y)
         data["a"].append(a)
         data["b"].append(b)
-        data["water"].append(names.get(key) or names.get(f"{b}|{a}") or "water")
+        water = sides.at[key, "water_name"] if key in sides.index else ""
+        data["water"].append(str(water or "water"))
     return data
 
 
