@@ -272,7 +272,8 @@ def test_a_failed_save_leaves_the_previous_study_intact(tmp_path, monkeypatch):
     def broken(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr(json, "dump", broken)
+    # The disk fills while the new study is being written (after its text went to the temporary file).
+    monkeypatch.setattr("normandy_lab.savefile.os.fsync", broken)
     with pytest.raises(OSError):
         save_study(study, path)
     assert path.read_text() == before

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from typing import Any
 from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.scenario import load_scenario, scenario_path
 from normandy_lab.engine.state import GameState
+from normandy_lab.savefile import write_text_atomically
 
 FORMAT = "normandy_lab.study/1"
 
@@ -78,17 +77,8 @@ class Study:
         return self.state
 
 
-def normal_file_mode() -> int:
-    """Return the permissions a new file gets in this process (0666 less the umask), e.g. 0644."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
 def save_study(study: Study, path: str | Path) -> Path:
     """Save a study atomically (write a temporary file, then rename it over the target)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "format": FORMAT,
         "title": study.title,
@@ -97,19 +87,7 @@ def save_study(study: Study, path: str | Path) -> Path:
         "state_label": study.state.label,
         "fingerprint": fingerprint(study.state),
     }
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            json.dump(payload, handle, indent=2, ensure_ascii=False)
-            handle.flush()
-            os.fsync(handle.fileno())
-        # mkstemp makes the file private (0600); a study is written like any file the user saves.
-        os.chmod(temporary, normal_file_mode())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return path
+    return write_text_atomically(path, json.dumps(payload, indent=2, ensure_ascii=False))
 
 
 def load_study(path: str | Path) -> Study:

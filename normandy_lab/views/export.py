@@ -37,8 +37,8 @@ def save_html(obj: Any, path: str | Path, title: str = "normandy_lab", header_ht
     from bokeh.embed import file_html
     from bokeh.resources import INLINE
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    from normandy_lab.savefile import write_text_atomically
+
     template = FILE
     variables: dict[str, Any] = {}
     if header_html:
@@ -52,23 +52,7 @@ def save_html(obj: Any, path: str | Path, title: str = "normandy_lab", header_ht
     text = file_html(
         obj, INLINE, title, template=template, template_variables=variables, suppress_callback_warning=True
     )
-    _write_atomically(path, text)
-    return path
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write text to a file through a temporary file in the same folder and a rename."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with open(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        from normandy_lab.engine.study import normal_file_mode
-
-        Path(temporary).chmod(normal_file_mode())  # like any file the user saves (mkstemp makes 0600)
-        Path(temporary).replace(path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    return write_text_atomically(path, text)
 
 
 def html_to_png(html_path: str | Path, png_path: str | Path, width: int = 1100, height: int = 900) -> Path:
