@@ -501,3 +501,19 @@ def test_compare_shows_two_states_side_by_side_sharing_ranges_and_data(explorer)
 
     names = [m.name for m in row(left, right).references() if m.name]
     assert len(names) == len(set(names))
+
+
+def test_next_movement_phase_and_next_day_jump_ahead(explorer):
+    from normandy_lab.rules import ruleset
+
+    sequence = ruleset("bfn").sequence
+    explorer.next_movement_phase()
+    phase = sequence[explorer.state.turn][explorer.state.phase_index]
+    assert phase.kind in ("movement", "mech_movement") and explorer.position > 0
+    assert explorer.message.startswith(f"Now {explorer.state.label}")
+    today = explorer.state.date
+    explorer.next_day()
+    assert explorer.state.date > today
+    # The first phase of the new day: the one before it still belongs to the day before.
+    assert explorer.states[explorer.position - 1].date == today
+    assert explorer.slider.value == explorer.slider.max

@@ -187,11 +187,7 @@ class Explorer:
             return False
         before, before_report = self.state, self.report
         try:
-            if self.study is not None:
-                self.study.apply(edit)
-            else:
-                self._states.append(apply_edit(self.states[-1], edit))
-                self._edits.append(dict(edit))
+            self._append_edit(edit)
         except Exception as exc:  # the engine's refusal, with its reason
             self.message = f"Refused: {exc}"
             self._refresh_text()
@@ -202,6 +198,14 @@ class Explorer:
         self.refresh()
         self._summarise(before, before_report, wording.edit_words(self.system, edit, self.state))
         return True
+
+    def _append_edit(self, edit: dict[str, Any]) -> None:
+        """Put an edit at the end of the history (the study's, or this explorer's own); raises if refused."""
+        if self.study is not None:
+            self.study.apply(edit)
+        else:
+            self._states.append(apply_edit(self.states[-1], edit))
+            self._edits.append(dict(edit))
 
     def _summarise(self, before: GameState, before_report: Any, what: str) -> None:
         """Put what changed in the banner and ring the units whose verdict changed."""
@@ -226,26 +230,23 @@ class Explorer:
     def step_until(self, done: Any, limit: int = 40) -> None:
         """Step until ``done(state)`` holds (at most ``limit`` phases), one redraw at the end."""
         before, before_report = self.state, self.report
+        refused = ""
         for _ in range(limit):
             ends = self.phase_ends()
             k = self.phase_number()
             if k + 1 < len(ends):
                 self.position = ends[k + 1]
-            elif self.position == len(self.states) - 1:
+            else:
                 try:
-                    if self.study is not None:
-                        self.study.apply({"op": "next_phase"})
-                    else:
-                        self._states.append(apply_edit(self.states[-1], {"op": "next_phase"}))
-                        self._edits.append({"op": "next_phase"})
-                except Exception as exc:
-                    self.message = f"Refused: {exc}"
+                    self._append_edit({"op": "next_phase"})
+                except Exception as exc:  # the sequence cannot go on (the campaign's end)
+                    refused = f" (stopped: {exc})"
                     break
                 self.position = len(self.states) - 1
             if done(self.state):
                 break
         self.refresh()
-        self._summarise(before, before_report, f"Now {self.state.label}")
+        self._summarise(before, before_report, f"Now {self.state.label}{refused}")
 
     def next_movement_phase(self) -> None:
         """Step to the next movement phase of either side."""
