@@ -13,7 +13,6 @@ import html
 from dataclasses import dataclass
 from typing import Any
 
-from normandy_lab.engine import supply
 from normandy_lab.engine.state import GameState
 from normandy_lab.views import layers, wording
 
@@ -33,26 +32,23 @@ class Comparison:
         display(self.app)
 
 
-def _fill(state: GameState, fig: Any, prefix: str) -> tuple[Any, Any]:
-    """Draw one state's situation over a basemap; return its layers and supply report."""
+def _fill(state: GameState, fig: Any, prefix: str) -> tuple[Any, dict[str, dict[str, list]]]:
+    """Draw one state's situation over a basemap, as a sequence page draws each state (no lines).
+
+    Returns the layers and the contents drawn.
+    """
+    from normandy_lab.views.sequence import state_frame
     from normandy_lab.views.situation import add_state_layers
 
-    report = supply(state)
+    features, hexes, _ = state_frame(state)
     shown = add_state_layers(fig, state.system, prefix=prefix)
     shown.set_features("bridges", layers.bridge_data(state.system))
-    shown.set_hexes("zoc_allied", layers.zoc_hexes(state, "allied"))
-    shown.set_hexes("zoc_german", layers.zoc_hexes(state, "german"))
-    shown.set_hexes("interdiction", layers.interdiction_hexes(state))
-    for name, data in (
-        ("units", layers.unit_data(state, report)),
-        ("formations", layers.formation_data(state, report)),
-        ("regional", layers.regional_interdiction_data(state)),
-        ("history", layers.history_front_data(state)),
-        ("implied", layers.implied_front_data(state)),
-        ("broken_bridges", layers.broken_bridge_data(state)),
-    ):
-        shown.set_features(name, data)
-    return shown, report
+    for name, indices in hexes.items():
+        shown.set_hexes(name, indices)
+    for name, data in features.items():
+        if name != "paths":  # every unit's line on two maps side by side would hide the difference
+            shown.set_features(name, data)
+    return shown, features
 
 
 def difference_table(before: GameState, after: GameState) -> tuple[str, list[str]]:
@@ -134,15 +130,14 @@ def compare(
         if source is not None and source.name in shared:
             label.source = shared[source.name]
     _fill(before, left, "before:")
-    right_layers, after_report = _fill(after, right, "after:")
+    right_layers, drawn = _fill(after, right, "after:")
     # The maps are half as wide as the explorer's: the key goes as one line of words under them.
     left.legend[0].visible = False
     right.legend[0].visible = False
     left.title.text = f"{titles[0]}: {before.label}"
     right.title.text = f"{titles[1]}: {after.label}"
     table, changed = difference_table(before, after)
-    units = layers.unit_data(after, after_report)
-    right_layers.set_features("changed", layers.unit_positions(units, changed))
+    right_layers.set_features("changed", layers.unit_positions(drawn["units"], changed))
     key = (
         f"{layers.RING_KEY_HTML}<br><small>Dashed green rings on the right: the units whose supply "
         "differs. Hatched hexes: zones of control. Pan or zoom either map: both follow.</small>"
