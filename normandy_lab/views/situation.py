@@ -221,24 +221,45 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     return layers
 
 
-def _counters(fig: Any, source: Any, prefix: str) -> tuple[Any, list[Any]]:
-    """Draw battalion counters: side colour, type inside, echelon above, strength below, supply ring."""
-    from bokeh.models import HoverTool, LabelSet
+def _marked_squares(
+    fig: Any, source: Any, size: int, words: str, name: str, marks: tuple[tuple, ...], visible: bool
+) -> tuple[Any, list[Any]]:
+    """Draw side-coloured squares ringed by supply state, with text marks around them (counters, symbols).
 
-    counters = fig.scatter(
-        "x", "y", source=source, marker="square", size=24, fill_color="colour", line_color="line",
-        line_width=3, legend_label="unit counters (zoomed in)", name=f"{prefix}layer:units", visible=False,
+    Each mark is ``(column, y offset, font size, colour, background)``; a background of None
+    leaves the text on the square itself.
+    """
+    from bokeh.models import LabelSet
+
+    squares = fig.scatter(
+        "x", "y", source=source, marker="square", size=size, fill_color="colour", line_color="line",
+        line_width=3, legend_label=words, name=name, visible=visible,
     )  # fmt: skip
     labels = []
-    for column, offset, size in (("glyph", 0, "6pt"), ("echelon", 17, "7pt"), ("strength", -17, "7pt")):
+    for column, offset, font_size, colour, background in marks:
         label = LabelSet(
-            x="x", y="y", text=column, source=source, text_font_size=size, y_offset=offset,
-            text_color="white" if column == "glyph" else "#111111", text_align="center",
-            text_baseline="middle", text_font_style="bold", visible=False,
-            name=f"{prefix}labels:units:{column}",
+            x="x", y="y", text=column, source=source, text_font_size=font_size, y_offset=offset,
+            text_color=colour, text_align="center", text_baseline="middle", text_font_style="bold",
+            background_fill_color=background, background_fill_alpha=0.7, visible=visible,
+            name=f"{name.replace('layer:', 'labels:')}:{column}",
         )  # fmt: skip
         fig.add_layout(label)
         labels.append(label)
+    return squares, labels
+
+
+def _counters(fig: Any, source: Any, prefix: str) -> tuple[Any, list[Any]]:
+    """Draw battalion counters: side colour, type inside, echelon above, strength below, supply ring."""
+    from bokeh.models import HoverTool
+
+    marks = (
+        ("glyph", 0, "6pt", "white", None),
+        ("echelon", 17, "7pt", "#111111", None),
+        ("strength", -17, "7pt", "#111111", None),
+    )
+    counters, labels = _marked_squares(
+        fig, source, 24, "unit counters (zoomed in)", f"{prefix}layer:units", marks, visible=False
+    )
     fig.add_tools(
         HoverTool(
             renderers=[counters],
@@ -256,28 +277,18 @@ def _counters(fig: Any, source: Any, prefix: str) -> tuple[Any, list[Any]]:
 
 
 def _formation_symbols(fig: Any, source: Any, prefix: str) -> tuple[Any, list[Any]]:
-    """Draw one symbol per formation: side colour, echelon above, short name and supply bar below."""
-    from bokeh.models import HoverTool, LabelSet
+    """Draw one symbol per formation: side colour, arm inside, echelon above, name and supply bar below."""
+    from bokeh.models import HoverTool
 
-    symbols = fig.scatter(
-        "x", "y", source=source, marker="square", size=30, fill_color="colour", line_color="line",
-        line_width=3, legend_label="divisions, brigades (zoomed out)", name=f"{prefix}layer:formations",
-    )  # fmt: skip
-    labels = []
-    for column, offset, size, colour in (
-        ("glyph", 0, "7pt", "#ffffff"),
-        ("echelon", 21, "8pt", "#111111"),
-        ("short", -23, "8pt", "#111111"),
-        ("bar", -35, "7pt", "#1e7b1e"),
-    ):
-        label = LabelSet(
-            x="x", y="y", text=column, source=source, text_font_size=size, y_offset=offset,
-            text_color=colour, text_align="center", text_baseline="middle", text_font_style="bold",
-            background_fill_color=None if column == "glyph" else "white", background_fill_alpha=0.7,
-            name=f"{prefix}labels:formations:{column}",
-        )  # fmt: skip
-        fig.add_layout(label)
-        labels.append(label)
+    marks = (
+        ("glyph", 0, "7pt", "#ffffff", None),
+        ("echelon", 21, "8pt", "#111111", "white"),
+        ("short", -23, "8pt", "#111111", "white"),
+        ("bar", -35, "7pt", "#1e7b1e", "white"),
+    )
+    symbols, labels = _marked_squares(
+        fig, source, 30, "divisions, brigades (zoomed out)", f"{prefix}layer:formations", marks, visible=True
+    )
     fig.add_tools(
         HoverTool(
             renderers=[symbols],

@@ -115,7 +115,7 @@ def _target_words(
 ) -> str:
     """Say what a line reached, by name and place."""
     end = place_of(system, path[-1]) if path else ""
-    if traced_to.startswith("source") or traced_to.startswith("source or corps HQ"):
+    if traced_to.startswith("source"):  # "source <hex>" or "source or corps HQ"
         other = next(
             (u for u in state.units if u.hex == (path[-1] if path else None) and u.hq == "corps"), None
         )
