@@ -401,16 +401,12 @@ from bokeh.models import ColumnDataSource
 from bokeh.plotting import figure
 from jupyter_bokeh.widgets import BokehModel
 
-from normandy_lab.views.mapview import to_mercator
+from normandy_lab.views.mapview import grid_source_data, to_mercator
 
 # The floor: as many hexes as the explorer's terrain, one patches glyph, nothing else.
 hex_frame = nl.grid("bfn").to_geodataframe()
-xs, ys = [], []
-for polygon in hex_frame.geometry:
-    lon, lat = np.asarray(polygon.exterior.coords).T
-    x, y = to_mercator(lon, lat)
-    xs.append(x)
-    ys.append(y)
+outlines = grid_source_data("bfn")  # every hex's outline in Web Mercator, grid order
+xs, ys = outlines["xs"], outlines["ys"]
 palette = ["#f4efc7", "#d9e6a8", "#9cc47a", "#3f7f3a", "#7fb7c9", "#c9b79c"]
 rng = np.random.default_rng(1944)
 colours = [palette[i] for i in rng.integers(len(palette), size=len(xs))]
