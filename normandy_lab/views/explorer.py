@@ -816,7 +816,7 @@ class Explorer:
             description="Step ▶", layout=w.Layout(width="80px"), button_style="primary"
         )
         self.movement_button = w.Button(
-            description="next movement phase", layout=w.Layout(width="160px", min_width="160px")
+            description="next movement phase", layout=w.Layout(width="180px", min_width="180px")
         )
         self.day_button = w.Button(description="next day", layout=w.Layout(width="80px", min_width="80px"))
         self.play = w.Play(value=0, min=0, max=200, step=1, interval=1500, description="Play")
