@@ -123,9 +123,12 @@ BFN = TerrainVocabulary(
     system="bfn",
     terrains=("Sea", "Clear", "Farmland", "Bocage", "Forest", "Flooded/Marsh", "Beach"),
     water_names={
+        # The canals (the Caen canal beside the Orne, the Vire-Taute canal) bar like the major rivers;
+        # the smaller named rivers (class "river": Aure, Drôme, Seulles, Odon, Elle, Taute, ...) are
+        # Streams, as the docstring below and docs/terrain.md say.
         "canal": "Major River",
         "stream": "Stream",
-        "river": "Major River",
+        "river": "Stream",
         "major_river": "Major River",
     },
     rules={
@@ -138,7 +141,7 @@ BFN = TerrainVocabulary(
         "Sea": "all-sea: no ZOC across (5.3)",
         "City": "no ZOC into city hexes (5.3); German supply cities (7.4)",
         "Stream": "+2 MP, vehicles prohibited, supply only to an adjacent unit (7.3.2, 10.6)",
-        "Major River": "infantry all MPs, mech only by bridge (10.6); the Caen canal counts as one",
+        "Major River": "infantry all MPs, mech only by bridge (10.6); the major rivers and the canals",
     },
     sea="Sea",
     marsh="Flooded/Marsh",
@@ -153,9 +156,12 @@ BFN = TerrainVocabulary(
 )
 """The Battle for Normandy: 10.6 and the reconstructed TEC (digest 5.1).  Mixed
 country (neither bocage nor open dominant) is Farmland, the rulebook's
-"light bocage".  Only the major rivers (and the Caen canal, which the bridging
-example treats as a river beside the Orne) are Major River hexsides; the
-smaller named rivers are Streams, or every valley would bar armour.  The six
+"light bocage".  Only the major rivers (class ``major_river``: Seine, Orne,
+Dives, Vire, Douve, Sée, Sélune, and the sea inlets) and the canals are Major
+River hexsides: the bridging example treats the Caen canal as a river beside
+the Orne, and the Vire-Taute canal, the layer's other canal, keeps the same
+class.  The smaller named rivers (class ``river``) are Streams like the
+brooks, or every valley would be a Major River line.  The six
 German supply cities of 7.4 are City hexes whatever their size; a City
 replaces the country in combat, a Town or Village adds to it (12.6.5)."""
 

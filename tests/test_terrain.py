@@ -217,6 +217,26 @@ def test_every_road_crossing_of_the_main_rivers_is_a_bridge(system, river):
     assert crossings["road_bridge"].all()
 
 
+@pytest.mark.parametrize(
+    ("water_name", "feature"),
+    [
+        ("Aure", "Stream"),
+        ("Seulles", "Stream"),
+        ("Orne", "Major River"),
+        ("Vire", "Major River"),
+        ("Canal de Caen à la Mer", "Major River"),
+    ],
+)
+def test_bfn_water_classes_follow_the_documented_reading(water_name, feature):
+    """BfN 10.6 (docs/terrain.md): only the major rivers and the canals are Major River hexsides; the
+    smaller named rivers such as the Aure and the Seulles are Streams."""
+    sides = terrain_map("bfn").hexsides
+    # Only hexsides where this water is the one crossed (a hexside names every water of its class).
+    mine = sides[sides["water_name"].apply(lambda names: water_name in str(names).split("; "))]
+    assert len(mine) > 0
+    assert (mine["water_feature"] == feature).all()
+
+
 def test_cobra_dives_hexsides_a4101_to_a4106():
     """Cobra 5.2h: the Dives runs along hexes A4101 to A4106."""
     sides = terrain_map("cobra").hexsides
