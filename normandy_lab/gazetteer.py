@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import difflib
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import yaml
 
 from normandy_lab import yamllines
@@ -366,3 +368,41 @@ def places():  # -> geopandas.GeoDataFrame
 def clear_cache() -> None:
     """Forget the loaded data (after editing a gazetteer file)."""
     _index.cache_clear()
+
+
+# Populated places and the landmarks a reader would know: what a hex is named after.
+_HEX_PLACE_KINDS = ("populated place", "village", "hamlet", "bridge", "hill", "landmark", "forest", "fort")
+
+
+@lru_cache(maxsize=4)
+def _hex_places(system: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Coordinates and names of the places a hex can be described by (``system`` keys the cache)."""
+    frame = places()
+    frame = frame[frame["kind"].isin(_HEX_PLACE_KINDS)]
+    lon, lat = frame.geometry.x.to_numpy(), frame.geometry.y.to_numpy()
+    return lon, lat, frame["name"].astype(str).tolist()
+
+
+@lru_cache(maxsize=65536)
+def hex_place(system: str, hex_id: str) -> str:
+    """Return a hex id with where it is: ``"C3622 (Caen)"`` or ``"C4146, 1 km NW of Juaye-Mondaye"``.
+
+    A hex that holds a named place is named after it; any other hex by its
+    nearest place, with the distance and compass direction from that place.
+    """
+    from normandy_lab.grid import grid
+    from normandy_lab.terrain import terrain_map
+
+    tmap = terrain_map(system, progress=False)
+    own = str(tmap.hexes.at[hex_id, "place"]) if hex_id in tmap.hexes.index else ""
+    if own:
+        return f"{hex_id} ({own})"
+    lon, lat, names = _hex_places(system)
+    # Offsets of the places from the hex, turned round: the hex as seen from its nearest place.
+    east, north = offset_km(grid(system).center(hex_id), lon, lat)
+    nearest = int(np.argmin(east * east + north * north))
+    km = float(math.hypot(east[nearest], north[nearest]))
+    if km < 0.5:
+        return f"{hex_id} (at {names[nearest]})"
+    bearing = compass_point(-float(east[nearest]), -float(north[nearest]))
+    return f"{hex_id}, {km:.0f} km {bearing} of {names[nearest]}"

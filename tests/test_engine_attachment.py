@@ -55,7 +55,15 @@ def test_7_2_a_division_hq_supplies_at_most_three_corps_units(pegasus):
     report = supply(state)
     attached = [f"CORPS-{k}" for k in range(4) if report[f"CORPS-{k}"].general]
     assert len(attached) == 3
-    assert all(report[u].traced_to == "attached to division HQ of 3rd Division" for u in attached)
+    hq = next(u for u in state.units if u.hq == "division" and u.formation == "3rd Division")
+    assert all(report[u].traced_kind == "attached" and report[u].traced_id == hq.id for u in attached)
+    assert all(
+        report[u].traced_to.startswith(f"attached to division HQ {hq.id} ({hq.name}) at ") for u in attached
+    )
+    # The fourth is told why: the places are taken (7.2), naming the HQ and the units that hold them.
+    left = next(f"CORPS-{k}" for k in range(4) if not report[f"CORPS-{k}"].general)
+    assert report[left].code == "attachment_full" and report[left].rule == "7.2"
+    assert f"{hq.id} already has 3 of 3 attached" in report[left].reason
 
 
 def test_attachment_chart_exception_2_croc_and_avre_do_not_count(pegasus):
@@ -78,9 +86,9 @@ def test_attachment_chart_exception_1_a_whole_cw_armoured_brigade_attaches(pegas
     state = _with(pegasus, *corps, *brigade)
     report = supply(state)
     assert all(report[u.id].general for u in corps + brigade)
-    assert {report[u.id].traced_to for u in brigade} == {
-        "attached to division HQ of 3rd Division (whole CW armoured brigade)"
-    }
+    assert {report[u.id].traced_kind for u in brigade} == {"attached"}
+    assert all(report[u.id].traced_to.endswith("(whole CW armoured brigade)") for u in brigade)
+    assert len({report[u.id].traced_id for u in brigade}) == 1
 
 
 def test_6_3_us_units_do_not_attach_to_a_cw_division(pegasus):
@@ -93,7 +101,7 @@ def test_7_4_pathfinders_supply_airborne_units_until_the_end_of_7_june_am(pegasu
     assert not supply(pegasus)["GB-6AB-9"].general  # its HQ is cut off by Pegasus Bridge (12.5.4)
     with_pathfinder = pegasus.evolve(pathfinders=frozenset({"C3211"}))
     para = supply(with_pathfinder)["GB-6AB-9"]
-    assert para.general and para.traced_to == "pathfinder"
+    assert para.general and para.traced_kind == "pathfinder" and para.traced_id == "C3211"
     assert not para.combat  # 7.5: no Combat Supply through a pathfinder
     assert para.path[-1] == "C3211"
     # From the 7 June PM turn on, pathfinders no longer count.
@@ -165,3 +173,139 @@ def test_2_3_calendar_in_force(pegasus):
     assert "Carpet bombing" in events and "Beachheads" not in events
     weather_phase = phase_effects(pegasus.evolve(turn="Night", phase_index=0))
     assert any("Pathfinder" in line for line in weather_phase.results["calendar"])
+
+
+def _hq(uid, hex_id, formation, side="allied", nationality="UK", kind="division"):
+    return Unit(
+        id=uid, name=uid, side=side, nationality=nationality, type="hq", mechanized=False,
+        size="division_hq", formation=formation, corps=None, hq=kind, hex=hex_id, steps=1,
+    )  # fmt: skip
+
+
+def _division_unit(uid, hex_id, formation, utype="infantry", side="allied", nationality="UK"):
+    return Unit(
+        id=uid, name=uid, side=side, nationality=nationality, type=utype, mechanized=False,
+        size="battalion", formation=formation, corps=None, hq=None, hex=hex_id, steps=3,
+    )  # fmt: skip
+
+
+# The 51st Division's HQ at Sword (in supply, far from the units below, which stand in the
+# 3rd Division's range only): its units near the 3rd Division can be supplied only by attachment.
+FAR_51ST = "C2524"
+
+
+def test_7_2_one_non_artillery_unit_of_another_division_may_attach(pegasus):
+    """7.2: of the three attached units, one may be a non-artillery unit of another division."""
+    state = _with(
+        pegasus,
+        _hq("GB-51-HQ", FAR_51ST, "51st Division"),
+        _division_unit("GB-51-A", NEAR_3RD_DIVISION[0], "51st Division"),
+        _division_unit("GB-51-B", NEAR_3RD_DIVISION[1], "51st Division"),
+    )
+    report = supply(state)
+    assert report["GB-51-HQ"].general
+    supplied = [u for u in ("GB-51-A", "GB-51-B") if report[u].general]
+    assert len(supplied) == 1 and report[supplied[0]].traced_kind == "attached"
+    left = report[next(u for u in ("GB-51-A", "GB-51-B") if u not in supplied)]
+    assert left.code == "attachment_full"
+    assert "its one unit of another division attached" in left.reason
+
+
+def test_7_2_allied_divisional_artillery_never_leaves_its_division(pegasus):
+    state = _with(
+        pegasus,
+        _hq("GB-51-HQ", FAR_51ST, "51st Division"),
+        _division_unit("GB-51-ART", NEAR_3RD_DIVISION[0], "51st Division", utype="artillery"),
+    )
+    report = supply(state)
+    assert not report["GB-51-ART"].general
+    assert report["GB-51-ART"].code == "out_of_range"
+
+
+def _german_pocket(pegasus):
+    """The Germans of the Pegasus test alone, with no supply cities and LXXXIV. AK far to the south.
+
+    Around C2830 a unit is nine hexes from any source and beyond the corps HQ's
+    reach: only a division or KG HQ there can supply it.
+    """
+    german = pegasus.evolve(
+        units=tuple(u for u in pegasus.units if u.side == "allied" or u.id == "DE-PEG"),
+        german_supply_cities=frozenset(),
+    )
+    return _with(german, _hq("DE-LXXXIV", "C3544", None, side="german", nationality="DE", kind="corps"))
+
+
+POCKET = ("C2830", "C2827", "C2832", "C2927", "C2932", "C2731")
+
+
+def test_7_2_german_artillery_attaches_to_another_division_and_the_reading_is_reported(pegasus):
+    """7.2: the German player may attach division and corps artillery freely; the reading is an option."""
+    state = _with(
+        _german_pocket(pegasus),
+        _hq("DE-21-HQ", POCKET[0], "21. Pz", side="german", nationality="DE"),
+        # Three corps units and the 716. ID's artillery (its HQ far south) want the 21. Pz HQ's three places.
+        *[
+            _division_unit(f"DE-CORPS-{k}", h, None, side="german", nationality="DE")
+            for k, h in enumerate(POCKET[1:4])
+        ],
+        _hq("DE-716-HQ", "C4044", "716. ID", side="german", nationality="DE"),
+        _division_unit("DE-716-AR", POCKET[4], "716. ID", utype="artillery", side="german", nationality="DE"),
+    )
+    wanting = ("DE-CORPS-0", "DE-CORPS-1", "DE-CORPS-2", "DE-716-AR")
+    counted = supply(state)
+    # Read as taking a place, four units compete for three places; the artillery may take one (it is
+    # not limited to the one place for another division's unit).
+    held = [u for u in wanting if counted[u].general]
+    assert len(held) == 3 and all(counted[u].traced_kind == "attached" for u in held)
+    left = next(u for u in wanting if u not in held)
+    assert counted[left].code == "attachment_full"
+    assert counted[left].readings["german_artillery_attach"] == "counts"
+    # Read as free, the artillery takes no place and all four are supplied.
+    free = supply(state.evolve(options={"german_artillery_attach": "free"}))
+    assert all(free[u].general for u in wanting)
+    assert free["DE-716-AR"].traced_to.endswith("(free attachment)")
+
+
+def test_20_3_a_kg_hq_supplies_six_units_of_any_division_or_corps(pegasus):
+    """20.3: a KG HQ supplies six units of any division or corps (a division HQ three)."""
+    hexes = (*POCKET[1:], "C2831", "C2929")
+    units = [
+        _division_unit(f"DE-X-{k}", h, None, side="german", nationality="DE") for k, h in enumerate(hexes)
+    ]
+    units[0] = _division_unit(
+        "DE-X-0", hexes[0], "352. ID", side="german", nationality="DE"
+    )  # another division's
+    pocket = _with(
+        _german_pocket(pegasus), _hq("DE-352-HQ", "C4044", "352. ID", side="german", nationality="DE")
+    )
+    kg = supply(
+        _with(
+            pocket, _hq("DE-KG-HQ", POCKET[0], "KG Rauch", side="german", nationality="DE", kind="kg"), *units
+        )
+    )
+    division = supply(
+        _with(pocket, _hq("DE-KG-HQ", POCKET[0], "21. Pz", side="german", nationality="DE"), *units)
+    )
+    assert kg["DE-KG-HQ"].general and division["DE-KG-HQ"].general
+    assert sum(kg[u.id].traced_kind == "attached" for u in units) == 6
+    assert sum(division[u.id].traced_kind == "attached" for u in units) == 3
+    left = next(u.id for u in units if not kg[u.id].general)
+    assert kg[left].code == "attachment_full" and "20.3" in kg[left].rule and "6 of its 6" in kg[left].reason
+
+
+def test_attachments_are_the_owners_best_choice_not_first_come():
+    """7.2: attachments are chosen; a maximum flow supplies every unit a greedy pass in file order would strand."""
+    from normandy_lab.engine.attachment import AttachHQ, AttachOption, best_attachments
+
+    hqs = [AttachHQ("1st", 1, 1), AttachHQ("2nd", 1, 1)]
+    options = [
+        AttachOption("A", "1st", 6, False),  # A is nearer the 1st, but may use the 2nd...
+        AttachOption("A", "2nd", 30, False),
+        AttachOption("B", "1st", 12, False),  # ...while B can reach only the 1st.
+    ]
+    assert best_attachments(hqs, options) == {"A": "2nd", "B": "1st"}
+    # With no competition each unit takes its nearest HQ.
+    assert best_attachments([AttachHQ("1st", 3, 1), AttachHQ("2nd", 3, 1)], options[:2]) == {"A": "1st"}
+    # One place for another division's unit: the second such unit is left out.
+    other = [AttachOption("C", "1st", 6, True), AttachOption("D", "1st", 6, True)]
+    assert len(best_attachments([AttachHQ("1st", 3, 1)], other)) == 1

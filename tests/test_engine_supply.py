@@ -189,8 +189,12 @@ def test_7_4_combat_supply_follows_nationality():
     report = supply(remove_unit(state, "DE-PEG"))
     battalion = report["GB-3D-1"]
     assert battalion.general
-    # The division HQ reaches a beachhead acting as a corps HQ (before 11 June), so combat supply holds...
-    assert battalion.combat
+    # The only beachhead is American: it gives General Supply to anyone, Combat Supply to US units only.
+    assert not battalion.combat
+    assert battalion.readings == {} or report["GB-3D-1"].general
+    # Under the other reading of the chain (any army's corps HQ or beachhead), it would have it.
+    mixed = supply(remove_unit(state, "DE-PEG").evolve(options={"combat_supply_chain": "any_army"}))
+    assert mixed["GB-3D-1"].combat
     # ...but a British corps HQ cannot draw combat supply from a US beach.
     with_corps = add_unit(
         remove_unit(state, "DE-PEG"),

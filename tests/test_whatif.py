@@ -6,7 +6,13 @@ import pytest
 
 import normandy_lab as nl
 from normandy_lab.engine.edits import destroy_bridge, set_weather
-from normandy_lab.engine.whatif import cause, out_of_supply_counts, supply_changes, supply_table
+from normandy_lab.engine.whatif import (
+    cause,
+    out_of_supply_counts,
+    supply_changes,
+    supply_summary,
+    supply_table,
+)
 
 SCENARIO = "bfn_1944-06-13_am"
 
@@ -20,22 +26,36 @@ def test_supply_table_has_one_row_per_unit_and_a_cause_for_every_unit_out_of_sup
     table = supply_table(nl.supply(state))
     assert len(table) == len(state.units)
     out = table[~table.general]
-    assert (out["cause"] != "").all() and (out["cause"] != "other").all()
+    assert (out["cause"] != "").all() and (out["code"] != "").all() and (out["rule"] != "").all()
     assert (table.loc[table.general, "cause"] == "").all()
 
 
-@pytest.mark.parametrize(
-    ("reason", "kind"),
-    [
-        ("vacant hex C3434 in an EZOC (5.4, 7.3)", "enemy zone of control (5.4, 7.3)"),
-        ("unbridged Aure between C4345 and C4346 (7.3.2: ...)", "unbridged river or stream (7.3.2)"),
-        ("enemy units in B0530 (7.3)", "enemy unit on the line (7.3)"),
-        ("C3013 is interdicted (what-if)", "interdicted hex (what-if)"),
-        ("", ""),
-    ],
-)
-def test_cause_names_the_kind_of_block(reason, kind):
-    assert cause(reason) == kind
+def test_cause_is_read_from_the_code_and_the_binding_block(state):
+    report = nl.supply(state)
+    for r in report.out_of_supply():
+        said = cause(r)
+        assert said and said != r.code
+        if r.code == "blocked":
+            binding = next(b for b in r.blocks if b.binding)
+            assert (
+                said
+                == {
+                    "water": "unbridged river or stream (7.3.2)",
+                    "ezoc": "enemy zone of control (5.4, 7.3)",
+                    "enemy": "enemy unit on the line (7.3)",
+                    "interdicted": "interdicted hex (what-if)",
+                }[binding.kind]
+            )
+    assert all(cause(r) == "" for r in report.units.values() if r.general)
+
+
+def test_supply_summary_counts_every_unit_out_once(state):
+    report = nl.supply(state)
+    line = supply_summary(report)
+    out = len(report.out_of_supply())
+    assert line.startswith(f"{out} of {len(report.units)} out of General Supply: ")
+    counted = [int(part.strip().split()[0]) for part in line.split(": ", 1)[1].rstrip(".").split(";")]
+    assert sum(counted) == out
 
 
 def test_a_storm_halves_ranges_so_more_units_are_out_of_supply(state):

@@ -8,43 +8,55 @@ from __future__ import annotations
 
 import pandas as pd
 
+from normandy_lab.engine.reasons import ATTACHMENT_FULL, BLOCKED, CUT_OFF, HQ_OUT_OF_SUPPLY, OUT_OF_RANGE
 from normandy_lab.engine.state import GameState
-from normandy_lab.engine.supply import SupplyReport, supply
+from normandy_lab.engine.supply import SupplyReport, UnitSupply, supply
 
-# The kinds of block the supply report names (its reasons start with these words), in teaching terms.
-CAUSES = (
-    ("its division HQ", "division HQ out of supply (7.2)"),
-    ("unbridged", "unbridged river or stream (7.3.2)"),
-    ("vacant hex", "enemy zone of control (5.4, 7.3)"),
-    ("enemy units", "enemy unit on the line (7.3)"),
-    ("out of range", "too far from a source or HQ (7.3.1)"),
-    ("too far", "HQ too far from a source or corps HQ (7.2)"),
-    ("no line of any length", "cut off (7.2)"),
-    ("no legal line", "no legal line (7.3)"),
-)
+# What binds, in teaching terms, by the report's reason code (never by parsing its words).
+CAUSES = {
+    HQ_OUT_OF_SUPPLY: "division HQ out of supply (7.2)",
+    BLOCKED: "a single block on the line",
+    OUT_OF_RANGE: "too far from a source or HQ (7.3.1, 7.2)",
+    CUT_OFF: "cut off (7.3)",
+    ATTACHMENT_FULL: "no attachment place left (7.2)",
+}
+# A binding block, by kind.
+BLOCK_CAUSES = {
+    "water": "unbridged river or stream (7.3.2)",
+    "ezoc": "enemy zone of control (5.4, 7.3)",
+    "enemy": "enemy unit on the line (7.3)",
+    "interdicted": "interdicted hex (what-if)",
+}
 
 
-def cause(reason: str) -> str:
-    """Return the kind of a supply report's reason ("" for a unit in supply)."""
-    if not reason:
+def cause(r: UnitSupply) -> str:
+    """Return what binds a unit's supply, in teaching terms ("" for a unit in supply)."""
+    if r.general or not r.code:
         return ""
-    for start, kind in CAUSES:
-        if reason.startswith(start):
-            return kind
-    if "interdicted" in reason:
-        return "interdicted hex (what-if)"
-    return "other"
+    if r.code == BLOCKED:
+        binding = next((b for b in r.blocks if b.binding), None)
+        return BLOCK_CAUSES.get(binding.kind, CAUSES[BLOCKED]) if binding else CAUSES[BLOCKED]
+    text = CAUSES.get(r.code, r.code)
+    if r.weather_bound:
+        text += ", only under the bad-weather halving (7.3.3)"
+    return text
 
 
 def supply_table(report: SupplyReport) -> pd.DataFrame:
-    """Return one row per unit: name, side, hex, General and Combat Supply, isolation, cause and reason.
+    """Return one row per unit: name, side, hex, General and Combat Supply, isolation, and why.
 
-    Indexed by unit id and sorted by side then id, so tables of two states line up.
+    The ``code`` column is the report's reason code (what the views and
+    comparisons read); ``cause`` says it in teaching terms; ``rule`` gives the
+    rule numbers; ``binding`` names the block that alone causes it, if one
+    does; ``expected`` is the scenario's word for a unit it expects out of
+    supply ("" when it does not).  Indexed by unit id and sorted by side then
+    id, so tables of two states line up.  :func:`supply_summary` sums it up.
     """
     state = report.state
     rows = []
     for unit in state.units:
         r = report[unit.id]
+        binding = next((b for b in r.blocks if b.binding), None)
         rows.append(
             {
                 "unit_id": unit.id,
@@ -56,7 +68,12 @@ def supply_table(report: SupplyReport) -> pd.DataFrame:
                 "combat": r.combat,
                 "isolated": r.isolated,
                 "traced_to": r.traced_to,
-                "cause": cause(r.reason),
+                "code": r.code,
+                "cause": cause(r),
+                "rule": r.rule,
+                "binding": binding.words() if binding else "",
+                "weather_bound": r.weather_bound,
+                "cut_off_in_history": bool(unit.cut_off),
                 "reason": r.reason,
             }
         )
@@ -64,11 +81,57 @@ def supply_table(report: SupplyReport) -> pd.DataFrame:
     return frame.sort_values(["side"], kind="stable")
 
 
+def supply_summary(report: SupplyReport) -> str:
+    """Say in one line why units are out of General Supply.
+
+    For example ``"20 out of General Supply: 3 cut off (2 of them cut off in
+    history), 12 beyond range (4 only under the Storm halving), 3 whose
+    division HQ is out, 2 held by a single block"``.
+    """
+    out = report.out_of_supply()
+    if not out:
+        return "Every unit is in General Supply."
+    state = report.state
+    by_code: dict[str, list] = {}
+    for r in out:
+        by_code.setdefault(r.code, []).append(r)
+    parts = []
+    cut = by_code.get(CUT_OFF, [])
+    if cut:
+        history = sum(bool(state.unit(r.unit_id).cut_off) for r in cut)
+        parts.append(f"{len(cut)} cut off" + (f" ({history} of them cut off in history)" if history else ""))
+    far = by_code.get(OUT_OF_RANGE, [])
+    if far:
+        weather = sum(r.weather_bound for r in far)
+        halving = f" ({weather} only under the {state.weather} halving, 7.3.3)" if weather else ""
+        parts.append(f"{len(far)} beyond range{halving}")
+    if by_code.get(HQ_OUT_OF_SUPPLY):
+        parts.append(f"{len(by_code[HQ_OUT_OF_SUPPLY])} whose division HQ is out of supply")
+    if by_code.get(BLOCKED):
+        kinds: dict[str, int] = {}
+        for r in by_code[BLOCKED]:
+            binding = next(b for b in r.blocks if b.binding)
+            kinds[binding.kind] = kinds.get(binding.kind, 0) + 1
+        said = ", ".join(f"{n} by {BLOCK_NAMES[k]}" for k, n in sorted(kinds.items()))
+        parts.append(f"{len(by_code[BLOCKED])} held by a single block ({said})")
+    if by_code.get(ATTACHMENT_FULL):
+        parts.append(f"{len(by_code[ATTACHMENT_FULL])} with no attachment place left")
+    return f"{len(out)} of {len(report.units)} out of General Supply: " + "; ".join(parts) + "."
+
+
+BLOCK_NAMES = {
+    "water": "unbridged water",
+    "ezoc": "a zone of control",
+    "enemy": "an enemy unit",
+    "interdicted": "interdiction",
+}
+
+
 def supply_changes(before: GameState, after: GameState) -> pd.DataFrame:
     """Return the units whose General or Combat Supply differs between two states, with the new reason.
 
     Columns: ``name``, ``side``, ``hex``, ``general_before``, ``general_after``,
-    ``combat_before``, ``combat_after``, ``reason_after``.  Units present in
+    ``combat_before``, ``combat_after``, ``code_after``, ``reason_after``.  Units present in
     only one state are left out (see the states' unit lists for those).
     """
     old, new = supply_table(supply(before)), supply_table(supply(after))
@@ -84,6 +147,7 @@ def supply_changes(before: GameState, after: GameState) -> pd.DataFrame:
             "general_after": new["general"],
             "combat_before": old["combat"],
             "combat_after": new["combat"],
+            "code_after": new["code"],
             "reason_after": new["reason"],
         }
     )

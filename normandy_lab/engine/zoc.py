@@ -3,7 +3,8 @@
 Rules implemented (The Battle for Normandy):
 
 * 5.1 -- every ground unit exerts a ZOC into the six hexes around it
-  (artillery and strongpoints included; several ZOCs add nothing);
+  (artillery and strongpoints included; several ZOCs add nothing); ships
+  are not ground units and exert none;
 * 5.3 -- ZOCs extend across every hexside except all-sea hexsides, and
   into every hex except City hexes;
 * 3.3 -- a hex is controlled by the side that occupies it, or whose ZOC
@@ -21,12 +22,17 @@ from normandy_lab.grid import grid
 from normandy_lab.network import edge_arrays
 from normandy_lab.terrain import terrain_map
 
+# Unit types that are not ground units: they exert no ZOC (5.1).
+NOT_GROUND = ("ship",)
+
 
 def _occupied(state: GameState, side: str) -> np.ndarray:
+    """Return the hexes held by ``side``'s active ground units (those that exert a ZOC, 5.1)."""
     g = grid(state.system)
     mask = np.zeros(len(g), dtype=bool)
     for unit in state.units_of(side):
-        mask[g.index(unit.hex)] = True
+        if unit.type not in NOT_GROUND:
+            mask[g.index(unit.hex)] = True
     return mask
 
 
@@ -51,7 +57,7 @@ def _zoc_reach(system: str) -> np.ndarray:
 def zoc_mask(state: GameState, side: str, occupied: np.ndarray | None = None) -> np.ndarray:
     """Return a mask over the dense hex index of the hexes in ``side``'s ZOC (5.1, 5.3).
 
-    ``occupied`` may pass the mask of the hexes ``side``'s active units hold.
+    ``occupied`` may pass the mask of the hexes ``side``'s active ground units hold.
     """
     if occupied is None:
         occupied = _occupied(state, side)

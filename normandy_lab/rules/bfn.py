@@ -181,6 +181,8 @@ SUPPLY = {
     "unit_range_mp": 6,  # ... or 6 MPs, the owner's choice
     "division_hq_range_mp": 20,  # 7.2
     "attach_limit": 3,  # 7.2: up to three other units per division HQ
+    "attach_other_division": 1,  # 7.2: of the three, one non-artillery unit of another division
+    "kg_attach_limit": 6,  # 20.3: a KG HQ supplies six units of any division or corps
     "defensive_support_hexes": 3,  # 12.5.4: OOS units within 3 hexes of a supplied unit
     "beachheads_are_corps_hq_until": "1944-06-11",  # 7.2
     "german_supply_cities": ("Bayeux", "Cherbourg", "Caen", "Argentan", "Flers", "Vire"),  # 7.4

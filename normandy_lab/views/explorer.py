@@ -31,6 +31,7 @@ from normandy_lab.engine import supply
 from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.study import Study, StudyError, load_study, save_study
+from normandy_lab.engine.whatif import supply_summary
 from normandy_lab.grid import grid
 from normandy_lab.views import layers, wording
 from normandy_lab.views.basemap import basemap
@@ -688,6 +689,7 @@ class Explorer:
         self.label.value = (
             f"<b>{html.escape(state.label)}</b> — {html.escape(layers.supply_summary(state, self.report))} — "
             f"seen by: {self.viewing_side() or 'both sides'}"
+            f"<br><small class='nl-why-summary'>{html.escape(supply_summary(self.report))}</small>"
             f"<br>{wording.phase_line(state)}<br>{layers.RING_KEY_HTML}"
         )
         self.status.value = (

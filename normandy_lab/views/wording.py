@@ -13,17 +13,13 @@ from __future__ import annotations
 import html
 import math
 import re
-from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
+from normandy_lab.engine.reasons import CODE_WORDS
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.grid import grid
 
-# Populated places and the landmarks a reader would know: what a hex is named after.
-_PLACE_KINDS = ("populated place", "village", "hamlet", "bridge", "hill", "landmark", "forest", "fort")
 # One line per kind of phase (the rule system's phases say which kind they are).
 PHASE_KINDS = {
     "weather": "the weather for the day is set; it changes movement, air and supply ranges",
@@ -41,40 +37,11 @@ PHASE_KINDS = {
 }
 
 
-@lru_cache(maxsize=4)
-def _places(system: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Metric coordinates (km, local) and names of the places a hex can be described by."""
-    from normandy_lab import gazetteer
-
-    frame = gazetteer.places()
-    frame = frame[frame["kind"].isin(_PLACE_KINDS)]
-    lon, lat = frame.geometry.x.to_numpy(), frame.geometry.y.to_numpy()
-    return lon, lat, frame["name"].astype(str).tolist()
-
-
 def place_of(system: str, hex_id: str) -> str:
-    """Return a hex id with where it is: ``"C3622 (Caen)"`` or ``"C4146, 1 km NW of Juaye"``.
+    """Return a hex id with where it is (:func:`normandy_lab.gazetteer.hex_place`)."""
+    from normandy_lab.gazetteer import hex_place
 
-    A hex that holds a named place is named after it; any other hex by its
-    nearest place, with the distance and compass direction from that place.
-    """
-    from normandy_lab.terrain import terrain_map
-
-    tmap = terrain_map(system, progress=False)
-    own = str(tmap.hexes.at[hex_id, "place"]) if hex_id in tmap.hexes.index else ""
-    if own:
-        return f"{hex_id} ({own})"
-    from normandy_lab.gazetteer import compass_point, offset_km
-
-    lon, lat, names = _places(system)
-    # Offsets of the places from the hex, turned round: the hex as seen from its nearest place.
-    east, north = offset_km(grid(system).center(hex_id), lon, lat)
-    nearest = int(np.argmin(east * east + north * north))
-    km = float(math.hypot(east[nearest], north[nearest]))
-    if km < 0.5:
-        return f"{hex_id} (at {names[nearest]})"
-    bearing = compass_point(-float(east[nearest]), -float(north[nearest]))
-    return f"{hex_id}, {km:.0f} km {bearing} of {names[nearest]}"
+    return hex_place(system, hex_id)
 
 
 def rule_notes(system: str) -> dict[str, str]:
@@ -200,17 +167,29 @@ def unit_report(state: GameState, report: SupplyReport, unit_id: str) -> str:
             )
             + f"It may trace at most {link_rules(r.limit, system)}."
         )
+        lines.append(
+            f"<b>What binds:</b> {html.escape(CODE_WORDS.get(r.code, r.code or 'unknown'))} "
+            f"({link_rules(r.rule, system)})."
+        )
         for entry in r.candidates:
             lengths = _length_words(entry.get("hexes", math.inf), entry.get("mp", math.inf))
             if lengths == "no line at all":
-                said = "no line can reach it at all (blocked on every way)"
+                said = "no legal line reaches it at all"
             else:
                 said = f"the shortest legal line is {lengths}, too long"
-            lines.append(f"&nbsp;&nbsp;• To its {html.escape(entry['target'])}: {said}.")
-        lines.append(f"Why, as the engine reports it: {link_rules(reason_words(system, r.reason), system)}")
-        if r.blocking_hex:
-            by = ", ".join(html.escape(u) for u in r.blocking_units) or "the terrain"
-            lines.append(f"First block: {html.escape(place_of(system, r.blocking_hex))}, by {by}.")
+            lines.append(f"&nbsp;&nbsp;• To {html.escape(entry['target'])}: {said}.")
+        lines.append(f"In the engine's words: {link_rules(reason_words(system, r.reason), system)}")
+        for block in r.blocks:
+            where = html.escape(reason_words(system, block.words()))
+            if block.binding:
+                lines.append(f"<b>The cause:</b> {where}; without it alone the unit would be in supply.")
+            else:
+                lines.append(f"In the way, not the cause alone: {where}.")
+        if r.readings:
+            said = ", ".join(
+                f"{html.escape(key)} = {html.escape(str(value))}" for key, value in sorted(r.readings.items())
+            )
+            lines.append(f"<small>Rule readings used where the rulebook is open: {said}.</small>")
     source = getattr(unit, "source", "") or ""
     note = getattr(unit, "note", "") or ""
     if source or note:

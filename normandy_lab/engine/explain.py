@@ -1,0 +1,489 @@
+"""Why each unit out of supply is out: the binding constraint, established, not guessed (BfN 7.2, 7.3).
+
+For every unit the determination left out of General Supply this module
+finds what binds, in this order:
+
+1. its division HQ is out of supply and the unit is within range of it
+   (``hq_out_of_supply``: the HQ's own reason follows);
+2. the HQs within its range have no attachment place left (``attachment_full``);
+3. otherwise the shortest *legal* line to each thing it may use (a source,
+   its in-supply division HQ, a corps HQ, a pathfinder): if there is none at
+   any length the unit is ``cut_off`` and the ring that closes it is named;
+   else it is ``out_of_range`` by the difference to the limit.
+
+Then the *way it would take* if nothing stood in it: the shortest route to
+the same targets over the map with every enemy unit, zone of control,
+interdicted hex and unbridged hexside lifted (the sea stays).  Each block on
+that route is tried alone: its enemy units removed (with their zones of
+control), or its hexside bridged, or its hex freed, and the unit's line
+searched again within the limit.  A block that alone brings the unit into
+range is *binding* and becomes the reason (``blocked``); the others are
+named as "in the way".  If even the free route is too long, no block is the
+cause and the report says so: the distance binds.
+
+The trial re-searches only the unit's own line against the HQs and sources
+as they are (and, for its own HQ out of supply, that HQ's line too).  The
+tests check every binding claim of the historical scenarios against a full
+re-determination with the block removed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from normandy_lab.engine.lines import INF, _as_hexes, _as_mp, _impassable, _water_names
+from normandy_lab.engine.reasons import (
+    ATTACHMENT_FULL,
+    BLOCKED,
+    CUT_OFF,
+    HQ_OUT_OF_SUPPLY,
+    OUT_OF_RANGE,
+    Block,
+    count_words,
+    join_words,
+    mp_words,
+)
+from normandy_lab.engine.search import FAR, SIXTHS, components, search_full
+from normandy_lab.network import edge_arrays
+
+if TYPE_CHECKING:
+    from normandy_lab.engine.state import Unit
+    from normandy_lab.engine.supply import UnitSupply, _SideSupply
+
+
+class _Candidate:
+    """Something an out-of-supply unit may trace to, with its limits and the distances found."""
+
+    def __init__(
+        self,
+        label: str,
+        targets: list[int],
+        limit_hexes: int,
+        limit_mp: int,
+        free: bool = False,
+        group: int = -1,
+    ):
+        self.label = label
+        self.group = group  # the determination's range group of these targets (-1: none)
+        self.available = True  # False: its own division HQ, itself out of supply
+        self.hq_id = ""  # the HQ's unit id when the target is one HQ
+        self.targets = sorted(set(targets))
+        self.limit_hexes = limit_hexes  # -1: not counted in hexes (division HQs count MPs only)
+        self.limit_mp = limit_mp  # in sixths
+        self.free = free  # an HQ's own first step across water costs nothing (7.3.2 exception)
+        self.hexes = FAR
+        self.mp = FAR
+
+    def within(self, hexes: int, mp: int, factor: float = 1.0) -> bool:
+        by_hexes = self.limit_hexes >= 0 and hexes <= self.limit_hexes * factor
+        return by_hexes or mp <= self.limit_mp * factor
+
+    def shortfall(self) -> tuple[float, float, str]:
+        """Return how far beyond its limit the best legal line is: relative, absolute, and the unit."""
+        options = []
+        if self.limit_hexes >= 0 and self.hexes < FAR:
+            over = self.hexes - self.limit_hexes
+            options.append((over / max(self.limit_hexes, 1), float(over), "hexes"))
+        if self.mp < FAR:
+            over = self.mp - self.limit_mp
+            options.append((over / max(self.limit_mp, 1), over / SIXTHS, "MP"))
+        return min(options) if options else (INF, INF, "")
+
+
+def explain_side(det: _SideSupply) -> None:
+    """Fill the code, rule, reason, blocks and candidates of every unit of a side out of supply."""
+    out = [u for u in det.units if not det.reports[u.id].general]
+    if not out:
+        return
+    explainer = _Explainer(det)
+    # HQs first: their units' reasons may be theirs.
+    hqs = [u for u in out if u.hq == "corps"] + [u for u in out if u.hq in ("division", "kg")]
+    units = [u for u in out if not u.hq]
+    for batch in (hqs, units):
+        jobs = [(u, explainer.candidates(u)) for u in batch if not explainer.settled_early(u)]
+        explainer.measure(jobs)
+        for u, cands in jobs:
+            explainer.explain(u, cands)
+
+
+class _Explainer:
+    def __init__(self, det: _SideSupply):
+        self.det = det
+        self.lines = det.lines
+        self.graph = det.lines.graph
+        self.ids = det.ids
+        self.edges = edge_arrays(det.state.system)
+        self.impassable = _impassable(det.state.system)
+        self._free_routes: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+
+    # -- the candidates -------------------------------------------------------------------------
+
+    def candidates(self, u: Unit) -> list[_Candidate]:
+        det, limits = self.det, self.det.limits
+        if u.hq == "corps":
+            return [_Candidate("a source", det.sources, -1, FAR - 1, True)]
+        if u.hq in ("division", "kg"):
+            return [
+                _Candidate("a source or an in-supply corps HQ", det.hq_roots, -1, limits.division_n, True)
+            ]
+        q = det.query[u.id]
+        found = [_Candidate("a source", det.sources, limits.hexes_n, limits.mp_n, group=0)]
+        hq = det.hq_of.get(u.formation) if q not in det.headless else None
+        if hq is not None:
+            at = int(det.at[det.query[hq.id]])
+            group = det.group_of[u.formation]
+            label = f"its division HQ {hq.id}" + ("" if det.div_ok[hq.id] else " (itself out of supply)")
+            own = _Candidate(label, [at], limits.hexes_n, limits.mp_n, group=group)
+            own.available, own.hq_id = bool(det.div_ok[hq.id]), hq.id
+            found.append(own)
+        if q in det.headless and det.corps_hexes:
+            found.append(_Candidate("a corps HQ", det.corps_hexes, limits.hexes_n, limits.mp_n, group=1))
+        if det.pathfinder_on and det.options[q, 1] >= 0:
+            hexes = sorted(det.lines.g.index(h) for h in det.state.pathfinders)
+            group = det.pathfinder_group
+            found.append(_Candidate("a pathfinder", hexes, limits.hexes_n, limits.mp_n, group=group))
+        return found
+
+    def measure(self, jobs: list[tuple[Unit, list[_Candidate]]]) -> None:
+        """Find the shortest legal line from each unit to each of its candidates, at any length.
+
+        Distances the determination's range searches already found are exact
+        and reused; the others are searched once per set of targets for all
+        the units that ask it.
+        """
+        det = self.det
+        asked: dict[tuple, list[tuple[_Candidate, int]]] = {}
+        for u, cands in jobs:
+            q = det.query[u.id]
+            origin = int(det.at[q])
+            for c in cands:
+                if not c.targets:
+                    continue
+                for metric in ("hexes", "mp") if c.limit_hexes >= 0 else ("mp",):
+                    known = (
+                        det.ranges.dist[c.group, 0 if metric == "hexes" else 1, q] if c.group >= 0 else FAR
+                    )
+                    if known < FAR:
+                        setattr(c, metric, int(known))
+                    else:
+                        asked.setdefault((tuple(c.targets), c.free, metric), []).append((c, origin))
+        for (targets, free, metric), wanted in asked.items():
+            origins = np.array([o for _, o in wanted], dtype=np.int64)
+            found = self.lines.distances(list(targets), origins, metric, FAR, free=free)
+            for (c, _), value in zip(wanted, found.tolist(), strict=True):
+                setattr(c, metric, int(value))
+
+    def settled_early(self, u: Unit) -> bool:
+        """Explain the units whose HQ is out of supply or whose HQs are full; True when done."""
+        det = self.det
+        if u.hq is not None:
+            return False
+        r = det.reports[u.id]
+        r.readings = dict(det.readings)
+        q = det.query[u.id]
+        hq = det.hq_of.get(u.formation) if q not in det.headless else None
+        if hq is not None and not det.div_ok[hq.id] and det._in_range(det.group_of[u.formation], q):
+            self._hq_out(r, hq)
+            return True
+        if u.id in det.refused:
+            self._full(r, u)
+            return True
+        return False
+
+    # -- one unit -------------------------------------------------------------------------------
+
+    def explain(self, u: Unit, cands: list[_Candidate]) -> None:
+        det = self.det
+        r = det.reports[u.id]
+        r.readings = dict(det.readings)
+        origin = int(det.at[det.query[u.id]])
+        cands = [c for c in cands if c.targets]
+        for c in cands:
+            r.candidates.append(
+                {
+                    "target": c.label,
+                    "hexes": float(_as_hexes(c.hexes)) if c.limit_hexes >= 0 else INF,
+                    "mp": float(_as_mp(c.mp)),
+                    "why": self._candidate_words(c),
+                }
+            )
+        reachable = [c for c in cands if c.mp < FAR or c.hexes < FAR]
+        usable = [c for c in reachable if c.available]
+        blocks, best_free, free_within = self.free_route_blocks(u, origin, cands)
+        if free_within:  # a block can bind only if the way without any is short enough
+            for block in blocks:
+                block.binding = self.restores(u, origin, cands, block)
+        r.blocks = blocks
+        binding = [b for b in blocks if b.binding]
+        main = binding[0] if binding else (blocks[0] if blocks else None)
+        if main is not None:
+            r.blocking_hex, r.blocking_units = main.hex, list(main.units)
+        limit_words = r.limit or det.range_text
+        if not reachable:
+            r.code, r.rule = CUT_OFF, "7.3"
+            ring = self.ring(origin, free=bool(u.hq))
+            what = join_words([c.label for c in cands], "or") or "a source or an HQ"
+            r.reason = f"cut off: no legal line of any length reaches {what} (7.3); closed by {ring}"
+            r.length_hexes = r.length_mp = INF
+        else:
+            best = min(usable or reachable, key=lambda c: c.shortfall()[0])
+            r.length_hexes = float(_as_hexes(best.hexes)) if best.limit_hexes >= 0 else INF
+            r.length_mp = float(_as_mp(best.mp))
+            _, r.shortfall, unit = best.shortfall()
+            r.code = OUT_OF_RANGE
+            r.rule = "7.2" if u.hq in ("division", "kg") else "7.3.1"
+            lengths = self._length_words(best)
+            r.reason = (
+                f"out of range by {count_words(r.shortfall, unit)}: "
+                f"the shortest legal line to {best.label} is "
+                f"{lengths}; the limit is {limit_words}"
+            )
+            if not best.available:
+                r.reason += f"; and that HQ is out of supply: {det.reports[best.hq_id].reason}"
+            elif det.limits.mp < det.rules.supply["unit_range_mp"] and self._within_fair(best):
+                r.weather_bound = True
+                r.rule += ", 7.3.3"
+                r.reason += "; within the fair-weather range (7.3.3 halves ranges in Heavy Rain and Storm)"
+        if binding:
+            b = binding[0]
+            r.code, r.rule = BLOCKED, b.rule
+            lead = f"{b.words()} ({b.rule}) is the cause: without it the unit would be in range"
+            r.reason = f"{lead}; as it is, {r.reason}"
+        in_way = [b for b in blocks if not b.binding]
+        if in_way:
+            shown = join_words([b.words() for b in in_way[:4]]) + (" ..." if len(in_way) > 4 else "")
+            alone = "; removing any one of them alone does not restore supply" if not binding else ""
+            r.reason += f". Also in the way of the {best_free}: {shown}{alone}"
+
+    def _within_fair(self, c: _Candidate) -> bool:
+        return c.within(c.hexes, c.mp, factor=2.0)
+
+    def _length_words(self, c: _Candidate) -> str:
+        parts = []
+        if c.limit_hexes >= 0 and c.hexes < FAR:
+            parts.append(count_words(c.hexes, "hexes"))
+        if c.mp < FAR:
+            parts.append(mp_words(c.mp / SIXTHS))
+        return " or ".join(parts)
+
+    def _candidate_words(self, c: _Candidate) -> str:
+        if c.mp >= FAR and c.hexes >= FAR:
+            return "no legal line"
+        _, over, unit = c.shortfall()
+        return f"out of range by {count_words(over, unit)} ({self._length_words(c)})"
+
+    def _hq_out(self, r: UnitSupply, hq: Unit) -> None:
+        hq_report = self.det.reports[hq.id]
+        r.code, r.rule = HQ_OUT_OF_SUPPLY, "7.2"
+        lead = f"its division HQ {hq.id} is out of supply, and it is within range of it (7.2)"
+        r.reason = f"{lead}: {hq_report.reason}"
+        r.blocks = [Block(**vars(b)) for b in hq_report.blocks]
+        r.blocking_hex, r.blocking_units = hq_report.blocking_hex, list(hq_report.blocking_units)
+        r.weather_bound = hq_report.weather_bound
+
+    def _full(self, r: UnitSupply, u: Unit) -> None:
+        det = self.det
+        r.code, r.rule = ATTACHMENT_FULL, "7.2"
+        taken = []
+        from_other = u.formation in det.hq_of  # a unit of another division: one place only (7.2)
+        for formation in det.refused[u.id]:
+            hq = det.hq_of[formation]
+            mine = sorted(uid for uid, f in det.attached_to.items() if f == formation)
+            places = det.rules.supply["kg_attach_limit" if hq.hq == "kg" else "attach_limit"]
+            if hq.hq == "kg":
+                r.rule = "7.2, 20.3"
+                taken.append(
+                    f"the KG HQ {hq.id} already has {len(mine)} of its {places} attached ({', '.join(mine)})"
+                )
+                continue
+            others = [uid for uid in mine if self.det.by_id[uid].formation in det.hq_of]
+            if from_other and others and len(mine) < places:
+                taken.append(
+                    f"the division HQ {hq.id} already has its one unit of another division attached "
+                    f"({others[0]})"
+                )
+            else:
+                taken.append(
+                    f"the division HQ {hq.id} already has {len(mine)} of {places} attached "
+                    f"({', '.join(mine)})"
+                )
+        r.reason = "within range only of HQs whose attachment places are taken: " + "; ".join(taken)
+
+    # -- the route with nothing in the way -------------------------------------------------------
+
+    def free_route_blocks(
+        self, u: Unit, origin: int, cands: list[_Candidate]
+    ) -> tuple[list[Block], str, bool]:
+        """Return the blocks on the shortest route to the nearest candidate over the map with no blocks.
+
+        Only a route within the limit can make a block binding; a longer free route
+        is still searched so the report can say what stands on the direct way.
+        """
+        best: tuple[float, list[int], _Candidate] | None = None
+        within = False
+        for c in cands:
+            for metric in ("hexes", "mp") if c.limit_hexes >= 0 else ("mp",):
+                limit = c.limit_hexes if metric == "hexes" else c.limit_mp
+                dist, pred = self._free_search(tuple(c.targets), metric, limit)
+                if dist[origin] > limit:
+                    continue
+                within = True
+                score = dist[origin] / max(limit, 1)
+                if best is None or score < best[0]:
+                    path = [origin]
+                    while pred[path[-1]] >= 0:
+                        path.append(int(pred[path[-1]]))
+                    best = (score, path, c)
+        if best is None:
+            return [], "", False
+        _, path, c = best
+        return self.blocks_on(path, free=c.free), f"direct way to {c.label}", within
+
+    def _free_search(
+        self, targets: tuple[int, ...], metric: str, limit: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Search from the targets over the map with no blocks, as far as the limit (cached)."""
+        key = (targets, metric, limit)
+        if key not in self._free_routes:
+            gr, c = self.graph, self.lines.costs
+            step = c.rev_ones if metric == "hexes" else c.rev_mp
+            dist, pred, _ = search_full(
+                gr.rev_ptr, gr.rev_nbr, c.rev_land, step, self.impassable,
+                np.asarray(targets, dtype=np.int64), int(limit), np.empty(0, dtype=np.int64),
+            )  # fmt: skip
+            self._free_routes[key] = (dist, pred)
+        return self._free_routes[key]
+
+    def _edge(self, a: int, b: int) -> int:
+        gr = self.graph
+        row = slice(gr.fwd_ptr[a], gr.fwd_ptr[a + 1])
+        hit = np.nonzero(gr.fwd_nbr[row] == b)[0]
+        return int(gr.fwd_eid[row][hit[0]])
+
+    def blocks_on(self, path: list[int], free: bool) -> list[Block]:
+        """Name each block along a route: enemy units, vacant EZOC hexes, interdicted hexes, water."""
+        lines, ids = self.lines, self.ids
+        found: list[Block] = []
+        for step, (a, b) in enumerate(itertools.pairwise(path)):
+            e = self._edge(a, b)
+            first_step = step == 0
+            if not lines.costs.open[e] and lines.costs.land[e] and not (first_step and lines.costs.first[e]):
+                name = _water_names(self.det.state.system)[e]
+                found.append(Block("water", str(ids[b]), water=name, near_hex=str(ids[a])))
+            if lines.enemy[b]:
+                found.append(Block("enemy", str(ids[b]), units=list(lines.enemy_units_at.get(b, []))))
+            elif lines.interdicted[b]:
+                found.append(Block("interdicted", str(ids[b])))
+            elif lines.in_ezoc[b] and not lines.friendly[b]:
+                by = sorted(
+                    uid
+                    for near in lines.land_neighbours(b)
+                    if lines.enemy_ground[near]
+                    for uid in lines.enemy_units_at.get(near, [])
+                )
+                found.append(Block("ezoc", str(ids[b]), units=by))
+        return found
+
+    # -- the trial: does removing one block restore supply? --------------------------------------
+
+    def restores(self, u: Unit, origin: int, cands: list[_Candidate], block: Block) -> bool:
+        lines, g = self.lines, self.lines.g
+        blocked, rev_open, fwd_first = None, None, None
+        at = g.index(block.hex)
+        if block.kind == "enemy":
+            blocked = lines.blocked_without(enemy_hexes=[at])
+        elif block.kind == "ezoc":
+            near = [h for h in lines.land_neighbours(at) if lines.enemy_ground[h]]
+            blocked = lines.blocked_without(enemy_hexes=near)
+        elif block.kind == "interdicted":
+            blocked = lines.blocked_without(interdicted_hex=at)
+        elif block.kind == "water":
+            rev_open, fwd_first = lines.bridged(self._edge(g.index(block.near_hex), at))
+        else:
+            return False
+        trial = dict(blocked=blocked, rev_open=rev_open, fwd_first=fwd_first)
+        o = np.array([origin], dtype=np.int64)
+        for c in cands:
+            if c.available and self._reaches(c, o, trial):
+                return True
+        # A division unit whose own HQ is out of supply: the block may free both.
+        det = self.det
+        hq = det.hq_of.get(u.formation) if u.hq is None else None
+        if hq is not None and not det.div_ok[hq.id]:
+            hq_at = np.array([det.at[det.query[hq.id]]], dtype=np.int64)
+            hq_line = _Candidate("", det.hq_roots, -1, det.limits.division_n, True)
+            own = _Candidate("", [int(hq_at[0])], det.limits.hexes_n, det.limits.mp_n)
+            if self._reaches(hq_line, hq_at, trial) and self._reaches(own, o, trial):
+                return True
+        return False
+
+    def _reaches(self, c: _Candidate, origins: np.ndarray, trial: dict) -> bool:
+        if not c.targets:
+            return False
+        mp = int(self.lines.distances(c.targets, origins, "mp", c.limit_mp, free=c.free, **trial)[0])
+        if mp <= c.limit_mp:
+            return True
+        if c.limit_hexes < 0:
+            return False
+        hexes = int(self.lines.distances(c.targets, origins, "hexes", c.limit_hexes, free=c.free, **trial)[0])
+        return hexes <= c.limit_hexes
+
+    # -- the ring of a pocket ---------------------------------------------------------------------
+
+    def ring(self, origin: int, free: bool) -> str:
+        """Say what closes the pocket a cut-off unit stands in: enemy units, EZOC hexes, water, the sea."""
+        lines, e = self.lines, self.edges
+        gr = self.graph
+        if lines._labels is None:
+            lines._labels = components(gr.rev_ptr, gr.rev_nbr, lines.costs.rev_open, lines.blocked)
+        labels = lines._labels
+        pocket_labels = {int(labels[origin])}
+        for k in range(gr.fwd_ptr[origin], gr.fwd_ptr[origin + 1]):
+            x = int(gr.fwd_nbr[k])
+            if lines.costs.fwd_first[k] and not lines.blocked[x]:
+                pocket_labels.add(int(labels[x]))
+        inside = np.isin(labels, sorted(pocket_labels)) & ~lines.blocked
+        inside[origin] = True
+        leaving = inside[e.src] & ~inside[e.dst]
+        dst = e.dst[leaving]
+        sea = self.impassable[dst] | e.all_sea[leaving]
+        enemy = lines.enemy[dst] & ~sea
+        interdicted = lines.interdicted[dst] & ~enemy & ~sea
+        ezoc = lines.in_ezoc[dst] & ~lines.friendly[dst] & ~enemy & ~interdicted & ~sea
+        water = ~lines.costs.open[leaving] & ~sea & ~(enemy | ezoc | interdicted)
+        parts = []
+        enemy_hexes = sorted(set(self.ids[dst[enemy]].tolist()))
+        if enemy_hexes:
+            units = sorted(
+                {uid for h in np.unique(dst[enemy]) for uid in lines.enemy_units_at.get(int(h), [])}
+            )
+            shown = ", ".join(units[:6]) + (" ..." if len(units) > 6 else "")
+            parts.append(
+                f"enemy units in {len(enemy_hexes)} hex{'es' if len(enemy_hexes) > 1 else ''} ({shown})"
+            )
+        ezoc_hexes = sorted(set(self.ids[dst[ezoc]].tolist()))
+        if ezoc_hexes:
+            shown = ", ".join(ezoc_hexes[:6]) + (" ..." if len(ezoc_hexes) > 6 else "")
+            parts.append(
+                f"{len(ezoc_hexes)} vacant hex{'es' if len(ezoc_hexes) > 1 else ''} "
+                f"in enemy zones of control ({shown})"
+            )
+        if interdicted.any():
+            parts.append(f"{len(set(dst[interdicted].tolist()))} interdicted hexes")
+        if water.any():
+            names = sorted(
+                {
+                    n or "unnamed water"
+                    for n in _water_names(self.det.state.system)[np.nonzero(leaving)[0][water]]
+                }
+            )
+            parts.append("the unbridged " + join_words(names))
+        if sea.any():
+            parts.append("the sea")
+        size = int(inside.sum())
+        return (
+            f"{join_words(parts) or 'the edge of the map'} (a pocket of {size} hex{'es' if size > 1 else ''})"
+        )

@@ -1,0 +1,523 @@
+"""One side's lines of supply over a map: what blocks them, what they cost, and the searches (BfN 7.3).
+
+The supply determination (:mod:`normandy_lab.engine.supply`) and its
+explanations (:mod:`normandy_lab.engine.explain`) both read the map through
+:class:`_Lines`: which hexes a line may not enter (enemy units, vacant hexes
+in an EZOC, the sea, interdicted hexes: 7.3, 5.4), which hexsides it may not
+cross (all-sea; unbridged water except on the tracing unit's own first step,
+7.3.2), and what each step costs (7.3.2: infantry rates).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from scipy.sparse import csr_matrix
+
+from normandy_lab.engine.search import (
+    FAR,
+    SIXTHS,
+    components,
+    discard_workspace,
+    first_blocks,
+    group_ranges,
+    lines_from,
+    map_graph,
+    nearest_each,
+    reach_flags,
+    search_full,
+    workspace,
+)
+from normandy_lab.engine.state import GameState, other_side
+from normandy_lab.engine.zoc import NOT_GROUND, zoc_mask
+from normandy_lab.grid import grid
+from normandy_lab.network import edge_arrays
+from normandy_lab.rules import ruleset
+from normandy_lab.terrain import ROAD_CLASSES, terrain_map
+
+# Unit ranges are searched this far (in sixths of an MP) beyond the limit, to
+# tell by how much a unit out of supply misses it.
+RANGE_SLACK_MP = 6 * 6
+INF = math.inf
+
+
+def _german_sources(state: GameState, rules, control: np.ndarray) -> list[int]:
+    """7.4: road hexes leaving the east or south map edge, and German-controlled supply-city hexes."""
+    cities = _city_hexes(state.system, frozenset(state.german_supply_cities))
+    held = cities[control[cities] != "allied"]
+    return sorted(set(_edge_road_hexes(state.system)) | set(held.tolist()))
+
+
+@lru_cache(maxsize=32)
+def _city_hexes(system: str, cities: frozenset[str]) -> np.ndarray:
+    """Return the City hexes of the named built-up areas (7.4); they depend only on the map."""
+    tmap = terrain_map(system, progress=False)
+    builtup = tmap.hexes["builtup_name"].to_numpy()
+    settlement = tmap.hexes["settlement"].to_numpy()
+    return np.nonzero((settlement == "City") & np.isin(builtup, sorted(cities)))[0]
+
+
+@lru_cache(maxsize=8)
+def _edge_road_hexes(system: str) -> tuple[int, ...]:
+    """Land hexes with a road on the east or south edge of the maps (7.4); they depend only on the map."""
+    from normandy_lab.hexgrid import HEX_DIRECTIONS
+
+    g = grid(system)
+    tmap = terrain_map(system, progress=False)
+    edges = edge_arrays(system)
+    names = g.directions()
+    on_map = g._index_of_axial
+
+    def off(q: int, r: int, direction: str) -> bool:
+        d = HEX_DIRECTIONS[names.index(direction)]
+        return (q + d.q, r + d.r) not in on_map
+
+    # The east edge: the eastward neighbour is off the map; the south edge:
+    # both southward neighbours are (a west-edge hex misses only one).
+    def on_edge(q: int, r: int) -> bool:
+        if g.scheme.orientation == "pointy":
+            return off(q, r, "E") or (off(q, r, "SE") and off(q, r, "SW"))
+        return off(q, r, "S") or (off(q, r, "NE") and off(q, r, "SE"))
+
+    has_road = np.zeros(len(g), dtype=bool)
+    has_road[edges.src[edges.road > 0]] = True
+    terrain = tmap.hexes["terrain"].to_numpy()
+    found = []
+    for i, (q, r) in enumerate(zip(g._q.tolist(), g._r.tolist(), strict=True)):
+        land = terrain[i] not in ("Sea", "All Sea", "Impassable")
+        if has_road[i] and land and on_edge(q, r):
+            found.append(i)
+    return tuple(found)
+
+
+_HEX_COST: dict[tuple[str, int], np.ndarray] = {}
+
+
+def _supply_hex_cost(system: str, rules_id: int) -> np.ndarray:
+    """Supply MP of entering each hex off-road (7.3.2: infantry rates), cached per map and rules."""
+    key = (system, rules_id)
+    if key not in _HEX_COST:
+        rules = ruleset(system)
+        tmap = terrain_map(system, progress=False)
+        costs = rules.terrain_cost["infantry"]
+        marsh_cost = rules.supply["marsh_supply_cost"]
+        terrain = tmap.hexes["terrain"].to_numpy()
+        settlement = tmap.hexes["settlement"].to_numpy()
+        _HEX_COST[key] = np.array(
+            [
+                1.0
+                if s == "City"
+                else (marsh_cost if costs.get(t) == "all" else float(costs.get(t) or 0.0) or 1.0)
+                for t, s in zip(terrain, settlement, strict=True)
+            ]
+        )
+    return _HEX_COST[key]
+
+
+@dataclass(frozen=True)
+class _EdgeCosts:
+    """What a line of supply may do along each directed edge of a map (7.3.2), and what it costs.
+
+    Costs are integers: 1 a hex, and supply MPs in sixths (the rates are
+    1/3, 1/2 and whole MPs), so sums are exact.
+    """
+
+    land: np.ndarray  # not an all-sea hexside
+    open: np.ndarray  # land, and dry or bridged: any step of a line may take it
+    first: np.ndarray  # land and unbridged water: only the tracing unit's own first step
+    mp: np.ndarray  # sixths of a supply MP to enter the far hex
+    first_mp: np.ndarray  # the same, plus the crossing of the water
+    # The same facts in the row order of the map graph's reverse and forward rows, for the kernels.
+    rev_open: np.ndarray
+    rev_land: np.ndarray
+    rev_first: np.ndarray
+    rev_ones: np.ndarray
+    rev_mp: np.ndarray
+    rev_first_mp: np.ndarray
+    fwd_first: np.ndarray
+    fwd_ones: np.ndarray
+    fwd_zeros: np.ndarray
+    fwd_first_mp: np.ndarray
+    cheapest_mp: int  # the cheapest step a line can take, in sixths (bounds how far a range reaches)
+
+
+@lru_cache(maxsize=32)
+def _edge_costs(system: str, destroyed_bridges: frozenset[str]) -> _EdgeCosts:
+    """Return the edge verdicts and costs of a map with some bridges destroyed (nothing else matters)."""
+    rules = ruleset(system)
+    tmap = terrain_map(system, progress=False)
+    edges = edge_arrays(system)
+    destroyed = np.zeros(len(tmap.hexsides), dtype=bool)
+    if destroyed_bridges:
+        destroyed = tmap.hexsides.index.isin(list(destroyed_bridges))
+    bridged = (edges.road_bridge | edges.rail_bridge) & ~destroyed[edges.side]
+    wet = (edges.water > 0) & ~bridged  # destroyed bridges count as none
+    # 7.3.2: infantry rates in any weather; 1/2 MP primary road, 1/3 MP highway.
+    hex_cost = _supply_hex_cost(system, id(rules))
+    road_rate = rules.supply["road_cost"]
+    by_road = np.array([road_rate.get(name, np.nan) for name in ROAD_CLASSES])
+    step = np.where(edges.road > 0, by_road[edges.road], hex_cost[edges.dst])
+    step = np.where((edges.road == 0) & edges.railway, road_rate["railway"], step)
+    # A river takes all MPs, a stream +2 (10.6).
+    crossing = np.where(edges.water >= 3, rules.supply["marsh_supply_cost"], 2.0)
+    land = ~edges.all_sea
+    open_, first = land & ~wet, land & wet
+    mp = _sixths(step, "supply MP of a step")
+    first_mp = _sixths(step + np.where(wet, crossing, 0.0), "supply MP of a first step across water")
+    rev, fwd = map_graph(system).rev_eid, map_graph(system).fwd_eid
+    ones = np.ones(len(edges), dtype=np.int32)
+    costs = _EdgeCosts(
+        land=land,
+        open=open_,
+        first=first,
+        mp=mp,
+        first_mp=first_mp,
+        rev_open=open_[rev],
+        rev_land=land[rev],
+        rev_first=first[rev],
+        rev_ones=ones,
+        rev_mp=mp[rev].astype(np.int32),
+        rev_first_mp=first_mp[rev].astype(np.int32),
+        fwd_first=first[fwd],
+        fwd_ones=ones,
+        fwd_zeros=np.zeros(len(edges), dtype=np.int32),
+        fwd_first_mp=first_mp[fwd].astype(np.int32),
+        cheapest_mp=int(mp[open_].min()),
+    )
+    for value in vars(costs).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False  # shared by every state of the map
+    return costs
+
+
+def _sixths(mp: np.ndarray, what: str) -> np.ndarray:
+    """Return MP costs in whole sixths; a cost that is not a multiple of 1/6 MP is a rules error."""
+    scaled = np.asarray(mp, dtype=float) * SIXTHS
+    whole = np.rint(scaled)
+    if not np.allclose(scaled, whole, atol=1e-6):
+        odd = sorted({float(v) for v in np.asarray(mp)[~np.isclose(scaled, whole, atol=1e-6)]})
+        raise ValueError(f"{what}: {odd} MP is not a whole number of sixths; the supply search counts sixths")
+    return whole.astype(np.int64)
+
+
+def _as_mp(sixths: np.ndarray | int) -> np.ndarray | float:
+    """Convert distances in sixths of an MP (FAR: no line) to MPs (inf)."""
+    value = np.where(np.asarray(sixths) >= FAR, INF, np.asarray(sixths) / SIXTHS)
+    return float(value) if value.ndim == 0 else value
+
+
+def _as_hexes(count: np.ndarray | int) -> np.ndarray | float:
+    """Convert hex counts (FAR: no line) to floats (inf)."""
+    value = np.where(np.asarray(count) >= FAR, INF, np.asarray(count, dtype=float))
+    return float(value) if value.ndim == 0 else value
+
+
+@lru_cache(maxsize=8)
+def _water_names(system: str) -> np.ndarray:
+    """Return the name of the water each directed edge crosses ("" where none is named)."""
+    names = terrain_map(system, progress=False).hexsides["water_name"].fillna("").to_numpy()
+    return names[edge_arrays(system).side]
+
+
+@lru_cache(maxsize=8)
+def _impassable(system: str) -> np.ndarray:
+    """Hexes no line may enter: sea and impassable terrain."""
+    terrain = terrain_map(system, progress=False).hexes["terrain"].to_numpy()
+    return np.isin(terrain, ["Sea", "All Sea", "Impassable"])
+
+
+@lru_cache(maxsize=8)
+def _edge_positions(system: str) -> tuple[np.ndarray, np.ndarray]:
+    """Return, per directed edge, its position in the map graph's reverse and forward rows."""
+    graph = map_graph(system)
+    count = len(graph.rev_eid)
+    rev_pos = np.empty(count, dtype=np.int64)
+    rev_pos[graph.rev_eid] = np.arange(count)
+    fwd_pos = np.empty(count, dtype=np.int64)
+    fwd_pos[graph.fwd_eid] = np.arange(count)
+    return rev_pos, fwd_pos
+
+
+@dataclass(frozen=True)
+class _Situation:
+    """Where the units of a state stand, computed once for both sides' lines and hex control."""
+
+    position: dict[str, int]  # unit id -> dense hex index
+    occupied: dict[str, np.ndarray]  # side -> hexes its active units hold
+    ground: dict[str, np.ndarray]  # side -> hexes its active ground units hold (they exert the ZOC, 5.1)
+    zoc: dict[str, np.ndarray]  # side -> hexes in its ZOC (5.1, 5.3)
+
+    @classmethod
+    def of(cls, state: GameState) -> _Situation:
+        g = grid(state.system)
+        index_of = g._index_of_id  # unit hexes are canonical ids (the scenario loader made them so)
+        position = {u.id: index_of[u.hex] if u.hex in index_of else g.index(u.hex) for u in state.units}
+        occupied = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
+        ground = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
+        for u in state.units:
+            if u.status == "active":
+                occupied[u.side][position[u.id]] = True
+                if u.type not in NOT_GROUND:
+                    ground[u.side][position[u.id]] = True
+        zoc = {side: zoc_mask(state, side, ground[side]) for side in ("allied", "german")}
+        return cls(position, occupied, ground, zoc)
+
+
+class _Lines:
+    """One side's lines of supply on a state: what blocks them (7.3), and searches over them.
+
+    A line may not enter a hex held by an enemy unit, nor a vacant hex in an
+    EZOC (a friendly unit there negates it, 5.4), nor an interdicted hex
+    (the "block" what-if), nor the sea.  Distances are integers: hexes, or
+    sixths of an MP; FAR means no line.
+    """
+
+    def __init__(self, state: GameState, side: str, situation: _Situation):
+        g = grid(state.system)
+        self.g = g
+        self.n = len(g)
+        self.graph = map_graph(state.system)
+        self.costs = _edge_costs(state.system, state.destroyed_bridges)
+        enemy_side = other_side(side)
+        self.state, self.side, self.enemy_side = state, side, enemy_side
+        self.friendly, self.enemy = situation.occupied[side], situation.occupied[enemy_side]
+        self.enemy_ground = situation.ground[enemy_side]
+        self.enemy_units_at: dict[int, list[str]] = {}
+        for u in state.units_of(enemy_side):
+            self.enemy_units_at.setdefault(situation.position[u.id], []).append(u.id)
+        self.in_ezoc = situation.zoc[enemy_side]
+        interdicted = np.zeros(self.n, dtype=bool)
+        if state.options.get("what_if_interdiction", "block") == "block":
+            for hex_id in state.interdicted_hexes:
+                interdicted[g.index(hex_id)] = True
+        self.interdicted = interdicted
+        self.blocked = self.enemy | (self.in_ezoc & ~self.friendly) | interdicted | _impassable(state.system)
+        self._labels: np.ndarray | None = None
+
+    def _weights(self, metric: str, free: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Return the step costs (reverse rows) and first-step costs (forward rows) of a metric."""
+        c = self.costs
+        step = c.rev_ones if metric == "hexes" else c.rev_mp
+        first = c.fwd_zeros if free else c.fwd_ones if metric == "hexes" else c.fwd_first_mp
+        return step, first
+
+    def search(self, roots, metric: str, limit: int = FAR, stop=()) -> tuple[np.ndarray, np.ndarray]:
+        """Return the distance of every hex to the nearest root by legal lines, and each line's next hex.
+
+        The search may stop once every hex in ``stop`` is settled: other
+        hexes' distances are then only upper bounds.
+        """
+        gr = self.graph
+        step, _ = self._weights(metric)
+        dist, pred, _ = search_full(
+            gr.rev_ptr, gr.rev_nbr, self.costs.rev_open, step, self.blocked,
+            np.asarray(roots, dtype=np.int64), int(limit), np.asarray(stop, dtype=np.int64),
+        )  # fmt: skip
+        return dist, pred
+
+    def to_roots(self, roots, origins: np.ndarray, metric: str, limit: int, free: bool = False):
+        """Return each origin's distance to the nearest root within ``limit`` and its line (ragged).
+
+        The origin's own first step across unbridged water counts (7.3.2), free for an HQ (14.2.1).
+        """
+        gr, c = self.graph, self.costs
+        step, first = self._weights(metric, free)
+        return self._run(
+            lines_from, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr, c.rev_open, step,
+            c.fwd_first, first, self.blocked, np.asarray(roots, dtype=np.int64), int(limit), origins,
+        )  # fmt: skip
+
+    def distances(
+        self,
+        roots,
+        origins: np.ndarray,
+        metric: str,
+        limit: int,
+        free: bool = False,
+        blocked: np.ndarray | None = None,
+        rev_open: np.ndarray | None = None,
+        fwd_first: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Return each origin's distance to the nearest root (FAR beyond ``limit``), on this or a changed map.
+
+        ``blocked``, ``rev_open`` and ``fwd_first`` replace the side's blocked
+        hexes and open and first-step edges: the explanations ask what a line
+        would be with one block removed.
+        """
+        gr, c = self.graph, self.costs
+        step, first = self._weights(metric, free)
+        best, _, _ = self._run(
+            lines_from, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr,
+            c.rev_open if rev_open is None else rev_open, step,
+            c.fwd_first if fwd_first is None else fwd_first, first,
+            self.blocked if blocked is None else blocked,
+            np.asarray(roots, dtype=np.int64), int(limit), np.asarray(origins, dtype=np.int64),
+        )  # fmt: skip
+        return best
+
+    def blocked_without(self, enemy_hexes=(), interdicted_hex: int = -1) -> np.ndarray:
+        """Return the blocked hexes if the enemy units in ``enemy_hexes`` were gone (their ZOC too)."""
+        enemy, ground = self.enemy.copy(), self.enemy_ground.copy()
+        for h in enemy_hexes:
+            enemy[h] = ground[h] = False
+        in_ezoc = zoc_mask(self.state, self.enemy_side, ground)
+        interdicted = self.interdicted
+        if interdicted_hex >= 0:
+            interdicted = interdicted.copy()
+            interdicted[interdicted_hex] = False
+        return enemy | (in_ezoc & ~self.friendly) | interdicted | _impassable(self.g.system)
+
+    def bridged(self, edge: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return the open (reverse rows) and first-step (forward rows) edges with one hexside bridged."""
+        c = self.costs
+        e = edge_arrays(self.g.system)
+        both = np.nonzero(e.side == e.side[edge])[0]  # the hexside's two directions
+        rev_pos, fwd_pos = _edge_positions(self.g.system)
+        rev_open, fwd_first = c.rev_open.copy(), c.fwd_first.copy()
+        rev_open[rev_pos[both]] = True
+        fwd_first[fwd_pos[both]] = False
+        return rev_open, fwd_first
+
+    def _run(self, kernel, *args):
+        """Call a kernel with this map's workspace; a failure discards the workspace (it may be dirty)."""
+        try:
+            return kernel(*args, *workspace(self.graph).arrays())
+        except Exception:
+            discard_workspace(self.graph)
+            raise
+
+    def nearest(self, origins: np.ndarray, targets) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return each origin's hex count to its nearest target at any length, and the lines (ragged).
+
+        The origin's own first step across water is free: it is an HQ (7.3.2 exception).
+        """
+        gr, c = self.graph, self.costs
+        is_target = np.zeros(self.n, dtype=bool)
+        is_target[np.asarray(targets, dtype=np.int64)] = True
+        return self._run(
+            nearest_each, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr, c.rev_open,
+            c.fwd_first, self.blocked, c.rev_ones, origins, is_target,
+        )  # fmt: skip
+
+    def near(self, targets: list[int], units: np.ndarray, limits: _Limits) -> list[int]:
+        """Return the targets a unit range search from them could reach some of ``units`` in.
+
+        A line of L sixths of an MP crosses at most L / (cheapest step) hexes, plus the
+        unit's own first step; farther targets are left out of the search (the result is
+        the same, the search smaller).
+        """
+        if not len(targets) or not len(units):
+            return []
+        reach = max(limits.hexes_n + 1, (limits.mp_n + RANGE_SLACK_MP) // self.costs.cheapest_mp) + 1
+        t = np.asarray(targets)
+        q, r = self.g._q, self.g._r
+        dq = q[t][:, None] - q[units][None, :]
+        dr = r[t][:, None] - r[units][None, :]
+        apart = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+        return t[(apart <= reach).any(axis=1)].tolist()
+
+    def land_neighbours(self, hex_index: int) -> list[int]:
+        """Return the hexes next to a hex across land hexsides (whose units' ZOC reaches it, 5.3)."""
+        gr = self.graph
+        row = slice(gr.fwd_ptr[hex_index], gr.fwd_ptr[hex_index + 1])
+        return gr.fwd_nbr[row][self.costs.land[gr.fwd_eid[row]]].tolist()
+
+    def reaches(self, targets, nodes: np.ndarray) -> np.ndarray:
+        """Tell whether each hex has a line of any length to one of ``targets`` (first step included)."""
+        gr = self.graph
+        if self._labels is None:
+            self._labels = components(gr.rev_ptr, gr.rev_nbr, self.costs.rev_open, self.blocked)
+        flagged = np.zeros(int(self._labels.max()) + 1, dtype=bool)
+        flagged[self._labels[np.asarray(targets, dtype=np.int64)]] = True
+        return reach_flags(
+            gr.fwd_ptr, gr.fwd_nbr, self.costs.fwd_first, self.blocked, self._labels, flagged, nodes
+        )
+
+    def ranges(
+        self, groups: list[list[int]], asked: list[list[int]], query: np.ndarray, limits: _Limits
+    ) -> _Ranges:
+        """Return the unit ranges (7.3.1) of groups of targets: distances asked about, lines, covers."""
+        gr = self.graph
+        c = self.costs
+        group_ptr = np.zeros(len(groups) + 1, dtype=np.int64)
+        np.cumsum([len(t) for t in groups], out=group_ptr[1:])
+        asked_ptr = np.zeros(len(asked) + 1, dtype=np.int64)
+        np.cumsum([len(a) for a in asked], out=asked_ptr[1:])
+        result = self._run(
+            group_ranges, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr,
+            c.rev_open, c.rev_first, c.fwd_first,
+            self.blocked, (c.rev_ones, c.rev_mp), (c.rev_ones, c.rev_first_mp), (c.fwd_ones, c.fwd_first_mp),
+            # Search a little beyond the range, to say by how much a unit misses it.
+            np.array([limits.hexes_n + 1, limits.mp_n + RANGE_SLACK_MP]),
+            np.array([limits.hexes_n, limits.mp_n]),
+            group_ptr, np.array([t for group in groups for t in group], dtype=np.int64),
+            asked_ptr, np.array([q for a in asked for q in a], dtype=np.int64), query,
+        )  # fmt: skip
+        return _Ranges(*result)
+
+    def explain(self, roots: list[int], origins: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Return the first block on each origin's best line over the unblocked map (:func:`first_blocks`)."""
+        gr = self.graph
+        c = self.costs
+        return self._run(
+            first_blocks, gr.rev_ptr, gr.rev_nbr, c.rev_land, c.rev_ones, c.rev_first, self.blocked,
+            workspace(gr).clear, np.asarray(roots, dtype=np.int64), origins,
+        )  # fmt: skip
+
+    def usable(self) -> np.ndarray:
+        """Return the edges (rows of :func:`~normandy_lab.network.edge_arrays`) a line may take."""
+        e = edge_arrays(self.g.system)
+        return self.costs.open & ~self.blocked[e.src] & ~self.blocked[e.dst]
+
+    def reverse_matrix(self, metric: str = "mp") -> csr_matrix:
+        """Return the usable edges as a reverse ``scipy.sparse`` matrix (rows: hex entered)."""
+        gr = self.graph
+        keep = self.usable()[gr.rev_eid]
+        counts = np.concatenate(([0], np.cumsum(keep)))[gr.rev_ptr]
+        step, _ = self._weights(metric)  # already in reverse-row order
+        weight = step / SIXTHS if metric == "mp" else step.astype(float)
+        return csr_matrix((weight[keep], gr.rev_nbr[keep], counts), shape=(self.n, self.n))
+
+
+@dataclass(frozen=True)
+class _Ranges:
+    """The result of :meth:`_Lines.ranges`: ``dist[group, metric, query]`` (0: hexes, 1: MP sixths)."""
+
+    dist: np.ndarray
+    line_start: np.ndarray
+    line_stop: np.ndarray
+    lines: np.ndarray
+    cover_ptr: np.ndarray
+    cover: np.ndarray
+
+    def line(self, group: int, metric: int, query: int) -> np.ndarray:
+        n_metrics, n_query = self.dist.shape[1], self.dist.shape[2]
+        slot = (group * n_metrics + metric) * n_query + query
+        return self.lines[self.line_start[slot] : self.line_stop[slot]]
+
+    def covered(self, group: int) -> np.ndarray:
+        return self.cover[self.cover_ptr[group] : self.cover_ptr[group + 1]]
+
+
+@dataclass
+class _Limits:
+    """Supply ranges in MPs and hexes (7.2, 7.3.1), halved in bad weather (7.3.3)."""
+
+    hexes: float
+    mp: float
+    division: float
+
+    @property
+    def hexes_n(self) -> int:
+        return int(self.hexes)
+
+    @property
+    def mp_n(self) -> int:  # in sixths
+        return round(self.mp * SIXTHS)
+
+    @property
+    def division_n(self) -> int:  # in sixths
+        return round(self.division * SIXTHS)

@@ -1,0 +1,175 @@
+"""Every reason the supply report gives is checked by changing the situation and determining supply again.
+
+For each unit out of General Supply in every historical scenario, in fair
+weather and in storm (BfN 7.3.3):
+
+* ``blocked``: removing the named block (its enemy units, the units whose
+  zone of control makes the hex, or bridging the hexside) brings the unit
+  into supply (7.3, 5.4, 7.3.2); a block named only as "in the way" does not.
+* ``out_of_range`` by X: X more range (7.3.1, or 7.2's 20 MP for a division
+  HQ) supplies it.
+* ``cut_off``: no range at all would: with every range a thousand it stays out.
+* ``hq_out_of_supply``: supplying its HQ (the HQ's own shortfall added to the
+  20 MP) supplies it.
+* ``attachment_full``: more attachment places supply it (7.2, 20.3).
+
+Nothing here is tested by the engine's own explanation code: every check is
+a full re-determination with :func:`normandy_lab.supply`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.engine.reasons import ATTACHMENT_FULL, BLOCKED, CUT_OFF, HQ_OUT_OF_SUPPLY, OUT_OF_RANGE
+from normandy_lab.engine.search import map_graph
+from normandy_lab.network import edge_arrays
+from normandy_lab.rules import ruleset
+
+# The modules, not the functions of the same name that normandy_lab.engine exports.
+lines_module = importlib.import_module("normandy_lab.engine.lines")
+supply_module = importlib.import_module("normandy_lab.engine.supply")
+
+SCENARIOS = (
+    "bfn_1944-06-07_am",
+    "bfn_1944-06-13_am",
+    "bfn_1944-06-19_am",
+    "bfn_1944-07-01_am",
+    "bfn_1944-07-18_am",
+    "bfn_1944-07-25_am",
+    "bfn_1944-08-07_am",
+)
+
+
+def _rules_with(system: str, **changes):
+    rules = ruleset(system)
+    return replace(rules, supply={**rules.supply, **changes})
+
+
+def _supply_under(state, monkeypatch, **changes):
+    """Determine supply with some supply numbers of the rules changed."""
+    rules = _rules_with(state.system, **changes)
+    with monkeypatch.context() as patch:
+        patch.setattr(supply_module, "ruleset", lambda system: rules)
+        return nl.supply(state)
+
+
+def _supply_bridged(state, monkeypatch, near_hex: str, far_hex: str):
+    """Determine supply with one more bridge, across the hexside between two hexes."""
+    g = nl.grid(state.system)
+    a, b = g.index(near_hex), g.index(far_hex)
+    e = edge_arrays(state.system)
+    edge = np.nonzero((e.src == a) & (e.dst == b))[0][0]
+    both = np.nonzero(e.side == e.side[edge])[0]
+    graph = map_graph(state.system)
+    original = lines_module._edge_costs
+
+    def with_bridge(system, destroyed):
+        costs = original(system, destroyed)
+        open_, first = costs.open.copy(), costs.first.copy()
+        open_[both], first[both] = True, False
+        return replace(
+            costs, open=open_, first=first, rev_open=open_[graph.rev_eid],
+            rev_first=first[graph.rev_eid], fwd_first=first[graph.fwd_eid],
+        )  # fmt: skip
+
+    with monkeypatch.context() as patch:
+        patch.setattr(lines_module, "_edge_costs", with_bridge)
+        return nl.supply(state)
+
+
+def _without(state, unit_ids):
+    gone = set(unit_ids)
+    return state.evolve(units=tuple(u for u in state.units if u.id not in gone))
+
+
+def _remove_block(state, block, monkeypatch):
+    """Return the supply report with one block removed, as the report describes it."""
+    if block.kind == "water":
+        return _supply_bridged(state, monkeypatch, block.near_hex, block.hex)
+    if block.kind in ("enemy", "ezoc"):
+        assert block.units, f"a {block.kind} block must name the units behind it"
+        return nl.supply(_without(state, block.units))
+    if block.kind == "interdicted":
+        return nl.supply(state.evolve(interdicted_hexes=state.interdicted_hexes - {block.hex}))
+    raise AssertionError(f"unexpected block kind {block.kind}")
+
+
+def _states():
+    for name in SCENARIOS:
+        state = nl.load_scenario(name)
+        halved = ruleset("bfn").weather_effects[state.weather]["supply_halved"]
+        fair = "Overcast" if halved else state.weather
+        yield pytest.param(name, fair, id=f"{name}-{fair}")
+        yield pytest.param(name, "Storm", id=f"{name}-Storm")
+
+
+@pytest.mark.parametrize(("name", "weather"), list(_states()))
+def test_every_reason_is_a_true_cause(name, weather, monkeypatch):
+    state = nl.load_scenario(name).evolve(weather=weather)
+    report = nl.supply(state)
+    base = ruleset("bfn").supply
+    factor = 0.5 if ruleset("bfn").weather_effects[weather]["supply_halved"] else 1.0
+    wrong = []
+    for r in report.out_of_supply():
+        assert r.code, f"{r.unit_id} is out of supply with no reason code"
+        assert r.reason and r.rule, r.unit_id
+        unit = state.unit(r.unit_id)
+        for block in r.blocks:
+            terrain = nl.terrain_map("bfn", progress=False).hexes.at[block.hex, "terrain"]
+            assert block.kind == "sea" or terrain != "Sea", (
+                f"{r.unit_id}: a sea hex reported as a {block.kind}"
+            )
+            restored = _remove_block(state, block, monkeypatch)[r.unit_id].general
+            if block.binding and not restored:
+                wrong.append(f"{r.unit_id}: removing {block.words()} does not restore supply")
+            if not block.binding and restored and r.code != BLOCKED:
+                wrong.append(
+                    f"{r.unit_id}: {block.words()} alone restores supply but is called only in the way"
+                )
+        if r.code == BLOCKED:
+            assert any(b.binding for b in r.blocks), r.unit_id
+        elif r.code == OUT_OF_RANGE:
+            extra = r.shortfall / factor
+            if unit.hq in ("division", "kg"):
+                longer = {"division_hq_range_mp": base["division_hq_range_mp"] + extra}
+            else:
+                longer = {
+                    "unit_range_hexes": int(base["unit_range_hexes"] + np.ceil(extra)),
+                    "unit_range_mp": base["unit_range_mp"] + extra,
+                }
+            if "that HQ is out of supply" in r.reason:  # its best line is to its own HQ, out too
+                longer["division_hq_range_mp"] = 1000
+            if not _supply_under(state, monkeypatch, **longer)[r.unit_id].general:
+                wrong.append(f"{r.unit_id}: {r.shortfall:g} more range does not supply it ({r.reason})")
+        elif r.code == CUT_OFF:
+            after = _supply_under(
+                state, monkeypatch, unit_range_hexes=1000, unit_range_mp=1000, division_hq_range_mp=1000
+            )
+            if after[r.unit_id].general:
+                wrong.append(f"{r.unit_id}: called cut off, but a longer range supplies it")
+        elif r.code == HQ_OUT_OF_SUPPLY:
+            hq = report.state.unit(next(u.id for u in state.units if u.hq and u.formation == unit.formation))
+            hq_report = report[hq.id]
+            if hq_report.code == OUT_OF_RANGE:
+                after = _supply_under(
+                    state,
+                    monkeypatch,
+                    division_hq_range_mp=base["division_hq_range_mp"] + hq_report.shortfall / factor,
+                )
+                if not after[r.unit_id].general:
+                    wrong.append(f"{r.unit_id}: supplying its HQ {hq.id} does not supply it")
+        elif r.code == ATTACHMENT_FULL:
+            after = _supply_under(
+                state, monkeypatch, attach_limit=50, kg_attach_limit=50, attach_other_division=50
+            )
+            if not after[r.unit_id].general:
+                wrong.append(f"{r.unit_id}: more attachment places do not supply it")
+        else:
+            wrong.append(f"{r.unit_id}: unknown code {r.code!r}")
+    assert not wrong, "\n".join(wrong)
