@@ -162,7 +162,7 @@ def test_destroying_and_repairing_a_bridge_by_two_clicks(explorer):
     already = set(explorer.state.destroyed_bridges)  # the scenario's own demolitions
     standing = sides[sides["road_bridge"]]
     bridge = standing[
-        [f"{min(a, b)}|{max(a, b)}" not in already for a, b in zip(standing.a, standing.b)]
+        [f"{min(a, b)}|{max(a, b)}" not in already for a, b in zip(standing.a, standing.b, strict=True)]
     ].iloc[0]
     explorer.mode.value = "destroy bridge"
     explorer.click_hex(bridge["a"])

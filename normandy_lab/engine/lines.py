@@ -161,8 +161,10 @@ def _edge_costs(system: str, destroyed_bridges: frozenset[str]) -> _EdgeCosts:
     by_road = np.array([road_rate.get(name, np.nan) for name in ROAD_CLASSES])
     step = np.where(edges.road > 0, by_road[edges.road], hex_cost[edges.dst])
     step = np.where((edges.road == 0) & edges.railway, road_rate["railway"], step)
-    # A river takes all MPs, a stream +2 (10.6).
-    crossing = np.where(edges.water >= 3, rules.supply["marsh_supply_cost"], 2.0)
+    # A Major River (the major rivers, the canals) takes all MPs, a Stream +2 (10.6): the
+    # rule system's vocabulary says which water is which, not the raw water classes.
+    feature = tmap.hexsides["water_feature"].fillna("").to_numpy()[edges.side]
+    crossing = np.where(feature == "Major River", rules.supply["marsh_supply_cost"], 2.0)
     land = ~edges.all_sea
     open_, first = land & ~wet, land & wet
     mp = _sixths(step, "supply MP of a step")

@@ -1,0 +1,283 @@
+"""Is a scenario set up as the game is played?  HQ counters as supply hubs, and positions against history.
+
+In BfN an HQ counter is not a command post: it is where its division's
+supply is handed out, and its player keeps it within reach of the units it
+feeds (7.2, 7.3.1) and of a corps HQ (20 MP).  A set-up that puts the
+counter at the historical command post, ten hexes behind the battalions,
+makes a third of the army "out of supply" for no reason the rules or history
+give.  This module finds such problems and proposes the hex a player would
+use:
+
+* :func:`setup_problems` -- every division unit beyond 6 hexes and 6 MP of
+  its HQ, every division or KG HQ beyond 20 MP of a source or an in-supply
+  corps HQ, every division HQ with a unit out of its reach, and (with the
+  historical record) every unit standing on ground the record of the
+  previous evening gives to the other side;
+* :func:`propose_hq_hex` -- for one division or KG HQ, the hex that supplies
+  the most of its units while the HQ itself stays in supply, as 7.8 lets an
+  HQ be placed (within 6 MP of a unit of its division, not in an EZOC),
+  preferring road hexes and, among equals, the hex nearest where it stood;
+* :func:`propose_corps_hq_hex` -- for a corps HQ, the hex (within 10 hexes of
+  a friendly unit, not in an EZOC, 7.8) that brings the most division HQs
+  within 20 MP.
+
+Both proposals use the supply engine's own searches, so what they promise
+is what :func:`~normandy_lab.engine.supply.supply` then finds.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+import numpy as np
+
+from normandy_lab.engine.lines import _as_mp, _impassable, _Lines
+from normandy_lab.engine.search import SIXTHS
+from normandy_lab.engine.state import GameState
+from normandy_lab.engine.supply import supply
+from normandy_lab.grid import grid
+from normandy_lab.network import edge_arrays
+
+
+@dataclass(frozen=True)
+class SetupProblem:
+    """One thing in a scenario's set-up that the rules or the record contradict.
+
+    Attributes
+    ----------
+    unit_id
+        The unit concerned.
+    kind
+        ``"beyond_hq"`` (a division unit beyond 6 hexes and 6 MP of its HQ),
+        ``"hq_beyond_corps"`` (an HQ beyond 20 MP of a source or an in-supply
+        corps HQ) or ``"enemy_ground"`` (on ground the record gives the enemy).
+    detail
+        In words, with the distances.
+    """
+
+    unit_id: str
+    kind: str
+    detail: str
+
+
+def setup_problems(state: GameState, history: bool = True) -> list[SetupProblem]:
+    """Return what in a scenario's set-up breaks the HQ rules (7.2, 7.3.1) or the historical record.
+
+    Distances are legal lines of supply (7.3): a unit cut off from its HQ
+    counts as beyond it.  ``history=False`` skips the comparison with the
+    record (it needs the lodgement layers).
+    """
+    report = supply(state)
+    problems: list[SetupProblem] = []
+    for r in report.units.values():
+        unit = state.unit(r.unit_id)
+        if unit.hq in ("division", "kg") and not r.general:
+            problems.append(SetupProblem(unit.id, "hq_beyond_corps", r.reason))
+    sides = report._context["sides"]
+    limits = report._context["limits"]
+    for det in sides.values():
+        for q in det.plain:
+            unit = det.units[q]
+            hq = det.hq_of.get(unit.formation)
+            if hq is None:
+                continue
+            hexes, mp = det._lengths(det.group_of[unit.formation], q)
+            if hexes > limits.hexes and mp > limits.mp:
+                said = "no legal line" if not np.isfinite(min(hexes, mp)) else f"{hexes:g} hexes, {mp:g} MP"
+                problems.append(
+                    SetupProblem(unit.id, "beyond_hq", f"{said} from its division HQ {hq.id} (7.3.1)")
+                )
+    if history:
+        problems += _on_enemy_ground(state)
+    return problems
+
+
+def _on_enemy_ground(state: GameState, tolerance_km: float = 1.5) -> list[SetupProblem]:
+    """Return the units standing on ground the record of the previous evening gives to the other side.
+
+    Within ``tolerance_km`` of the recorded front a place counts as contested:
+    the June fronts are known to about 1.5-2 km (maps/history/README.md).
+    """
+    from normandy_lab.history.lodgement import held_by
+
+    g = grid(state.system)
+    evening = state.date - dt.timedelta(days=1)
+    found = []
+    for unit in state.units:
+        if unit.status != "active" or unit.cut_off or unit.type == "ship":
+            continue
+        try:
+            holder = held_by(g.center(unit.hex), evening, tolerance_km=tolerance_km)
+        except Exception:  # no record covers the date or the place
+            continue
+        if holder in ("allied", "german") and holder != unit.side:
+            found.append(
+                SetupProblem(
+                    unit.id, "enemy_ground", f"{unit.hex}: the record of {evening} gives it to {holder}"
+                )
+            )
+    return found
+
+
+@dataclass(frozen=True)
+class HqProposal:
+    """Where an HQ would best stand: the hex, what it supplies, and how it compares with where it is."""
+
+    unit_id: str
+    current: str
+    hex: str
+    covered: int  # units of its formation within 6 hexes or 6 MP of it
+    members: int  # units of its formation
+    covered_now: int
+    hq_mp: float  # its line to a source or an in-supply corps HQ
+    on_road: bool
+    moved_hexes: int
+
+
+def _without(state: GameState, unit_id: str) -> GameState:
+    return state.evolve(units=tuple(u for u in state.units if u.id != unit_id))
+
+
+def _room_for(state: GameState, hq) -> np.ndarray:
+    """Return the hexes an HQ may be added to: stacking (6.0), and no US/CW mixing (6.3)."""
+    from normandy_lab.rules import ruleset
+
+    rules = ruleset(state.system)
+    g = grid(state.system)
+    points = np.zeros(len(g), dtype=np.int64)
+    mixed = np.zeros(len(g), dtype=bool)
+    us = ("US", "FR")
+    for u in state.units:
+        if u.side != hq.side or u.id == hq.id or u.status != "active":
+            continue
+        h = g.index(u.hex)
+        points[h] += rules.stacking_points[u.type] * max(1, -(-u.steps // 3))
+        if hq.side == "allied" and (u.nationality in us) != (hq.nationality in us):
+            mixed[h] = True
+    return (points + rules.stacking_points[hq.type] <= rules.stacking_limit) & ~mixed
+
+
+def _hexes_from(g, here: int) -> np.ndarray:
+    """Return every hex's distance in hexes from one hex (axial coordinates)."""
+    dq, dr = g._q - g._q[here], g._r - g._r[here]
+    return np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
+
+
+def _road_hexes(system: str) -> np.ndarray:
+    e = edge_arrays(system)
+    road = np.zeros(len(grid(system)), dtype=bool)
+    road[e.src[e.road > 0]] = True
+    return road
+
+
+def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14) -> HqProposal:
+    """Return the hex a player would put a division or KG HQ on to supply its units (7.2, 7.3.1, 7.8).
+
+    Candidates are the hexes within ``radius`` hexes of where it stands that
+    7.8 allows (land, no enemy unit, not in an EZOC, within 6 supply MP of a
+    unit of its division).  The best keeps the HQ within 20 MP of a source or
+    an in-supply corps HQ and reaches the most of its units; then a road hex;
+    then the nearest to where it stands.
+    """
+    hq = state.unit(hq_id)
+    g = grid(state.system)
+    report = supply(_without(state, hq_id))
+    det = report._context["sides"][hq.side]
+    limits = report._context["limits"]
+    lines: _Lines = det.lines
+    own = [
+        q for q, u in enumerate(det.units) if u.formation == hq.formation and not u.hq and u.type != "ship"
+    ]
+    here = g.index(hq.hex)
+    at = det.at
+    # 7.8: not in an EZOC, not on an enemy unit, on land; and within the stacking limit (6.0),
+    # with no unit of the other Allied army (6.3).
+    allowed = ~(lines.in_ezoc | lines.enemy | _impassable(state.system)) & _room_for(state, hq)
+    apart = _hexes_from(g, here)
+    near_units = np.zeros(len(g), dtype=bool)
+    if own:
+        dist_mp, _ = lines.search(sorted({int(at[q]) for q in own}), "mp", limit=6 * SIXTHS)
+        near_units = dist_mp <= 6 * SIXTHS
+    candidates = np.nonzero(allowed & (apart <= radius) & (near_units | (np.arange(len(g)) == here)))[0]
+    if not len(candidates):
+        candidates = np.array([here])
+    # The HQ's own line: 20 MP to a source or an in-supply corps HQ, its first step free (7.3.2).
+    hq_mp = lines.distances(det.hq_roots, candidates, "mp", limits.division_n, free=True)
+    coverage = np.zeros(len(candidates), dtype=np.int64)
+    if own:
+        ranges = lines.ranges([[int(c)] for c in candidates], [own] * len(candidates), at, limits)
+        d = ranges.dist[:, :, own]
+        coverage = ((d[:, 0, :] <= limits.hexes_n) | (d[:, 1, :] <= limits.mp_n)).sum(axis=1)
+    road = _road_hexes(state.system)[candidates]
+    supplied = hq_mp <= limits.division_n
+    order = np.lexsort((apart[candidates], ~road, -coverage, ~supplied))
+    best = int(order[0])
+    now = np.nonzero(candidates == here)[0]
+    covered_now = int(coverage[now[0]]) if len(now) else 0
+    return HqProposal(
+        unit_id=hq_id,
+        current=hq.hex,
+        hex=str(g._ids[candidates[best]]),
+        covered=int(coverage[best]),
+        members=len(own),
+        covered_now=covered_now,
+        hq_mp=float(_as_mp(hq_mp[best])),
+        on_road=bool(road[best]),
+        moved_hexes=int(apart[candidates[best]]),
+    )
+
+
+def propose_corps_hq_hex(
+    state: GameState, corps_id: str, radius: int = 10
+) -> tuple[str, list[str], list[str]]:
+    """Return a hex for a corps HQ that brings stranded division HQs within 20 MP, losing none (7.2, 7.8).
+
+    A division or KG HQ of the corps' army is *stranded* when it is beyond
+    20 MP of every source and in-supply corps HQ; it *depends* on this corps
+    HQ when this one is the only root within 20 MP.  Candidates are within
+    ``radius`` hexes of where the corps HQ stands, not in an EZOC, with a
+    line of any length to a source (7.2, 7.8); the chosen hex keeps every
+    dependent HQ and gains the most stranded ones (then a road hex, then the
+    nearest).  Returns the hex, the HQs it gains, and the HQs that depend on it.
+    """
+    corps = state.unit(corps_id)
+    g = grid(state.system)
+    side = corps.side
+    report = supply(state)
+    det = report._context["sides"][side]
+    lines: _Lines = det.lines
+    limit = report._context["limits"].division_n
+    here = g.index(corps.hex)
+    us = ("US", "FR")
+    hqs = [u for u in det.divs if side == "german" or (u.nationality in us) == (corps.nationality in us)]
+    hq_at = np.array([int(det.at[det.query[u.id]]) for u in hqs], dtype=np.int64)
+    others = [h for h in det.hq_roots if h != here]
+    elsewhere = lines.distances(others, hq_at, "mp", limit, free=True) if len(hq_at) else np.array([])
+    stranded = [u for u in hqs if not report[u.id].general]
+    depends = [u for u, d in zip(hqs, elsewhere.tolist(), strict=True) if report[u.id].general and d > limit]
+    apart = _hexes_from(g, here)
+    allowed = ~(lines.in_ezoc | lines.enemy | _impassable(state.system)) & (apart <= radius)
+    allowed &= _room_for(state, corps)
+    allowed &= lines.reaches(det.sources, np.arange(len(g)))
+    candidates = np.nonzero(allowed)[0]
+    if not stranded or not len(candidates):
+        return corps.hex, [], [u.id for u in depends]
+
+    def within(units) -> np.ndarray:
+        ok = np.ones((len(units), len(candidates)), dtype=bool)
+        for k, u in enumerate(units):
+            dist, _ = lines.search([int(det.at[det.query[u.id]])], "mp", limit=limit)
+            ok[k] = dist[candidates] <= limit
+        return ok
+
+    keeps = within(depends).all(axis=0)
+    gains = within(stranded)
+    gained = gains.sum(axis=0) * keeps
+    road = _road_hexes(state.system)[candidates]
+    order = np.lexsort((apart[candidates], ~road, -gained))
+    best = int(order[0])
+    if gained[best] == 0:
+        return corps.hex, [], [u.id for u in depends]
+    won = [u.id for u, ok in zip(stranded, gains[:, best].tolist(), strict=True) if ok]
+    return str(g._ids[candidates[best]]), won, [u.id for u in depends]

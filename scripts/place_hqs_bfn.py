@@ -1,0 +1,149 @@
+"""Place a BfN scenario's HQ counters as supply hubs, as a player would, and write them into the parts.
+
+BfN's division HQ counter is where its division's supply is handed out
+(7.2, 7.3.1): a player keeps it within 6 hexes or 6 MP of the battalions and
+within 20 MP of a corps HQ.  The researched parts put each HQ at the
+historical command post; this script finds, for every HQ whose counter
+there leaves units out, the hex that supplies the most of them
+(:func:`normandy_lab.engine.setup_check.propose_hq_hex`; corps HQs with
+:func:`~normandy_lab.engine.setup_check.propose_corps_hq_hex`), and, with
+``--apply``, writes it into ``scenarios/parts/bfn_<date>_{allied,german}.yaml``.
+The command post stays in the unit's ``note``; the ``source`` is kept.
+Rebuild the scenario afterwards (``scripts/build_scenario_bfn.py``)::
+
+    python scripts/place_hqs_bfn.py 1944-06-13            # show the moves
+    python scripts/place_hqs_bfn.py 1944-06-13 --apply    # write them into the parts
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import yaml
+
+import normandy_lab as nl
+from normandy_lab.engine.setup_check import propose_corps_hq_hex, propose_hq_hex
+
+ROOT = Path(__file__).resolve().parents[1]
+PARTS = ROOT / "scenarios" / "parts"
+MARK = "HQ counter placed"
+
+
+def _moved(state, unit_id: str, hex_id: str):
+    return state.evolve(units=tuple(u if u.id != unit_id else _at(u, hex_id) for u in state.units))
+
+
+def _at(unit, hex_id):
+    from dataclasses import replace
+
+    return replace(unit, hex=hex_id)
+
+
+def plan(date: str) -> tuple[object, dict[str, tuple[str, str, str]]]:
+    """Return the state with the HQs moved, and unit id -> (old hex, new hex, why) for each move."""
+    state = nl.load_scenario(f"bfn_{date}_am")
+    moves: dict[str, tuple[str, str, str]] = {}
+    for _ in range(3):  # corps and division moves depend on each other; a few rounds settle them
+        changed = False
+        for hq in [u for u in state.units if u.hq in ("division", "kg")]:
+            proposal = propose_hq_hex(state, hq.id)
+            now_ok = nl.supply(state)[hq.id].general
+            supplied_now = proposal.covered_now if now_ok else 0
+            if proposal.hex == hq.hex or proposal.hq_mp > 20 or proposal.covered <= supplied_now:
+                continue
+            if not now_ok and 2 * proposal.covered < proposal.covered_now:
+                continue  # the HQ would leave most of its units to reach a corps HQ: move the corps HQ
+            old = moves.get(hq.id, (hq.hex, "", ""))[0]
+            why = (
+                f"reaches {proposal.covered} of its {proposal.members} units (from where it stood "
+                f"{proposal.covered_now}{'' if now_ok else ', but out of supply there'}), "
+                f"{proposal.hq_mp:g} MP from a source or corps HQ"
+            )
+            moves[hq.id] = (old, proposal.hex, why)
+            state, changed = _moved(state, hq.id, proposal.hex), True
+        for corps in [u for u in state.units if u.hq == "corps"]:
+            hex_id, won, kept = propose_corps_hq_hex(state, corps.id)
+            if not won or hex_id == corps.hex:
+                continue
+            old = moves.get(corps.id, (corps.hex, "", ""))[0]
+            kept_words = ", ".join(kept) or "every HQ it supplied"
+            why = f"brings {', '.join(won)} within 20 MP (7.2), keeping {kept_words}"
+            moves[corps.id] = (old, hex_id, why)
+            state, changed = _moved(state, corps.id, hex_id), True
+        if not changed:
+            break
+    return state, {k: v for k, v in moves.items() if v[0] != v[1]}
+
+
+def _blocks(text: str) -> list[tuple[int, int, str]]:
+    """Return (start, end, unit id) of each unit entry of a part's ``units:`` list."""
+    first = text.index("\nunits:")  # other lists (the keyed sources) have ids too
+    starts = [
+        (m.start(), m.group(1)) for m in re.finditer(r"^- id: (\S+)\n", text, re.M) if m.start() > first
+    ]
+    out = []
+    for k, (start, uid) in enumerate(starts):
+        end = starts[k + 1][0] if k + 1 < len(starts) else len(text)
+        body = text.index("\n", start) + 1
+        tail = re.search(r"^\S", text[body:end], re.M)  # a top-level key or comment ends the entry
+        if tail:
+            end = body + tail.start()
+        out.append((start, end, uid))
+    return out
+
+
+def apply(date: str, moves: dict[str, tuple[str, str, str]]) -> None:
+    """Write the moves into the unit parts, keeping the command post in each HQ's note."""
+    g = nl.grid("bfn")
+    for side in ("allied", "german"):
+        path = PARTS / f"bfn_{date}_{side}.yaml"
+        text = path.read_text(encoding="utf-8")
+        for start, end, uid in reversed(_blocks(text)):
+            if uid not in moves:
+                continue
+            old, new, why = moves[uid]
+            entry = yaml.safe_load(text[start:end])[0]
+            kind = "corps" if entry.get("hq") == "corps" else "division"
+            post = entry.get("near")
+            lon, lat = g.center(new)
+            entry["near"] = [round(float(lon), 5), round(float(lat), 5)]
+            entry["hex"] = new
+            earlier = str(entry.get("note") or "")
+            if MARK in earlier:  # placed before: keep the first command post, restate the placement
+                earlier = earlier.split(MARK)[0].rstrip(" ;")
+                post_words = re.search(r"see source\): (.*?) \(hex", str(entry.get("note")))
+                post = post_words.group(1) if post_words else post
+                old_hex = re.search(r"see source\): .*? \(hex (\w+)\)", str(entry.get("note")))
+                old = old_hex.group(1) if old_hex else old
+            note = (
+                f"{MARK} as the {kind}'s supply hub (BfN 7.2, 7.3.1, 7.8) by scripts/place_hqs_bfn.py: "
+                f"{why}; researched position (command post or estimate, see source): {post} (hex {old})"
+            )
+            entry["note"] = f"{earlier}; {note}" if earlier else note
+            dumped = yaml.safe_dump(
+                [entry], allow_unicode=True, sort_keys=False, width=120, default_flow_style=None
+            )
+            text = text[:start] + dumped + text[end:]
+        path.write_text(text, encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("date", help="scenario date, YYYY-MM-DD")
+    parser.add_argument("--apply", action="store_true", help="write the moves into the parts")
+    args = parser.parse_args()
+    before = nl.load_scenario(f"bfn_{args.date}_am")
+    state, moves = plan(args.date)
+    for uid, (old, new, why) in sorted(moves.items()):
+        print(f"{uid:16} {old} -> {new}  ({nl.grid('bfn').distance(old, new)} hexes): {why}")
+    counts = [len(nl.supply(s).out_of_supply()) for s in (before, state)]
+    print(f"out of General Supply: {counts[0]} -> {counts[1]}")
+    if args.apply:
+        apply(args.date, moves)
+        print("written; now run: python scripts/build_scenario_bfn.py", args.date)
+
+
+if __name__ == "__main__":
+    main()
