@@ -26,7 +26,10 @@ KEEP = (
     "id", "name", "side", "nationality", "type", "mechanized", "size", "formation", "corps", "hq", "hex",
     "steps", "status", "cut_off", "near", "source", "note",
 )  # fmt: skip
-META_KEYS = ("weather", "air", "destroyed_bridges", "control", "description", "pathfinders", "mulberries")
+META_KEYS = (
+    "weather", "air", "destroyed_bridges", "control", "description", "pathfinders", "mulberries",
+    "expected_out_of_supply",
+)  # fmt: skip
 
 
 def _read(path: Path) -> dict:

@@ -45,6 +45,13 @@ def plan(date: str) -> tuple[object, dict[str, tuple[str, str, str]]]:
     """Return the state with the HQs moved, and unit id -> (old hex, new hex, why) for each move."""
     state = nl.load_scenario(f"bfn_{date}_am")
     moves: dict[str, tuple[str, str, str]] = {}
+    out_now = len(nl.supply(state).out_of_supply())
+
+    def fewer_out(candidate) -> int | None:
+        """A move is kept only if fewer units are out of General Supply after it (the owner's aim)."""
+        count = len(nl.supply(candidate).out_of_supply())
+        return count if count < out_now else None
+
     for _ in range(3):  # corps and division moves depend on each other; a few rounds settle them
         changed = False
         for hq in [u for u in state.units if u.hq in ("division", "kg")]:
@@ -61,8 +68,11 @@ def plan(date: str) -> tuple[object, dict[str, tuple[str, str, str]]]:
                 f"{proposal.covered_now}{'' if now_ok else ', but out of supply there'}), "
                 f"{proposal.hq_mp:g} MP from a source or corps HQ"
             )
+            trial = _moved(state, hq.id, proposal.hex)
+            if (count := fewer_out(trial)) is None:
+                continue
             moves[hq.id] = (old, proposal.hex, why)
-            state, changed = _moved(state, hq.id, proposal.hex), True
+            state, changed, out_now = trial, True, count
         for corps in [u for u in state.units if u.hq == "corps"]:
             hex_id, won, kept = propose_corps_hq_hex(state, corps.id)
             if not won or hex_id == corps.hex:
@@ -70,8 +80,11 @@ def plan(date: str) -> tuple[object, dict[str, tuple[str, str, str]]]:
             old = moves.get(corps.id, (corps.hex, "", ""))[0]
             kept_words = ", ".join(kept) or "every HQ it supplied"
             why = f"brings {', '.join(won)} within 20 MP (7.2), keeping {kept_words}"
+            trial = _moved(state, corps.id, hex_id)
+            if (count := fewer_out(trial)) is None:
+                continue
             moves[corps.id] = (old, hex_id, why)
-            state, changed = _moved(state, corps.id, hex_id), True
+            state, changed, out_now = trial, True, count
         if not changed:
             break
     return state, {k: v for k, v in moves.items() if v[0] != v[1]}

@@ -341,3 +341,25 @@ def test_printed_strengths_override_the_reconstruction():
     bad = PEGASUS.read_text().replace("hex: C2913, steps: 3}", "hex: C2913, steps: 3, attack: strong}")
     with pytest.raises(nl.ScenarioError, match=r"units\[3\]\.attack"):
         nl.engine.load_scenario_text(bad, "x.yaml")
+
+
+def test_10_5_mechanized_movement_phase_allowances(state):
+    """10.5: yellow MAs move half (rounded up), light-blue mechanized recon its full MA, the rest not at all.
+
+    11.2: the interdiction penalty comes off the base allowance before the halving.
+    """
+    from dataclasses import replace
+
+    mech = state.evolve(phase_index=7)  # AM, German Mechanized Movement
+    assert mech.phasing_side == "german"
+    grenadiers = mech.unit("DE-21PZ-192-I")  # mech_infantry, yellow MA
+    base = BFN_RULES.unit_defaults["mech_infantry"]["ma"]
+    assert allowance(mech, grenadiers) == -(-base // 2)
+    recon = replace(grenadiers, id="DE-RECON", type="recon", ma=None)
+    assert allowance(mech, recon) == BFN_RULES.unit_defaults["recon"]["ma"]
+    foot = replace(grenadiers, id="DE-FOOT", type="infantry", mechanized=False, ma=None)
+    assert allowance(mech, foot) == 0
+    # Interdiction first: 4 MP off the base, then halved (11.2 example's map C penalty).
+    air = set_air(mech, allied={"C": 50}, german_aa={"C": 5})
+    assert allowance(air, grenadiers) == -(-(base - 4) // 2)
+    assert allowance(air, recon) == BFN_RULES.unit_defaults["recon"]["ma"] - 4

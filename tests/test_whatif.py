@@ -54,7 +54,7 @@ def test_supply_summary_counts_every_unit_out_once(state):
     line = supply_summary(report)
     out = len(report.out_of_supply())
     assert line.startswith(f"{out} of {len(report.units)} out of General Supply: ")
-    counted = [int(part.strip().split()[0]) for part in line.split(": ", 1)[1].rstrip(".").split(";")]
+    counted = [int(part.strip().split()[0]) for part in line.split(": ", 1)[1].split(".")[0].split(";")]
     assert sum(counted) == out
 
 

@@ -19,7 +19,8 @@ Rules implemented:
 * 7.5 -- out of supply: movement allowance halved (rounded up).
 * 10.7 -- until July, Allied allowances are halved at night.
 * 10.5 -- in the Mechanized Movement phase, mechanized units move at half
-  their allowance.
+  their allowance (rounded up), mechanized recon units (light-blue MA) at
+  their full allowance, others not at all.
 * 11.2 -- German units lose the interdiction penalty of the map they start on.
 """
 
@@ -66,7 +67,10 @@ def allowance(state: GameState, unit: Unit, in_supply: bool = True) -> float:
     ma = max(0.0, ma - interdiction_penalty(state, unit))  # 11.2: before any other effect
     phase = current_phase(state)
     if phase.kind == "mech_movement":
-        ma = math.ceil(ma / 2) if unit.mechanized else 0.0
+        # 10.5: only mechanized units move; yellow MAs at half (rounded up), the light-blue MAs of
+        # mechanized recon units at full allowance.
+        full = bool(rules.unit_defaults.get(unit.type, {}).get("full_ma_in_mech_phase"))
+        ma = (ma if full else math.ceil(ma / 2)) if unit.mechanized else 0.0
     night_until = dt.date.fromisoformat(state.options.get("night_halving_until", "1944-07-01"))
     if state.turn == "Night" and unit.side == "allied" and state.date < night_until:
         ma = math.ceil(ma / 2)

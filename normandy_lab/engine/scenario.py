@@ -15,6 +15,8 @@ Format ``normandy_lab.scenario/1`` (see ``docs/scenarios.md``)::
     beachheads: [{name: Omaha, nationality: US, hex: C1748}]
     german_supply_cities: [Cherbourg, Caen, Argentan, Flers, Vire]
     destroyed_bridges: [[C3014, C3013]]
+    expected_out_of_supply:       # optional: the units expected out of General Supply, and why
+      - {unit: DE-DOUVRES, why: history, reason: "held out behind the Allied line", source: "..."}
     interdiction: [B2020]
     control: {C3014: german}
     units: [...]                  # see Unit
@@ -31,7 +33,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from normandy_lab.engine.state import SIDES, Beachhead, GameState, Unit
+from normandy_lab.engine.state import EXPECTED_WHY, SIDES, Beachhead, ExpectedOut, GameState, Unit
 from normandy_lab.grid import grid
 from normandy_lab.numbering import HexIdError
 from normandy_lab.paths import REPO_ROOT
@@ -65,6 +67,7 @@ TOP_FIELDS = {
     "off_map": False,
     "options": False,
     "independent_formations": False,
+    "expected_out_of_supply": False,
 }
 UNIT_FIELDS = {
     "id": True,
@@ -237,6 +240,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
             )
     options = dict(rules.options)
     options.update(data.get("options") or {})
+    expected = _expected_out(check, data, {u.id for u in units})
 
     return GameState(
         system=rules.system,
@@ -258,7 +262,61 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         mulberries=tuple(mulberries),
         seed=seed,
         options=options,
+        expected_out=expected,
     )
+
+
+def _expected_out(check: _Checker, data: LineDict, unit_ids: set[str]) -> tuple[ExpectedOut, ...]:
+    """Read ``expected_out_of_supply``: each entry a unit of the scenario, a why, a reason and a source."""
+    entries = data.get("expected_out_of_supply")
+    if entries is None:
+        return ()
+    if not isinstance(entries, list):
+        raise check.fail(
+            data,
+            "expected_out_of_supply",
+            "must be a list",
+            "give one entry per unit: {unit: ID, why: history|rules|setup, reason: ..., source: ...}",
+        )
+    found: list[ExpectedOut] = []
+    seen: set[str] = set()
+    for n, entry in enumerate(entries):
+        field = f"expected_out_of_supply[{n}]"
+        if not isinstance(entry, dict):
+            raise check.fail(
+                data, field, f"{entry!r} is not a mapping", "write {unit: ID, why: ..., reason: ...}"
+            )
+        unknown = sorted(set(entry) - {"unit", "why", "reason", "source"})
+        if unknown:
+            raise check.fail(
+                entry, field, f"unknown field {unknown[0]!r}", "use unit, why, reason and source"
+            )
+        unit = entry.get("unit")
+        if unit not in unit_ids:
+            raise check.fail(
+                entry,
+                f"{field}.unit",
+                f"{unit!r} is not a unit of the scenario",
+                f"{_suggest(str(unit), sorted(unit_ids))}name a unit id from units",
+            )
+        if unit in seen:
+            raise check.fail(entry, f"{field}.unit", f"{unit} is listed twice", "keep one entry per unit")
+        seen.add(unit)
+        why = entry.get("why")
+        if why not in EXPECTED_WHY:
+            raise check.fail(
+                entry,
+                f"{field}.why",
+                f"{why!r} is not one of {', '.join(EXPECTED_WHY)}",
+                f"{_suggest(str(why), EXPECTED_WHY)}say whether history, the rules or the set-up puts it out",
+            )
+        reason, source = entry.get("reason"), entry.get("source", "")
+        if not isinstance(reason, str) or not reason.strip():
+            raise check.fail(entry, f"{field}.reason", "missing or empty", "say in words why it is out")
+        if not isinstance(source, str):
+            raise check.fail(entry, f"{field}.source", f"{source!r} is not text", "give the source as text")
+        found.append(ExpectedOut(unit, why, reason.strip(), source.strip()))
+    return tuple(found)
 
 
 def _canonical_hex(check: _Checker, where: Any, field: str, value: Any, g) -> str:

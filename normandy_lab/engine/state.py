@@ -86,6 +86,36 @@ class Beachhead:
     hex: str
 
 
+# Why a scenario expects a unit out of General Supply (see ExpectedOut).
+EXPECTED_WHY = ("history", "rules", "setup")
+
+
+@dataclass(frozen=True)
+class ExpectedOut:
+    """A unit a scenario expects out of General Supply, and why (the scenario's ``expected_out_of_supply``).
+
+    Attributes
+    ----------
+    unit_id
+        The unit.
+    why
+        ``"history"``: it really was cut off or out of reach on that date;
+        ``"rules"``: it was supplied in 1944, but the rules' ranges leave it
+        out (a rear garrison, a formation spread wider than one HQ reaches);
+        ``"setup"``: an artefact the scenario's estimated positions still
+        cause, said plainly.
+    reason
+        In words, for people.
+    source
+        Where the historical claim comes from ("" for a rules reason).
+    """
+
+    unit_id: str
+    why: str
+    reason: str
+    source: str = ""
+
+
 def _freeze(mapping: dict[str, Any] | None) -> MappingProxyType:
     return MappingProxyType(dict(mapping or {}))
 
@@ -113,6 +143,8 @@ class GameState:
     mulberries: tuple[str, ...] = ()
     seed: int = 0
     draws: int = 0
+    #: The units the scenario expects out of General Supply on its date, with why.
+    expected_out: tuple[ExpectedOut, ...] = ()
     options: MappingProxyType = field(default_factory=lambda: _freeze({}))
     log: tuple[str, ...] = ()
 

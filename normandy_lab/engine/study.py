@@ -41,6 +41,7 @@ def fingerprint(state: GameState) -> str:
     data["interdicted_hexes"] = sorted(state.interdicted_hexes)
     data["german_supply_cities"] = sorted(state.german_supply_cities)
     data["date"] = state.date.isoformat()
+    data["expected_out"] = [asdict(e) for e in state.expected_out]
     text = json.dumps(data, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -86,7 +86,8 @@ def supply_summary(report: SupplyReport) -> str:
 
     For example ``"20 out of General Supply: 3 cut off (2 of them cut off in
     history), 12 beyond range (4 only under the Storm halving), 3 whose
-    division HQ is out, 2 held by a single block"``.
+    division HQ is out, 2 held by a single block"``, then how many of them
+    the scenario's ``expected_out_of_supply`` list expects, and why.
     """
     out = report.out_of_supply()
     if not out:
@@ -116,7 +117,24 @@ def supply_summary(report: SupplyReport) -> str:
         parts.append(f"{len(by_code[BLOCKED])} held by a single block ({said})")
     if by_code.get(ATTACHMENT_FULL):
         parts.append(f"{len(by_code[ATTACHMENT_FULL])} with no attachment place left")
-    return f"{len(out)} of {len(report.units)} out of General Supply: " + "; ".join(parts) + "."
+    line = f"{len(out)} of {len(report.units)} out of General Supply: " + "; ".join(parts) + "."
+    expected = {e.unit_id: e for e in state.expected_out}
+    if expected:
+        listed = [expected[r.unit_id] for r in out if r.unit_id in expected]
+        kinds = {why: sum(e.why == why for e in listed) for why in ("history", "rules", "setup")}
+        said = ", ".join(
+            f"{n} {words}"
+            for n, words in (
+                (kinds["history"], "cut off or out of reach in history"),
+                (kinds["rules"], "left out by the rules though supplied in 1944"),
+                (kinds["setup"], "set-up artefacts"),
+            )
+            if n
+        )
+        line += f" Of these, {len(listed)} are expected by the scenario" + (f" ({said})" if said else "")
+        unexpected = len(out) - len(listed)
+        line += f"; {unexpected} not expected." if unexpected else "."
+    return line
 
 
 BLOCK_NAMES = {

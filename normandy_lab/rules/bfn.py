@@ -157,7 +157,8 @@ UNIT_DEFAULTS = {
     "assault_gun": {"ma": 10, "mechanized": True, "stack": 2},
     "tank_destroyer": {"ma": 10, "mechanized": True, "stack": 2},
     "mech_infantry": {"ma": 10, "mechanized": True, "stack": 2},
-    "recon": {"ma": 12, "mechanized": True, "stack": 1},
+    # 10.5: mechanized recon's MA is printed light blue: its full allowance in the Mechanized Movement Phase.
+    "recon": {"ma": 12, "mechanized": True, "stack": 1, "full_ma_in_mech_phase": True},
     "artillery": {"ma": 6, "mechanized": False, "stack": 1},
     "rocket_artillery": {"ma": 8, "mechanized": True, "stack": 1},
     "anti_tank": {"ma": 6, "mechanized": False, "stack": 1},
