@@ -41,7 +41,13 @@ def test_the_readme_what_if_recipe_runs_and_says_what_it_finds():
     assert said, "the recipe's comment must state the counts"
     assert before == after == {"allied": int(said.group(1)), "german": int(said.group(2))}
     assert len(namespace["orne"]) >= 3 and (namespace["orne"]["water_name"] == "Orne").all()
-    assert namespace["supply_changes"](namespace["state"], namespace["cut"]).empty
+    changes = namespace["supply_changes"](namespace["state"], namespace["cut"])
+    said = re.search(r"# whose General or Combat Supply changed: (.*)$", code, re.M)
+    assert said, "the recipe's comment must name the units whose supply changed"
+    named = [n.strip() for n in said.group(1).split(",")]
+    assert len(changes) == len(named)
+    assert all(name.split(" (")[0] in said.group(1) for name in changes["name"]), list(changes["name"])
+    assert (changes["general_before"] == changes["general_after"]).all(), "only Combat Supply changes"
 
 
 def test_the_scenario_table_gives_the_distances_the_code_computes():
