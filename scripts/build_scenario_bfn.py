@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PARTS = ROOT / "scenarios" / "parts"
 KEEP = (
     "id", "name", "side", "nationality", "type", "mechanized", "size", "formation", "corps", "hq", "hex",
-    "steps", "status", "cut_off", "near", "source", "note",
+    "steps", "status", "cut_off", "breakdown", "near", "source", "note",
 )  # fmt: skip
 META_KEYS = (
     "weather", "air", "destroyed_bridges", "control", "description", "pathfinders", "mulberries",
@@ -99,7 +99,27 @@ def build(date: str) -> Path:
 
     state = load_scenario(out)
     print(f"wrote {out.relative_to(ROOT)}: {len(state.units)} units")
+    report_setup(state)
     return out
+
+
+def report_setup(state) -> None:
+    """Print what in the set-up breaks the HQ rules or the record, and whether the scenario expects it.
+
+    Division units beyond 6 hexes and 6 MP of their HQ, HQs beyond 20 MP of a corps HQ or source (7.2,
+    7.3.1), and units on ground the record of the previous evening gives to the other side
+    (:func:`normandy_lab.engine.setup_check.setup_problems`).  A unit on the scenario's
+    ``expected_out_of_supply`` list is marked as expected.
+    """
+    from normandy_lab.engine.setup_check import setup_problems
+
+    expected = {e.unit_id: e.why for e in state.expected_out}
+    problems = setup_problems(state)
+    for p in problems:
+        mark = f"expected ({expected[p.unit_id]})" if p.unit_id in expected else "NOT EXPECTED"
+        print(f"  {p.kind:15} {p.unit_id:18} {mark:20} {p.detail[:110]}")
+    if not problems:
+        print("  set-up check: no problem")
 
 
 def main() -> None:

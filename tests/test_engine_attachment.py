@@ -309,3 +309,21 @@ def test_attachments_are_the_owners_best_choice_not_first_come():
     # One place for another division's unit: the second such unit is left out.
     other = [AttachOption("C", "1st", 6, True), AttachOption("D", "1st", 6, True)]
     assert len(best_attachments([AttachHQ("1st", 3, 1)], other)) == 1
+
+
+def test_7_2_breakdown_companies_count_as_corps_units_for_supply(pegasus):
+    """7.2, 15.0: a division's breakdown company traces as a corps unit: it takes an attachment place."""
+    from dataclasses import replace
+
+    corps = [_unit(f"CORPS-{k}", h) for k, h in enumerate(NEAR_3RD_DIVISION[:3])]
+    company = replace(
+        _division_unit("GB-3D-A-COY", NEAR_3RD_DIVISION[3], "3rd Division"), size="company", steps=1
+    )
+    whole = supply(_with(pegasus, *corps, company))
+    assert all(whole[u.id].general for u in [*corps, company])
+    assert whole["GB-3D-A-COY"].traced_kind == "division HQ"  # an ordinary division unit: no place used
+    broken = supply(_with(pegasus, *corps, replace(company, breakdown=True)))
+    held = [u for u in ("CORPS-0", "CORPS-1", "CORPS-2", "GB-3D-A-COY") if broken[u].general]
+    assert len(held) == 3  # four corps units for the division HQ's three places
+    if broken["GB-3D-A-COY"].general:
+        assert broken["GB-3D-A-COY"].traced_kind == "attached"

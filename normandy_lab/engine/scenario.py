@@ -87,6 +87,7 @@ UNIT_FIELDS = {
     "defense": False,
     "status": False,
     "cut_off": False,
+    "breakdown": False,
     "near": False,
     "source": False,
     "note": False,
@@ -276,7 +277,7 @@ def _expected_out(check: _Checker, data: LineDict, unit_ids: set[str]) -> tuple[
             data,
             "expected_out_of_supply",
             "must be a list",
-            "give one entry per unit: {unit: ID, why: history|rules|setup, reason: ..., source: ...}",
+            "give one entry per unit: {unit: ID, why: history|rules|setup|map, reason: ..., source: ...}",
         )
     found: list[ExpectedOut] = []
     seen: set[str] = set()
@@ -509,6 +510,7 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
                 note=str(entry.get("note", "") or ""),
                 source=str(entry.get("source", "") or ""),
                 cut_off=_flag(check, entry, f"{field}.cut_off"),
+                breakdown=_flag(check, entry, f"{field}.breakdown"),
             )
         )
     # Every division unit needs its division HQ (7.2); independent brigades

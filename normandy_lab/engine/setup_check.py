@@ -84,9 +84,17 @@ def setup_problems(state: GameState, history: bool = True) -> list[SetupProblem]
                 continue
             hexes, mp = det._lengths(det.group_of[unit.formation], q)
             if hexes > limits.hexes and mp > limits.mp:
-                said = "no legal line" if not np.isfinite(min(hexes, mp)) else f"{hexes:g} hexes, {mp:g} MP"
+                said = " or ".join(
+                    f"{value:g} {what}"
+                    for value, what in ((hexes, "hexes"), (mp, "MP"))
+                    if np.isfinite(value)
+                )
+                beyond = f"beyond {limits.hexes:g} hexes and {limits.mp:g} MP"
+                said = f"{said} ({beyond})" if said else f"no line within {limits.mp + 6:g} MP ({beyond})"
+                r = report[unit.id]
+                how = f"; supplied otherwise: {r.traced_to}" if r.general else "; out of General Supply"
                 problems.append(
-                    SetupProblem(unit.id, "beyond_hq", f"{said} from its division HQ {hq.id} (7.3.1)")
+                    SetupProblem(unit.id, "beyond_hq", f"{said} from its division HQ {hq.id} (7.3.1){how}")
                 )
     if history:
         problems += _on_enemy_ground(state)

@@ -54,6 +54,10 @@ class Unit:
         The historical record says the unit was cut off behind the enemy's
         line on the scenario's date (e.g. an airborne pocket): comparisons
         with the historical front expect it on the wrong side.
+    breakdown
+        A breakdown company (15.0): a company split off a battalion of its
+        division.  For supply it counts as a corps unit (7.2), except on the
+        6 June invasion turns.
     """
 
     id: str
@@ -75,6 +79,7 @@ class Unit:
     note: str = ""
     source: str = ""
     cut_off: bool = False
+    breakdown: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,7 @@ class Beachhead:
 
 
 # Why a scenario expects a unit out of General Supply (see ExpectedOut).
-EXPECTED_WHY = ("history", "rules", "setup")
+EXPECTED_WHY = ("history", "rules", "setup", "map")
 
 
 @dataclass(frozen=True)
@@ -103,7 +108,8 @@ class ExpectedOut:
         ``"rules"``: it was supplied in 1944, but the rules' ranges leave it
         out (a rear garrison, a formation spread wider than one HQ reaches);
         ``"setup"``: an artefact the scenario's estimated positions still
-        cause, said plainly.
+        cause, said plainly; ``"map"``: a gap in the 1944 map (a road or
+        crossing the side used that the map lacks).
     reason
         In words, for people.
     source

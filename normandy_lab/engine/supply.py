@@ -463,7 +463,15 @@ class _SideSupply:
         airborne_types = supply_rules["airborne_types"]
         plain = [q for q, u in enumerate(units) if not u.hq and u.type != "ship"]
         self.plain = plain
-        headless = {q for q in plain if not units[q].formation or units[q].formation not in self.hq_of}
+        # 7.2: breakdown companies count as corps units for supply, except on the invasion turns.
+        invasion = state.turn in ("6 June Night", "6 June Invasion")
+        headless = {
+            q
+            for q in plain
+            if not units[q].formation
+            or units[q].formation not in self.hq_of
+            or (units[q].breakdown and not invasion)
+        }
         self.headless = headless
         airborne = [
             q
@@ -653,7 +661,7 @@ class _SideSupply:
         """Whether the rules let this unit attach to this HQ at all (6.3, 7.2, 20.3)."""
         if self.side == "allied" and not _same_army(u.nationality, hq.nationality):
             return False  # 6.3: US and CW units do not attach to each other's divisions
-        return u.formation != hq.formation
+        return u.formation != hq.formation or u.breakdown  # a breakdown company is a corps unit (7.2)
 
     def _attach_freely(self, q: int, u: Unit, reachable, free_types: set[str]) -> bool:
         """Attach without a place where the chart allows: a whole CW armoured brigade, the free types."""

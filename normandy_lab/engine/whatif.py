@@ -121,13 +121,14 @@ def supply_summary(report: SupplyReport) -> str:
     expected = {e.unit_id: e for e in state.expected_out}
     if expected:
         listed = [expected[r.unit_id] for r in out if r.unit_id in expected]
-        kinds = {why: sum(e.why == why for e in listed) for why in ("history", "rules", "setup")}
+        kinds = {why: sum(e.why == why for e in listed) for why in ("history", "rules", "setup", "map")}
         said = ", ".join(
             f"{n} {words}"
             for n, words in (
                 (kinds["history"], "cut off or out of reach in history"),
                 (kinds["rules"], "left out by the rules though supplied in 1944"),
                 (kinds["setup"], "set-up artefacts"),
+                (kinds["map"], "map gaps"),
             )
             if n
         )
