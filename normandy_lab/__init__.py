@@ -9,6 +9,7 @@ from normandy_lab import gazetteer, geography, hexgrid
 from normandy_lab.engine import GameState, ScenarioError, Unit, ezoc, ezoc_coverage, load_scenario, supply
 from normandy_lab.engine.sequence import next_phase, phase_effects, previous_phase
 from normandy_lab.engine.study import Study, StudyError, load_study, save_study
+from normandy_lab.engine.whatif import supply_summary, supply_table
 from normandy_lab.gazetteer import UnknownPlaceError, lookup
 from normandy_lab.georef import ControlPoint, Georeference
 from normandy_lab.grid import HexGrid, grid
@@ -59,5 +60,7 @@ __all__ = [
     "save_study",
     "scheme",
     "supply",
+    "supply_summary",
+    "supply_table",
     "terrain_map",
 ]
