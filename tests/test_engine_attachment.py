@@ -327,3 +327,57 @@ def test_7_2_breakdown_companies_count_as_corps_units_for_supply(pegasus):
     assert len(held) == 3  # four corps units for the division HQ's three places
     if broken["GB-3D-A-COY"].general:
         assert broken["GB-3D-A-COY"].traced_kind == "attached"
+
+
+def _networkx_reference(hqs, options):
+    """The same attachment problem solved by networkx's general min-cost max-flow: (units placed, cost)."""
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    for hq in hqs:
+        graph.add_edge(("hq", hq.formation), "sink", capacity=hq.capacity, weight=0)
+        graph.add_edge(
+            ("other", hq.formation), ("hq", hq.formation), capacity=hq.other_division_places, weight=0
+        )
+    for o in options:
+        graph.add_edge("source", ("unit", o.unit_id), capacity=1, weight=0)
+        target = ("other", o.formation) if o.other_division else ("hq", o.formation)
+        graph.add_edge(("unit", o.unit_id), target, capacity=1, weight=o.cost)
+    if "source" not in graph:
+        return 0, 0
+    flow = nx.max_flow_min_cost(graph, "source", "sink")
+    return sum(flow["source"].values()), nx.cost_of_flow(graph, flow)
+
+
+def test_the_attachment_flow_equals_networkx_on_random_problems():
+    """The small solver gives the same number of units attached and the same total line length."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from normandy_lab.engine.attachment import AttachHQ, AttachOption, best_attachments
+
+    @settings(max_examples=150, deadline=None)
+    @given(
+        st.lists(st.tuples(st.integers(1, 3), st.booleans()), min_size=1, max_size=4),
+        st.lists(
+            st.tuples(st.integers(0, 7), st.integers(0, 3), st.integers(0, 40), st.booleans()),
+            max_size=16,
+        ),
+    )
+    def check(hq_specs, option_specs):
+        hqs = [AttachHQ(f"F{k}", cap, 1 if one else cap) for k, (cap, one) in enumerate(hq_specs)]
+        seen, options = set(), []
+        for unit, hq, cost, other in option_specs:
+            if hq < len(hqs) and (unit, hq) not in seen:
+                seen.add((unit, hq))
+                options.append(AttachOption(f"U{unit}", f"F{hq}", cost, other))
+        chosen = best_attachments(hqs, options)
+        cost_of = {(o.unit_id, o.formation): o.cost for o in options}
+        placed, cost = _networkx_reference(hqs, options)
+        assert len(chosen) == placed
+        assert sum(cost_of[(u, f)] for u, f in chosen.items()) == cost
+        for hq in hqs:  # the places are respected
+            mine = [u for u, f in chosen.items() if f == hq.formation]
+            assert len(mine) <= hq.capacity
+
+    check()

@@ -67,7 +67,7 @@ def _single_hq_ranges(lines, hq_count: int, query_count: int, seed: int):
     hqs = _targets(lines, hq_count, seed=seed)
     query = np.array(_targets(lines, query_count, seed=seed + 1), dtype=np.int64)
     everyone = list(range(len(query)))
-    return hqs, query, lines.ranges([[h] for h in hqs], [everyone] * len(hqs), query, UNIT_RANGE)
+    return hqs, query, lines.ranges([[h] for h in hqs], [everyone] * len(hqs), query, UNIT_RANGE, slack=True)
 
 
 @pytest.mark.parametrize("metric", ["hexes", "mp"])
@@ -158,6 +158,25 @@ def test_search_kernel_leaves_no_trace_between_groups(side_graph):
     lines, _ = side_graph
     hqs, query, together = _single_hq_ranges(lines, 6, 50, seed=41)
     for k, hq in enumerate(hqs):
-        alone = lines.ranges([[hq]], [list(range(len(query)))], query, UNIT_RANGE)
+        alone = lines.ranges([[hq]], [list(range(len(query)))], query, UNIT_RANGE, slack=True)
         assert np.array_equal(together.dist[k], alone.dist[0])
         assert sorted(together.covered(k).tolist()) == sorted(alone.covered(0).tolist())
+
+
+def test_group_ranges_keep_only_the_lines_wanted(side_graph):
+    """Distances do not depend on which lines are kept; a line not wanted is not returned."""
+    lines, _ = side_graph
+    hqs, query, every = _single_hq_ranges(lines, 3, 60, seed=5)
+    everyone = list(range(len(query)))
+    wanted = [[j % 2 == 0 for j in everyone] for _ in hqs]
+    some = lines.ranges(
+        [[h] for h in hqs], [everyone] * len(hqs), query, UNIT_RANGE, slack=True, lines_wanted=wanted
+    )
+    assert np.array_equal(some.dist, every.dist)
+    for k in range(len(hqs)):
+        for j in everyone:
+            for metric in (0, 1):
+                if j % 2 == 0:
+                    assert np.array_equal(some.line(k, metric, j), every.line(k, metric, j))
+                else:
+                    assert len(some.line(k, metric, j)) == 0

@@ -10,8 +10,8 @@ Reference Chart, exception 2); those are settled before this module runs.
 
 The owner chooses the attachments, so the engine chooses as the owner
 would: the most units supplied, and among the ways to supply that many,
-the shortest lines.  That is a minimum-cost maximum flow (networkx) through
-each HQ's places::
+the shortest lines.  That is a minimum-cost maximum flow through each HQ's
+places (successive shortest paths; proven equal to networkx's solver)::
 
     unit --1--> HQ's "other division" place --1--> HQ --capacity--> sink
     unit --1----------------------------------> HQ
@@ -23,8 +23,6 @@ only one HQ reaches behind one that several reach).
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import networkx as nx
 
 
 @dataclass(frozen=True)
@@ -71,11 +69,42 @@ def best_attachments(hqs: list[AttachHQ], options: list[AttachOption]) -> dict[s
     -------
     dict
         The chosen attachments (units left out are those no assignment can place).
+
+    Units and HQs that share no option are independent, so each connected
+    group is solved on its own: where no HQ of a group is asked for more
+    places than it has, every unit takes its nearest HQ; only the groups with
+    competition go through the flow.
     """
-    if not options or not hqs:
-        return {}
     known = {hq.formation: hq for hq in hqs}
-    # No HQ asked for more places than it has: every unit takes its nearest HQ.
+    options = [o for o in options if o.formation in known]
+    chosen: dict[str, str] = {}
+    for group in _groups(options):
+        chosen.update(_solve(known, group))
+    return chosen
+
+
+def _groups(options: list[AttachOption]) -> list[list[AttachOption]]:
+    """Split the options into groups that share no unit and no HQ (union-find)."""
+    parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def find(x: tuple[str, str]) -> tuple[str, str]:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for o in options:
+        a, b = find(("unit", o.unit_id)), find(("hq", o.formation))
+        if a != b:
+            parent[a] = b
+    groups: dict[tuple[str, str], list[AttachOption]] = {}
+    for o in options:
+        groups.setdefault(find(("unit", o.unit_id)), []).append(o)
+    return [groups[key] for key in sorted(groups)]
+
+
+def _solve(known: dict[str, AttachHQ], options: list[AttachOption]) -> dict[str, str]:
     wanted: dict[str, int] = {}
     wanted_other: dict[str, int] = {}
     for option in options:
@@ -83,38 +112,103 @@ def best_attachments(hqs: list[AttachHQ], options: list[AttachOption]) -> dict[s
         if option.other_division:
             wanted_other[option.formation] = wanted_other.get(option.formation, 0) + 1
     if all(
-        wanted.get(f, 0) <= hq.capacity and wanted_other.get(f, 0) <= hq.other_division_places
-        for f, hq in known.items()
+        wanted[f] <= known[f].capacity and wanted_other.get(f, 0) <= known[f].other_division_places
+        for f in wanted
     ):
         nearest: dict[str, AttachOption] = {}
         for option in sorted(options, key=lambda o: (o.unit_id, o.cost, o.formation)):
-            if option.formation in known:
-                nearest.setdefault(option.unit_id, option)
+            nearest.setdefault(option.unit_id, option)
         return {unit_id: option.formation for unit_id, option in nearest.items()}
-    graph = nx.DiGraph()
+    flow = _FlowNetwork()
     source, sink = ("source",), ("sink",)
-    for hq in sorted(hqs, key=lambda h: h.formation):
-        graph.add_edge(("hq", hq.formation), sink, capacity=hq.capacity, weight=0)
+    for formation in sorted(wanted):
+        hq = known[formation]
+        flow.add(("hq", formation), sink, hq.capacity, 0)
         if hq.other_division_places < hq.capacity:
-            graph.add_edge(
-                ("other", hq.formation), ("hq", hq.formation), capacity=hq.other_division_places, weight=0
-            )
+            flow.add(("other", formation), ("hq", formation), hq.other_division_places, 0)
+    for unit_id in sorted({o.unit_id for o in options}):
+        flow.add(source, ("unit", unit_id), 1, 0)
     for option in sorted(options, key=lambda o: (o.unit_id, o.formation)):
-        hq = known.get(option.formation)
-        if hq is None:
-            continue
-        graph.add_edge(source, ("unit", option.unit_id), capacity=1, weight=0)
+        hq = known[option.formation]
         through_other = option.other_division and hq.other_division_places < hq.capacity
         target = ("other", hq.formation) if through_other else ("hq", hq.formation)
-        graph.add_edge(("unit", option.unit_id), target, capacity=1, weight=int(option.cost))
-    if source not in graph:
-        return {}
-    flow = nx.max_flow_min_cost(graph, source, sink)
+        flow.add(("unit", option.unit_id), target, 1, int(option.cost))
     chosen = {}
-    for node, out in flow.items():
-        if node[0] != "unit":
-            continue
-        for target, amount in out.items():
-            if amount > 0:
-                chosen[node[1]] = target[1]
+    for (tail, head), amount in flow.max_flow_min_cost(source, sink).items():
+        if tail[0] == "unit" and amount > 0:
+            chosen[tail[1]] = head[1]
     return chosen
+
+
+class _FlowNetwork:
+    """A small network for a minimum-cost maximum flow by successive shortest paths.
+
+    The attachment problems are tiny (a few units and HQs competing for
+    places), where networkx's general solver spends its time setting up;
+    this one is proven equal to ``networkx.max_flow_min_cost`` in the
+    flow's value and cost (``tests/test_engine_attachment.py``).
+    """
+
+    def __init__(self) -> None:
+        self.nodes: dict[tuple, int] = {}
+        self.head: list[int] = []
+        self.cap: list[int] = []
+        self.cost: list[int] = []
+        self.out: list[list[int]] = []
+        self.named: list[tuple[tuple, tuple]] = []
+
+    def _node(self, name: tuple) -> int:
+        if name not in self.nodes:
+            self.nodes[name] = len(self.out)
+            self.out.append([])
+        return self.nodes[name]
+
+    def add(self, tail: tuple, head: tuple, capacity: int, cost: int) -> None:
+        """Add an edge (and its residual twin, at index ``edge ^ 1``)."""
+        a, b = self._node(tail), self._node(head)
+        for frm, to, cap, price in ((a, b, capacity, cost), (b, a, 0, -cost)):
+            self.out[frm].append(len(self.head))
+            self.head.append(to)
+            self.cap.append(cap)
+            self.cost.append(price)
+        self.named.append((tail, head))
+
+    def max_flow_min_cost(self, source: tuple, sink: tuple) -> dict[tuple[tuple, tuple], int]:
+        """Return the flow on each edge added, (tail, head) -> amount."""
+        s, t = self.nodes.get(source), self.nodes.get(sink)
+        flow = [0] * len(self.head)
+        if s is None or t is None:
+            return {}
+        n = len(self.out)
+        while True:
+            # Bellman-Ford over the residual network (costs may be negative on residual edges).
+            dist = [None] * n
+            via = [-1] * n
+            dist[s] = 0
+            changed = True
+            while changed:
+                changed = False
+                for v in range(n):
+                    if dist[v] is None:
+                        continue
+                    for e in self.out[v]:
+                        if self.cap[e] - flow[e] > 0:
+                            w = self.head[e]
+                            d = dist[v] + self.cost[e]
+                            if dist[w] is None or d < dist[w]:
+                                dist[w], via[w], changed = d, e, True
+            if dist[t] is None:
+                break
+            push, v = None, t
+            while v != s:
+                e = via[v]
+                room = self.cap[e] - flow[e]
+                push = room if push is None else min(push, room)
+                v = self.head[e ^ 1]
+            v = t
+            while v != s:
+                e = via[v]
+                flow[e] += push
+                flow[e ^ 1] -= push
+                v = self.head[e ^ 1]
+        return {self.named[k]: flow[2 * k] for k in range(len(self.named))}

@@ -156,11 +156,16 @@ class _Explainer:
         """
         det = self.det
         asked: dict[tuple, list[tuple[_Candidate, int]]] = {}
+        labels = self.labels()
         for u, cands in jobs:
             q = det.query[u.id]
             origin = int(det.at[q])
+            pocket = self.pocket_labels(origin)
             for c in cands:
                 if not c.targets:
+                    continue
+                # No target in the unit's piece of the map: no line at any length, nothing to search.
+                if not pocket & set(labels[c.targets].tolist()):
                     continue
                 for metric in ("hexes", "mp") if c.limit_hexes >= 0 else ("mp",):
                     known = (
@@ -175,6 +180,23 @@ class _Explainer:
             found = self.lines.distances(list(targets), origins, metric, FAR, free=free)
             for (c, _), value in zip(wanted, found.tolist(), strict=True):
                 setattr(c, metric, int(value))
+
+    def labels(self) -> np.ndarray:
+        """Return the connected pieces of the map for this side's lines (computed once)."""
+        lines, gr = self.lines, self.graph
+        if lines._labels is None:
+            lines._labels = components(gr.rev_ptr, gr.rev_nbr, lines.costs.rev_open, lines.blocked)
+        return lines._labels
+
+    def pocket_labels(self, origin: int) -> set[int]:
+        """Return the pieces a line from ``origin`` can run in: its own, and those its first step reaches."""
+        lines, gr, labels = self.lines, self.graph, self.labels()
+        found = {int(labels[origin])}
+        for k in range(gr.fwd_ptr[origin], gr.fwd_ptr[origin + 1]):
+            x = int(gr.fwd_nbr[k])
+            if lines.costs.fwd_first[k] and not lines.blocked[x]:
+                found.add(int(labels[x]))
+        return found
 
     def settled_early(self, u: Unit) -> bool:
         """Explain the units whose HQ is out of supply or whose HQs are full; True when done."""
@@ -407,7 +429,8 @@ class _Explainer:
         trial = dict(blocked=blocked, rev_open=rev_open, fwd_first=fwd_first)
         o = np.array([origin], dtype=np.int64)
         for c in cands:
-            if c.available and self._reaches(c, o, trial):
+            # Only a target whose way with nothing in it is short enough can come within range.
+            if c.available and self._free_within(c, origin) and self._reaches(c, o, trial):
                 return True
         # A division unit whose own HQ is out of supply: the block may free both.
         det = self.det
@@ -419,6 +442,12 @@ class _Explainer:
             if self._reaches(hq_line, hq_at, trial) and self._reaches(own, o, trial):
                 return True
         return False
+
+    def _free_within(self, c: _Candidate, origin: int) -> bool:
+        metrics = (
+            (("hexes", c.limit_hexes), ("mp", c.limit_mp)) if c.limit_hexes >= 0 else (("mp", c.limit_mp),)
+        )
+        return any(self._free_search(tuple(c.targets), m, limit)[0][origin] <= limit for m, limit in metrics)
 
     def _reaches(self, c: _Candidate, origins: np.ndarray, trial: dict) -> bool:
         if not c.targets:
@@ -436,15 +465,8 @@ class _Explainer:
     def ring(self, origin: int, free: bool) -> str:
         """Say what closes the pocket a cut-off unit stands in: enemy units, EZOC hexes, water, the sea."""
         lines, e = self.lines, self.edges
-        gr = self.graph
-        if lines._labels is None:
-            lines._labels = components(gr.rev_ptr, gr.rev_nbr, lines.costs.rev_open, lines.blocked)
-        labels = lines._labels
-        pocket_labels = {int(labels[origin])}
-        for k in range(gr.fwd_ptr[origin], gr.fwd_ptr[origin + 1]):
-            x = int(gr.fwd_nbr[k])
-            if lines.costs.fwd_first[k] and not lines.blocked[x]:
-                pocket_labels.add(int(labels[x]))
+        labels = self.labels()
+        pocket_labels = self.pocket_labels(origin)
         inside = np.isin(labels, sorted(pocket_labels)) & ~lines.blocked
         inside[origin] = True
         leaving = inside[e.src] & ~inside[e.dst]

@@ -231,6 +231,13 @@ def _impassable(system: str) -> np.ndarray:
     return np.isin(terrain, ["Sea", "All Sea", "Impassable"])
 
 
+def _flat_flags(wanted: list | None, count: int) -> np.ndarray:
+    """Return the flags of every asked query in one array (all True when none are given)."""
+    if wanted is None:
+        return np.ones(count, dtype=np.bool_)
+    return np.concatenate([np.asarray(w, dtype=np.bool_) for w in wanted] or [np.zeros(0, np.bool_)])
+
+
 @lru_cache(maxsize=8)
 def _edge_positions(system: str) -> tuple[np.ndarray, np.ndarray]:
     """Return, per directed edge, its position in the map graph's reverse and forward rows."""
@@ -439,9 +446,21 @@ class _Lines:
         )
 
     def ranges(
-        self, groups: list[list[int]], asked: list[list[int]], query: np.ndarray, limits: _Limits
+        self,
+        groups: list[list[int]],
+        asked: list[list[int]],
+        query: np.ndarray,
+        limits: _Limits,
+        slack: bool = False,
+        lines_wanted: list[np.ndarray] | list[list[bool]] | None = None,
     ) -> _Ranges:
-        """Return the unit ranges (7.3.1) of groups of targets: distances asked about, lines, covers."""
+        """Return the unit ranges (7.3.1) of groups of targets: distances asked about, lines, covers.
+
+        Distances are searched to the limits (FAR beyond), or with ``slack`` a
+        little further, to say by how much a unit misses them.  Lines are kept
+        for every query within range, or only where ``lines_wanted`` (shaped
+        like ``asked``) says so: the other distances are asked only to compare.
+        """
         gr = self.graph
         c = self.costs
         group_ptr = np.zeros(len(groups) + 1, dtype=np.int64)
@@ -452,11 +471,14 @@ class _Lines:
             group_ranges, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr,
             c.rev_open, c.rev_first, c.fwd_first,
             self.blocked, (c.rev_ones, c.rev_mp), (c.rev_ones, c.rev_first_mp), (c.fwd_ones, c.fwd_first_mp),
-            # Search a little beyond the range, to say by how much a unit misses it.
-            np.array([limits.hexes_n + 1, limits.mp_n + RANGE_SLACK_MP]),
+            np.array([limits.hexes_n + 1, limits.mp_n + RANGE_SLACK_MP])
+            if slack
+            else np.array([limits.hexes_n, limits.mp_n]),
             np.array([limits.hexes_n, limits.mp_n]),
             group_ptr, np.array([t for group in groups for t in group], dtype=np.int64),
-            asked_ptr, np.array([q for a in asked for q in a], dtype=np.int64), query,
+            asked_ptr, np.array([q for a in asked for q in a], dtype=np.int64),
+            _flat_flags(lines_wanted, int(asked_ptr[-1])),
+            query,
         )  # fmt: skip
         return _Ranges(*result)
 

@@ -360,7 +360,7 @@ def lines_from(
 def group_ranges(
     rev_ptr, rev_nbr, fwd_ptr, fwd_nbr, open_edge, rev_first, fwd_first, blocked,
     weights, rev_first_weights, fwd_first_weights, limits, range_limits, group_ptr, group_nodes,
-    asked_ptr, asked, query,
+    asked_ptr, asked, asked_line, query,
     dist, pred, pred_edge, touched, stop, stamp, head, entry_next, entry_node, entry_dist,
 ):  # fmt: skip
     """For each group of targets and each metric, the distance of some query hexes, their lines and the range.
@@ -368,7 +368,8 @@ def group_ranges(
     ``weights[m]`` and the first-step weights describe metric ``m`` (hexes,
     sixths of MPs), in row order; ``limits[m]`` bounds the search (distances beyond it
     are FAR), ``range_limits[m]`` is the supply range.  Group ``g`` is asked
-    about the query hexes ``asked[asked_ptr[g]:asked_ptr[g + 1]]``.
+    about the query hexes ``asked[asked_ptr[g]:asked_ptr[g + 1]]``, and
+    wants the line of each only where ``asked_line`` says so.
     Returns ``dist[g, m, q]`` (first step included), the lines of the hexes
     asked about within range (``lines[line_start[s]:line_stop[s]]`` for
     slot ``s`` of ``(g, m, q)``; a line runs from the query hex to a target),
@@ -427,7 +428,7 @@ def group_ranges(
                 )
                 if value <= limit:
                     out[g, m, q] = value
-                if value <= in_range:
+                if value <= in_range and asked_line[i]:
                     slot = (g * n_metrics + m) * n_query + q
                     line_start[slot] = n_lines
                     lines, n_lines = _append_line(lines, n_lines, pred, query[q], via)

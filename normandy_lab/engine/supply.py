@@ -67,7 +67,7 @@ CW = ("UK", "CA", "PL")
 US = ("US", "FR")
 
 
-@dataclass
+@dataclass(init=False)
 class UnitSupply:
     """The supply report of one unit.
 
@@ -116,6 +116,11 @@ class UnitSupply:
         For each HQ or source it may use: what it is, its lengths, and why it failed.
     readings
         The rule readings (options) this verdict used where the rulebook is open.
+
+    The explanation of a unit out of supply (``code`` and everything after it
+    above, and its lengths) is worked out for the whole side the first time
+    any of it is read: a determination that only wants verdicts (a sweep, a
+    count) does not pay for the trials behind the reasons.
     """
 
     unit_id: str
@@ -141,6 +146,71 @@ class UnitSupply:
     blocking_units: list[str] = field(default_factory=list)
     candidates: list[dict[str, Any]] = field(default_factory=list)
     readings: dict[str, Any] = field(default_factory=dict)
+    # Set while the side's explanations are still to be worked out (see the class docstring).
+    _pending: Any = field(default=None, repr=False, compare=False)
+    # Makes ``traced_to`` when it is first read.
+    _words: Any = field(default=None, repr=False, compare=False)
+    # Finds ``path`` when it is first read (a unit attached to another division's HQ).
+    _find_path: Any = field(default=None, repr=False, compare=False)
+
+    def __init__(self, unit_id: str, side: str, hex: str) -> None:
+        # Filled straight into the instance: a determination makes hundreds of these.
+        self.__dict__.update(
+            unit_id=unit_id, side=side, hex=hex, general=False, combat=False, isolated=False,
+            _traced_to_value="", traced_kind="", traced_id="", _path_value=[],
+            _length_mp_value=INF, _length_hexes_value=INF, limit="",
+            _code_value="", _rule_value="", _reason_value="", _blocks_value=[], _shortfall_value=0.0,
+            _weather_bound_value=False, _blocking_hex_value="", _blocking_units_value=[],
+            _candidates_value=[], _readings_value={}, _pending=None, _words=None, _find_path=None,
+        )  # fmt: skip
+
+
+# What the explanation of a unit out of supply fills in (read lazily, see UnitSupply).
+_EXPLAINED = (
+    "code", "rule", "reason", "blocks", "shortfall", "weather_bound", "blocking_hex", "blocking_units",
+    "candidates", "readings", "length_mp", "length_hexes",
+)  # fmt: skip
+
+
+def _stored(name: str, before_reading) -> property:
+    """Return a property keeping ``name`` in the instance, running ``before_reading(self)`` on each read.
+
+    Set on the class after the dataclass is made, so the generated ``__init__``
+    (whose defaults are its own) stores through it.
+    """
+    slot = f"_{name}_value"
+
+    def read(self: UnitSupply) -> Any:
+        before_reading(self)
+        return self.__dict__[slot]
+
+    def write(self: UnitSupply, value: Any) -> None:
+        self.__dict__[slot] = value
+
+    return property(read, write)
+
+
+def _explain_first(r: UnitSupply) -> None:
+    if r._pending is not None:
+        r._pending()
+
+
+def _words_first(r: UnitSupply) -> None:
+    if r._words is not None:
+        words, r._words = r._words, None
+        r.traced_to = words()
+
+
+def _path_first(r: UnitSupply) -> None:
+    if r._find_path is not None:
+        find, r._find_path = r._find_path, None
+        r.path = find()
+
+
+for _name in _EXPLAINED:
+    setattr(UnitSupply, _name, _stored(_name, _explain_first))
+UnitSupply.traced_to = _stored("traced_to", _words_first)  # type: ignore[method-assign,assignment]
+UnitSupply.path = _stored("path", _path_first)  # type: ignore[method-assign,assignment]
 
 
 @dataclass
@@ -334,14 +404,24 @@ class _SideSupply:
         return self.ids[nodes].tolist()
 
     def run(self) -> None:
-        from normandy_lab.engine.explain import explain_side
-
         self.corps_hqs()
         self.division_hqs()
         self.unit_lines()
         self.attach()
         self.combat()
         self.isolation()
+        # The reasons are worked out when first read (UnitSupply): the verdicts are complete now.
+        waiting = [r for r in self.reports.values() if not r.general]
+        for r in waiting:
+            r._pending = self.explain
+        self._waiting = waiting
+
+    def explain(self) -> None:
+        """Work out why every unit of the side out of supply is out (:mod:`normandy_lab.engine.explain`)."""
+        from normandy_lab.engine.explain import explain_side
+
+        for r in self._waiting:
+            r._pending = None  # first, so that reading a report during the explanation does not recurse
         explain_side(self)
 
     # -- what a line reached, in words -------------------------------------------------------
@@ -351,20 +431,25 @@ class _SideSupply:
         from normandy_lab.gazetteer import hex_place
 
         r.traced_kind = kind
-        place = hex_place(self.state.system, target_hex) if target_hex else ""
-        if hq is not None:
-            r.traced_id = hq.id
-            label = "attached to division HQ" if kind == "attached" else kind
-            r.traced_to = f"{label} {hq.id} ({hq.name}) at {place}"
-        else:
-            r.traced_id = target_hex
-            r.traced_to = f"{kind} at {place}" if place else kind
+        r.traced_id = hq.id if hq is not None else target_hex
+        system = self.state.system
+
+        def words() -> str:  # made when first read: most reports are never shown
+            place = hex_place(system, target_hex) if target_hex else ""
+            if hq is not None:
+                label = "attached to division HQ" if kind == "attached" else kind
+                return f"{label} {hq.id} ({hq.name}) at {place}"
+            return f"{kind} at {place}" if place else kind
+
+        r.traced_to, r._words = "", words
 
     def _hq_at(self, hex_index: int, kind: str) -> Unit | None:
-        for u in self.units:
-            if u.hq == kind and int(self.at[self.query[u.id]]) == hex_index:
-                return u
-        return None
+        if not hasattr(self, "_hqs_by_hex"):
+            self._hqs_by_hex: dict[tuple[int, str], Unit] = {}
+            for u in self.units:
+                if u.hq:
+                    self._hqs_by_hex.setdefault((int(self.at[self.query[u.id]]), u.hq), u)
+        return self._hqs_by_hex.get((hex_index, kind))
 
     # -- 7.2: the HQs ------------------------------------------------------------------------
 
@@ -424,7 +509,16 @@ class _SideSupply:
         # have Combat Supply from a source of the HQ's own army (7.4).
         combat_ok = np.zeros(len(self.divs), dtype=bool)
         for army, targets in self.combat_corps.items():
-            mine = [j for j, u in enumerate(self.divs) if _army(self.side, u.nationality) == army]
+            passing = set(targets)
+            mine = []
+            for j, u in enumerate(self.divs):
+                if _army(self.side, u.nationality) != army or not ok[j]:
+                    continue
+                end = int(flat[ptr[j + 1] - 1]) if ptr[j + 1] > ptr[j] else -1
+                if end in passing:  # its line already ends at a corps HQ passing Combat Supply on
+                    combat_ok[j] = True
+                else:
+                    mine.append(j)
             if mine and targets:
                 got = lines.distances(targets, hexes[mine], "mp", limit, free=True)
                 combat_ok[mine] = got <= limit
@@ -484,27 +578,33 @@ class _SideSupply:
         # attach to it), and the corps HQs passing on Combat Supply, by army (7.6.1).
         groups = [self.lines.near(self.sources, self.at[plain], limits), self.corps_hexes]
         asked = [plain, sorted(headless)]
+        # Lines are kept where a unit may trace its own supply; other distances only compare.
+        wanted = [np.ones(len(plain), dtype=bool), np.ones(len(headless), dtype=bool)]
         self.pathfinder_group = -1
         if pathfinder_on:
             self.pathfinder_group = len(groups)
             groups.append(sorted(self.lines.g.index(h) for h in state.pathfinders))
             asked.append(airborne)
+            wanted.append(np.ones(len(airborne), dtype=bool))
         first_div = len(groups)
         div_order = sorted(self.divs, key=lambda u: str(u.formation))
         self.group_of = {u.formation: first_div + k for k, u in enumerate(div_order)}
         members: dict[str, list[int]] = {}
         for q in plain:
             members.setdefault(units[q].formation, []).append(q)
+        plain_formation = np.array([str(units[q].formation) for q in plain], dtype=object)
+        plain_headless = np.array([q in headless for q in plain], dtype=bool)
         for u in div_order:
             groups.append([int(self.at[self.query[u.id]])])
-            own = members.get(u.formation, [])
-            asked.append(sorted(set(own) | headless) if self.div_ok[u.id] else own)
-        self.combat_group = {}
-        for army, targets in self.combat_corps.items():
-            self.combat_group[army] = len(groups)
-            groups.append(list(targets))
-            asked.append(sorted(q for q in headless if _army(self.side, units[q].nationality) == army))
-        ranges = self.lines.ranges(groups, asked, self.at, limits)
+            # An in-supply HQ is asked about every unit: its own, and any that may attach to it (7.2);
+            # the line of a unit of another division is found only if it does attach (_attached).
+            if self.div_ok[u.id]:
+                asked.append(plain)
+                wanted.append(plain_headless | (plain_formation == str(u.formation)))
+            else:
+                asked.append(members.get(u.formation, []))
+                wanted.append(np.ones(len(asked[-1]), dtype=bool))
+        ranges = self.lines.ranges(groups, asked, self.at, limits, lines_wanted=wanted)
         self.ranges = ranges
         self.supplied_divs = [u for u in div_order if self.div_ok[u.id]]
         self.supplied_groups = [self.group_of[u.formation] for u in self.supplied_divs]
@@ -551,11 +651,17 @@ class _SideSupply:
 
     def _trace(self, r: UnitSupply, q: int, group: int, kind: str, hq: Unit | None = None) -> None:
         """Record a unit's line to a group of targets: lengths, path (in the metric that met the limit)."""
-        r.general = True
-        r.length_hexes, r.length_mp = self._lengths(group, q)
-        metric = 0 if r.length_hexes <= self.limits.hexes else 1
-        r.path = self._path(self.ranges.line(group, metric, q))
-        end = r.path[-1] if r.path else r.hex
+        if not hasattr(self, "_line_ids"):  # the lines of the range search as hex ids, once
+            ranges = self.ranges
+            self._line_ids = self.ids[ranges.lines].tolist()
+            self._line_start, self._line_stop = ranges.line_start.tolist(), ranges.line_stop.tolist()
+        hexes, mp = self._lengths(group, q)
+        r.general, r.length_hexes, r.length_mp = True, hexes, mp
+        metric = 0 if hexes <= self.limits.hexes else 1
+        slot = (group * 2 + metric) * len(self.units) + q
+        path = self._line_ids[self._line_start[slot] : self._line_stop[slot]]
+        r.path = path
+        end = path[-1] if path else r.hex
         if hq is None and kind == "division HQ":
             hq = self.hq_of[self.units[q].formation]
         if hq is None and kind == "corps HQ":
@@ -592,25 +698,11 @@ class _SideSupply:
             return
         # Division units of another division need their distances to the other HQs.
         others = [q for q in waiting if q not in self.headless and self._may_leave_division(units[q])]
-        other_dist = {}
-        if others:
-            groups = [[int(self.at[self.query[u.id]])] for u in self.supplied_divs]
-            extra = self.lines.ranges(groups, [others] * len(groups), self.at, self.limits)
-            for k, hq in enumerate(self.supplied_divs):
-                for q in others:
-                    other_dist[(q, hq.formation)] = extra.dist[k, :, q]
-            self.other_ranges, self.other_index = (
-                extra,
-                {u.formation: k for k, u in enumerate(self.supplied_divs)},
-            )
-
-        def distance(q: int, hq: Unit) -> np.ndarray:
-            if q in self.headless:
-                return self.ranges.dist[self.group_of[hq.formation], :, q]
-            return other_dist[(q, hq.formation)]
-
-        def within(d: np.ndarray) -> bool:
-            return bool(d[0] <= self.limits.hexes_n or d[1] <= self.limits.mp_n)
+        divs = self.supplied_divs
+        limits = self.limits
+        # dist[k, metric, q]: each unit's distance to each in-supply division HQ k (from the range search).
+        dist = self.ranges.dist[self.supplied_groups]
+        in_range = (dist[:, 0, :] <= limits.hexes_n) | (dist[:, 1, :] <= limits.mp_n)
 
         free_types = set(supply_rules["free_attach_types"])
         if self.side == "german" and self.readings["german_artillery_attach"] == "free":
@@ -626,9 +718,9 @@ class _SideSupply:
             if q not in self.headless and q not in others:
                 continue
             reachable = [
-                (hq, d)
-                for hq in self.supplied_divs
-                if (d := distance(q, hq)) is not None and within(d) and self._may_attach(u, hq)
+                (divs[k], dist[k, :, q])
+                for k in np.nonzero(in_range[:, q])[0].tolist()
+                if self._may_attach(u, divs[k])
             ]
             reachable.sort(key=lambda item: (int(item[1][1]), str(item[0].formation)))
             if not reachable:
@@ -687,22 +779,22 @@ class _SideSupply:
 
     def _attached(self, q: int, u: Unit, hq: Unit, how: str) -> None:
         r = self.reports[u.id]
-        if q in self.headless:
-            group = self.group_of[hq.formation]
-            self._trace(r, q, group, "attached", hq)
-        else:  # a unit of another division: its line comes from the second search
-            k = self.other_index[hq.formation]
-            extra = self.other_ranges
-            hexes, sixths = extra.dist[k, :, q].tolist()
-            r.general = True
-            r.length_hexes = INF if hexes >= FAR else float(hexes)
-            r.length_mp = INF if sixths >= FAR else sixths / SIXTHS
-            metric = 0 if r.length_hexes <= self.limits.hexes else 1
-            r.path = self._path(extra.line(k, metric, q))
-            self._name_target(r, "attached", r.path[-1] if r.path else r.hex, hq)
-            self.kind[u.id] = "attached"
+        self._trace(r, q, self.group_of[hq.formation], "attached", hq)
+        if not r.path:  # a unit of another division: its line was not kept by the range search
+            metric = "hexes" if r.length_hexes <= self.limits.hexes else "mp"
+            hq_hex = int(self.at[self.query[hq.id]])
+            limit = self.limits.hexes_n if metric == "hexes" else self.limits.mp_n
+            lines, origin = self.lines, np.array([self.at[q]])
+
+            def find() -> list[str]:  # searched when first read
+                _, ptr, flat = lines.to_roots([hq_hex], origin, metric, limit)
+                return self._path(flat[ptr[0] : ptr[1]])
+
+            r._find_path = find
+            self._name_target(r, "attached", hq.hex, hq)
         if how:
-            r.traced_to += how
+            words = r._words
+            r._words = lambda: words() + how
         self.attached_to[u.id] = hq.formation
 
     # -- 7.6.1: Combat Supply --------------------------------------------------------------------
@@ -717,6 +809,29 @@ class _SideSupply:
         corps HQs land, a beachhead of its nation, 7.6.1); pathfinders give
         none (7.5); German supply cities give none (7.4).
         """
+        corps_combat_at = {
+            army: {int(h) for h in hexes} for army, hexes in self.combat_corps.items()
+        }  # the hexes passing Combat Supply on, by army
+        # Corps units whose line does not already end at such a corps HQ: one search per army.
+        asking: dict[str, list[int]] = {}
+        for q in sorted(self.headless):
+            u, r = self.units[q], self.reports[self.units[q].id]
+            if r.general and u.id not in self.attached_to:
+                army = _army(self.side, u.nationality)
+                end = self.lines.g._index_of_id.get(r.path[-1]) if r.path else None
+                if end not in corps_combat_at.get(army, set()):
+                    asking.setdefault(army, []).append(q)
+        reached: set[int] = set()
+        for army, qs in asking.items():
+            targets = sorted(corps_combat_at.get(army, set()))
+            if not targets:
+                continue
+            origins = self.at[qs]
+            by_hexes = self.lines.distances(targets, origins, "hexes", self.limits.hexes_n)
+            by_mp = self.lines.distances(targets, origins, "mp", self.limits.mp_n)
+            reached |= {
+                q for q, h, m in zip(qs, by_hexes.tolist(), by_mp.tolist(), strict=True) if h < FAR or m < FAR
+            }
         for q, u in enumerate(self.units):
             r = self.reports[u.id]
             if not r.general or u.type == "ship":
@@ -728,8 +843,9 @@ class _SideSupply:
             elif u.id in self.attached_to:
                 r.combat = self.div_combat.get(self.attached_to[u.id], False)
             elif q in self.headless:
-                group = self.combat_group.get(_army(self.side, u.nationality))
-                r.combat = group is not None and self._in_range(group, q)
+                army = _army(self.side, u.nationality)
+                end = self.lines.g._index_of_id.get(r.path[-1]) if r.path else None
+                r.combat = end in corps_combat_at.get(army, set()) or q in reached
             else:
                 hq = self.hq_of.get(u.formation)
                 r.combat = (
@@ -782,8 +898,9 @@ def supply(state: GameState) -> SupplyReport:
         for r in reports.values():
             if not (r.general and r.combat):
                 r.general = r.combat = True
-                r.reason = ""
-                r.traced_to = "6 June exception (7.5)"
+                r._pending = r._words = None  # nothing to explain, nothing traced
+                r.code = r.rule = r.reason = ""
+                r.traced_kind, r.traced_id, r.traced_to = "6 June exception", "", "6 June exception (7.5)"
                 r.blocking_hex, r.blocking_units = "", []
     report = SupplyReport(
         state=state,
