@@ -319,3 +319,78 @@ def test_7_5_on_the_6_june_turns_everyone_is_in_supply(pegasus):
     report = supply(d_day)
     assert all(r.general and r.combat for r in report.units.values())
     assert not supply(pegasus)["GB-6AB-HQ"].general
+
+
+# ------------------------------------------------------------ readings where the rulebook is open
+
+
+def test_rule_readings_are_options_and_every_report_names_them(pegasus):
+    """Where the rulebook is open, the reading is an option with a default, and the report says which."""
+    from normandy_lab.rules import ruleset
+
+    options = ruleset("bfn").options
+    for key in ("german_artillery_attach", "combat_supply_chain", "isolation_corps_hq", "hq_bridging"):
+        assert key in options
+    report = supply(pegasus)
+    out = report.out_of_supply()
+    assert out and all(r.readings["hq_bridging"] == "own_line" for r in out)
+    other = supply(pegasus.evolve(options={**pegasus.options, "hq_bridging": "for_its_units"}))
+    assert all(r.readings["hq_bridging"] == "for_its_units" for r in other.out_of_supply())
+
+
+def test_7_3_2_hq_bridging_for_its_units_is_a_reading(pegasus):
+    """7.3.2/14.2.1 read broadly: a division's units may cross the water beside their HQ's hex to reach it.
+
+    A test division's HQ at C2428 beside an unbridged stream (the C2428|C2328 hexside) and one of its
+    battalions two hexes beyond, at C2228, not beside that water: under the narrow reading ("own_line")
+    only the unit's own first step may cross, so it is out of supply; under "for_its_units" it is in.
+    """
+    allied = pegasus.evolve(units=tuple(u for u in pegasus.units if u.side == "allied"))
+    test_hq = Unit(
+        id="T-HQ", name="Test HQ", side="allied", nationality="UK", type="hq", mechanized=False,
+        size="division_hq", formation="Test Division", corps=None, hq="division", hex="C2428", steps=1,
+    )  # fmt: skip
+    battalion = _unit("T-1", "allied", "C2228", formation="Test Division")
+    state = add_unit(add_unit(allied, test_hq), battalion)
+    narrow = supply(state)
+    broad = supply(state.evolve(options={**state.options, "hq_bridging": "for_its_units"}))
+    assert narrow["T-HQ"].general and not narrow["T-1"].general
+    assert narrow["T-1"].readings["hq_bridging"] == "own_line"
+    assert broad["T-1"].general and broad["T-1"].traced_id == "T-HQ"
+    # The broad reading only adds lines: nothing supplied under the narrow one is lost.
+    assert all(broad[u].general for u, r in narrow.units.items() if r.general)
+
+
+def test_19_4_1_a_complete_mulberry_makes_the_beach_rows_sources():
+    """19.4.1: with a Mulberry in place the beachhead row and the beach hexes beside it are sources."""
+    state = nl.load_scenario("bfn_1944-07-01_am").evolve(mulberries=())
+    gold = next(b for b in state.beachheads if b.name == "Gold")
+    plain = supply(state)
+    mulberry = supply(state.evolve(mulberries=("Gold",)))
+    options = {**state.options, "mulberry_sources": "beachhead_only"}
+    beach_only = supply(state.evolve(mulberries=("Gold",), options=options))
+    added = set(mulberry.sources["allied"]) - set(plain.sources["allied"])
+    beach = nl.terrain_map("bfn", progress=False).hexes["terrain"]
+    assert added and all(beach[h] == "Beach" and h in nl.grid("bfn").neighbors(gold.hex) for h in added)
+    assert beach_only.sources["allied"] == plain.sources["allied"]
+
+
+def test_7_5o_isolation_reading_any_corps_hq(pegasus):
+    """7.5o: isolated = no line of any length to a friendly corps HQ; is a cut-off corps HQ one?
+
+    A corps HQ at C2402 and a battalion beside it at C2401, on a coastal spit whose two land exits
+    (C2501, C2502) hold German units, after 11 June (no beachhead counts as a corps HQ): the corps
+    HQ is out of supply. Read "in_supply", the battalion is isolated; read "any", it is not.
+    """
+    import datetime as dt
+
+    later = pegasus.evolve(date=dt.date(1944, 6, 12))
+    corps = _unit("T-CORPS", "allied", "C2402", utype="hq", hq="corps", size="corps_hq")
+    state = add_unit(add_unit(later, corps), _unit("T-1", "allied", "C2401"))
+    for k, hex_id in enumerate(("C2501", "C2502")):
+        state = add_unit(state, _unit(f"DE-X{k}", "german", hex_id))
+    in_supply = supply(state)
+    any_hq = supply(state.evolve(options={**state.options, "isolation_corps_hq": "any"}))
+    assert not in_supply["T-CORPS"].general
+    assert in_supply["T-1"].isolated and not any_hq["T-1"].isolated
+    assert in_supply["T-1"].readings["isolation_corps_hq"] == "in_supply"

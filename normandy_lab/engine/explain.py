@@ -423,7 +423,7 @@ class _Explainer:
         elif block.kind == "interdicted":
             blocked = lines.blocked_without(interdicted_hex=at)
         elif block.kind == "water":
-            rev_open, fwd_first = lines.bridged(self._edge(g.index(block.near_hex), at))
+            rev_open, _, fwd_first = lines.bridged([self._edge(g.index(block.near_hex), at)])
         else:
             return False
         trial = dict(blocked=blocked, rev_open=rev_open, fwd_first=fwd_first)

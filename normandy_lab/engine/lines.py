@@ -379,16 +379,28 @@ class _Lines:
             interdicted[interdicted_hex] = False
         return enemy | (in_ezoc & ~self.friendly) | interdicted | _impassable(self.g.system)
 
-    def bridged(self, edge: int) -> tuple[np.ndarray, np.ndarray]:
-        """Return the open (reverse rows) and first-step (forward rows) edges with one hexside bridged."""
+    def bridged(self, edges) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return the map's edge masks with the hexsides of some edges bridged (both directions of each).
+
+        The masks are the open and first-step edges in reverse rows and the
+        first-step edges in forward rows, as the searches take them.
+        """
         c = self.costs
         e = edge_arrays(self.g.system)
-        both = np.nonzero(e.side == e.side[edge])[0]  # the hexside's two directions
+        both = np.nonzero(np.isin(e.side, e.side[np.atleast_1d(edges)]))[0]
         rev_pos, fwd_pos = _edge_positions(self.g.system)
-        rev_open, fwd_first = c.rev_open.copy(), c.fwd_first.copy()
+        rev_open, rev_first, fwd_first = c.rev_open.copy(), c.rev_first.copy(), c.fwd_first.copy()
         rev_open[rev_pos[both]] = True
+        rev_first[rev_pos[both]] = False
         fwd_first[fwd_pos[both]] = False
-        return rev_open, fwd_first
+        return rev_open, rev_first, fwd_first
+
+    def wet_edges_at(self, hex_index: int) -> list[int]:
+        """Return the unbridged water hexsides (as edges) around a hex: what an HQ there may bridge."""
+        gr = self.graph
+        row = slice(gr.fwd_ptr[hex_index], gr.fwd_ptr[hex_index + 1])
+        edges = gr.fwd_eid[row]
+        return edges[self.costs.first[edges]].tolist()
 
     def _run(self, kernel, *args):
         """Call a kernel with this map's workspace; a failure discards the workspace (it may be dirty)."""
@@ -453,6 +465,7 @@ class _Lines:
         limits: _Limits,
         slack: bool = False,
         lines_wanted: list[np.ndarray] | list[list[bool]] | None = None,
+        opened: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> _Ranges:
         """Return the unit ranges (7.3.1) of groups of targets: distances asked about, lines, covers.
 
@@ -460,16 +473,20 @@ class _Lines:
         little further, to say by how much a unit misses them.  Lines are kept
         for every query within range, or only where ``lines_wanted`` (shaped
         like ``asked``) says so: the other distances are asked only to compare.
+        ``opened`` replaces the open and first-step edges (:meth:`bridged`).
         """
         gr = self.graph
         c = self.costs
+        rev_open, rev_first, fwd_first = (
+            opened if opened is not None else (c.rev_open, c.rev_first, c.fwd_first)
+        )
         group_ptr = np.zeros(len(groups) + 1, dtype=np.int64)
         np.cumsum([len(t) for t in groups], out=group_ptr[1:])
         asked_ptr = np.zeros(len(asked) + 1, dtype=np.int64)
         np.cumsum([len(a) for a in asked], out=asked_ptr[1:])
         result = self._run(
             group_ranges, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr,
-            c.rev_open, c.rev_first, c.fwd_first,
+            rev_open, rev_first, fwd_first,
             self.blocked, (c.rev_ones, c.rev_mp), (c.rev_ones, c.rev_first_mp), (c.fwd_ones, c.fwd_first_mp),
             np.array([limits.hexes_n + 1, limits.mp_n + RANGE_SLACK_MP])
             if slack

@@ -37,6 +37,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -339,6 +340,15 @@ class SupplyReport:
         return gpd.GeoDataFrame(rows, geometry=shapes, crs="EPSG:4326")
 
 
+@lru_cache(maxsize=8)
+def _beach_hexes(system: str) -> np.ndarray:
+    """Return the Beach hexes of a map (the landing rows beside a beachhead, 19.4.1)."""
+    from normandy_lab.terrain_vocab import VOCABULARIES
+
+    tmap = terrain_map(system, progress=False)
+    return tmap.hexes["terrain"].to_numpy() == VOCABULARIES[system].beach
+
+
 def _cw(nationality: str | None) -> bool:
     return nationality in CW
 
@@ -355,18 +365,10 @@ def _army(side: str, nationality: str | None) -> str:
     return "US" if nationality in US else "CW"
 
 
-# The rule readings where the rulebook is open, with the engine's default; a
-# state's options override them, and every report says which it used.
-READINGS = {
-    # 7.2: "the German player may freely attach division and corps artillery": to any
-    # division (read "counts": each still takes one of the three places), or without
-    # taking a place at all ("free").
-    "german_artillery_attach": "counts",
-    # 7.4, 7.6.1: may a US unit draw Combat Supply through a British corps HQ (or the
-    # reverse)? The nationality rule of 7.4 says the chain ends at a beachhead of its own
-    # nation; "own_army" keeps the whole chain in one army.
-    "combat_supply_chain": "own_army",
-}
+# The rule readings where the rulebook is open (their defaults and meanings: rules.bfn.READINGS).
+READING_KEYS = (
+    "german_artillery_attach", "combat_supply_chain", "isolation_corps_hq", "hq_bridging", "mulberry_sources",
+)  # fmt: skip
 
 
 class _SideSupply:
@@ -382,13 +384,15 @@ class _SideSupply:
         self.by_id = {u.id: u for u in state.units}
         self.at = np.array([position[u.id] for u in self.units], dtype=np.int64)
         self.query = {u.id: k for k, u in enumerate(self.units)}
-        self.readings = {key: state.options.get(key, default) for key, default in READINGS.items()}
+        self.readings = {key: state.options.get(key, rules.options.get(key)) for key in READING_KEYS}
         if side == "allied":
-            self.sources = sorted({g.index(b.hex) for b in state.beachheads})
-            # 7.4: Combat Supply comes from a beachhead of the unit's own nation.
+            # 7.4: Combat Supply comes from a beachhead of the unit's own nation; 19.4.1: a complete
+            # Mulberry makes the beach hexes beside its beachhead sources too.
+            rows = {b.name: self._beach_rows(b) for b in state.beachheads}
+            self.sources = sorted({h for hexes in rows.values() for h in hexes})
             self.by_army = {
-                "US": sorted({g.index(b.hex) for b in state.beachheads if b.nationality in US}),
-                "CW": sorted({g.index(b.hex) for b in state.beachheads if b.nationality not in US}),
+                "US": sorted({h for b in state.beachheads if b.nationality in US for h in rows[b.name]}),
+                "CW": sorted({h for b in state.beachheads if b.nationality not in US for h in rows[b.name]}),
             }
         else:
             self.sources = _german_sources(state, rules, control)
@@ -402,6 +406,15 @@ class _SideSupply:
 
     def _path(self, nodes: np.ndarray) -> list[str]:
         return self.ids[nodes].tolist()
+
+    def _beach_rows(self, beachhead) -> list[int]:
+        """Return a beachhead's source hexes: its hex, and beside it a Mulberry's beach hexes (19.4.1)."""
+        g = self.lines.g
+        at = g.index(beachhead.hex)
+        if beachhead.name not in self.state.mulberries or self.readings["mulberry_sources"] != "beach_rows":
+            return [at]
+        beach = _beach_hexes(self.state.system)
+        return sorted({at} | {n for n in self.lines.land_neighbours(at) if beach[n]})
 
     def run(self) -> None:
         self.corps_hqs()
@@ -648,6 +661,34 @@ class _SideSupply:
             column = int(chosen[q])
             kind = ("source", "pathfinder", "division HQ", "corps HQ")[column]
             self._trace(r, q, int(options[q, column]), kind)
+        if self.readings["hq_bridging"] == "for_its_units":
+            self._bridging_hqs(members)
+
+    def _bridging_hqs(self, members: dict[str, list[int]]) -> None:
+        """Apply the "for_its_units" reading of 7.3.2/14.2.1: an in-supply HQ bridges the water around it.
+
+        Its own units still out of range trace to it again with those hexsides
+        bridged; the ones now within range are supplied by it.
+        """
+        limits = self.limits
+        for hq in self.supplied_divs:
+            at = int(self.at[self.query[hq.id]])
+            wet = self.lines.wet_edges_at(at)
+            waiting = [q for q in members.get(hq.formation, []) if not self.reports[self.units[q].id].general]
+            if not wet or not waiting:
+                continue
+            found = self.lines.ranges([[at]], [waiting], self.at, limits, opened=self.lines.bridged(wet))
+            for q in waiting:
+                hexes, sixths = found.dist[0, :, q].tolist()
+                if hexes > limits.hexes_n and sixths > limits.mp_n:
+                    continue
+                r = self.reports[self.units[q].id]
+                r.general = True
+                r.length_hexes = INF if hexes >= FAR else float(hexes)
+                r.length_mp = INF if sixths >= FAR else sixths / SIXTHS
+                r.path = self._path(found.line(0, 0 if hexes <= limits.hexes_n else 1, q))
+                self._name_target(r, "division HQ", hq.hex, hq)
+                self.kind[r.unit_id] = "division HQ"
 
     def _trace(self, r: UnitSupply, q: int, group: int, kind: str, hq: Unit | None = None) -> None:
         """Record a unit's line to a group of targets: lengths, path (in the metric that met the limit)."""
@@ -855,9 +896,12 @@ class _SideSupply:
                 )
 
     def isolation(self) -> None:
-        """7.5o: isolated -- no line of any length to a friendly corps HQ."""
-        if self.corps_hexes:
-            reach = self.lines.reaches(self.corps_hexes, self.at)
+        """7.5o: isolated -- no line of any length to a friendly corps HQ (an in-supply one, or any)."""
+        targets = list(self.corps_hexes)
+        if self.readings["isolation_corps_hq"] == "any":
+            targets += [int(self.at[self.query[u.id]]) for u in self.units if u.hq == "corps"]
+        if targets:
+            reach = self.lines.reaches(sorted(set(targets)), self.at)
         else:
             reach = np.zeros(len(self.units), dtype=bool)
         for u, reached in zip(self.units, reach.tolist(), strict=True):

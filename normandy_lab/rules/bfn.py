@@ -201,6 +201,27 @@ SUPPLY = {
     "airborne_types": ("parachute", "glider"),
 }
 
+# Where the rulebook is open, the engine's reading of it: options a scenario, a study or an analyst may
+# change (state.options); every supply report names the readings it used (UnitSupply.readings).
+READINGS = {
+    # 7.2: "the German player may freely attach division and corps artillery": to any division, each
+    # still taking one of the three places ("counts"), or without taking a place at all ("free").
+    "german_artillery_attach": "counts",
+    # 7.4, 7.6.1: Combat Supply ends at a beachhead of the unit's own nation; may the chain pass
+    # through a corps HQ of the other Allied army? "own_army": no; "any_army": yes.
+    "combat_supply_chain": "own_army",
+    # 7.5o: isolated means no line of any length to "a friendly corps HQ". "in_supply": an in-supply
+    # corps HQ (a unit next to a cut-off corps HQ is isolated with it); "any": any corps HQ.
+    "isolation_corps_hq": "in_supply",
+    # 7.3.2 exception and 14.2.1: an HQ counts its own line from the far bank of an adjacent river.
+    # "own_line": only its own; "for_its_units": its own units' lines may cross the water hexsides
+    # around the HQ's hex too.
+    "hq_bridging": "own_line",
+    # 19.4.1: with a Mulberry in place "all three of these hex rows" are sources. "beach_rows": the
+    # beachhead hex and the beach hexes next to it; "beachhead_only": the beachhead hex alone.
+    "mulberry_sources": "beach_rows",
+}
+
 # 7.6.2-7.6.4: Allied Combat Supply Point costs, and 7.6.3o's graduated table.
 CSP_COSTS = {
     "normal_attack": 1,  # attacking from one hex with artillery, naval or air support
@@ -380,6 +401,7 @@ BFN_RULES = RuleSet(
         "what_if_interdiction": "block",  # analyst hex interdiction: "block" or "+N" MP
         "night_halving_until": "1944-07-01",  # 10.7
         "strength_per_step": STRENGTH_PER_STEP,  # RECONSTRUCTED counters
+        **READINGS,
     },
     unit_types=UNIT_TYPES,
     sizes=SIZES,
