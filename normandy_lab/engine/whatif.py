@@ -127,8 +127,8 @@ def supply_summary(report: SupplyReport) -> str:
             for n, words in (
                 (kinds["history"], "cut off or out of reach in history"),
                 (kinds["rules"], "left out by the rules though supplied in 1944"),
-                (kinds["setup"], "set-up artefacts"),
-                (kinds["map"], "map gaps"),
+                (kinds["setup"], "set-up artefact" + ("s" if kinds["setup"] > 1 else "")),
+                (kinds["map"], "map gap" + ("s" if kinds["map"] > 1 else "")),
             )
             if n
         )
