@@ -56,6 +56,7 @@ def test_every_expected_unit_says_why_with_a_source_for_history(name):
         assert len(e.reason) > 20, e.unit_id
         if e.why == "history":
             assert e.source, f"{name}: {e.unit_id} is out in history: cite the source"
+            assert state.unit(e.unit_id).cut_off, f"{name}: {e.unit_id} is a real pocket: mark it cut_off"
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

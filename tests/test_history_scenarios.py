@@ -62,7 +62,7 @@ def test_implied_sides_follow_the_nearest_unit():
     sides = implied_sides(state)
     g = nl.grid("bfn")
     for unit in state.units:
-        if unit.status == "active":
+        if unit.status == "active" and not unit.cut_off:  # a pocket stands behind the enemy's line
             own = sides[g.index(unit.hex)]
             assert own in (0, 1 if unit.side == "allied" else -1), unit.id
 
