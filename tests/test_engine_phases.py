@@ -363,3 +363,15 @@ def test_10_5_mechanized_movement_phase_allowances(state):
     air = set_air(mech, allied={"C": 50}, german_aa={"C": 5})
     assert allowance(air, grenadiers) == -(-(base - 4) // 2)
     assert allowance(air, recon) == BFN_RULES.unit_defaults["recon"]["ma"] - 4
+
+
+def test_7_5o_an_isolated_mechanized_unit_has_2_mp_and_none_in_the_mech_phase(state):
+    """7.5o: no line of any length to a friendly corps HQ: MA 2, no Mechanized Movement; foot units unaffected."""
+    from dataclasses import replace
+
+    move = state.evolve(phase_index=5)  # AM, German Movement
+    grenadiers = move.unit("DE-21PZ-192-I")
+    assert allowance(move, grenadiers, in_supply=False, isolated=True) == 2
+    assert allowance(move.evolve(phase_index=7), grenadiers, in_supply=False, isolated=True) == 0
+    foot = replace(grenadiers, id="DE-FOOT", type="infantry", mechanized=False, ma=None)
+    assert allowance(move, foot, in_supply=False, isolated=True) == allowance(move, foot, in_supply=False)

@@ -17,6 +17,9 @@ Rules implemented:
   night, nor when a friendly unit stays behind: holding the line); a unit
   may not move from one EZOC directly into another.
 * 7.5 -- out of supply: movement allowance halved (rounded up).
+* 7.5o -- an isolated mechanized unit (no line of any length to a friendly
+  corps HQ) has an allowance of 2 and may not move in the Mechanized
+  Movement Phase.
 * 10.7 -- until July, Allied allowances are halved at night.
 * 10.5 -- in the Mechanized Movement phase, mechanized units move at half
   their allowance (rounded up), mechanized recon units (light-blue MA) at
@@ -58,8 +61,12 @@ class MoveCheck:
     reason: str = ""
 
 
-def allowance(state: GameState, unit: Unit, in_supply: bool = True) -> float:
-    """Return the unit's movement allowance now, after interdiction, supply, night and phase."""
+def allowance(state: GameState, unit: Unit, in_supply: bool = True, isolated: bool = False) -> float:
+    """Return the unit's movement allowance now, after interdiction, supply, night and phase.
+
+    7.5o: an isolated mechanized unit (no line of any length to a friendly
+    corps HQ) has an allowance of 2, and none in the Mechanized Movement Phase.
+    """
     from normandy_lab.engine.sequence import current_phase
 
     rules = ruleset(state.system)
@@ -76,6 +83,8 @@ def allowance(state: GameState, unit: Unit, in_supply: bool = True) -> float:
         ma = math.ceil(ma / 2)
     if not in_supply:
         ma = math.ceil(ma / 2)
+    if isolated and unit.mechanized:
+        ma = 0.0 if phase.kind == "mech_movement" else 2.0
     return float(ma)
 
 
@@ -135,7 +144,7 @@ def _lookup(values: np.ndarray, table: dict, all_value: float) -> np.ndarray:
     return out
 
 
-def _costs(state: GameState, unit: Unit, in_supply: bool) -> tuple[_EdgeCosts, float]:
+def _costs(state: GameState, unit: Unit, in_supply: bool, isolated: bool = False) -> tuple[_EdgeCosts, float]:
     """Return the cost of every move for ``unit`` (10.x terrain and hexside costs, roads 10.2)."""
     rules = ruleset(state.system)
     tmap = terrain_map(state.system, progress=False)
@@ -150,7 +159,7 @@ def _costs(state: GameState, unit: Unit, in_supply: bool) -> tuple[_EdgeCosts, f
         else np.zeros(len(names), dtype=bool)
     )
     bridged = (e.road_bridge | e.rail_bridge) & ~destroyed[e.side]
-    ma = allowance(state, unit, in_supply)
+    ma = allowance(state, unit, in_supply, isolated)
     water = e.water > 0
     on_road = (e.road > 0) & np.where(water, bridged, True)
     on_rail = e.railway.astype(bool) & (bridged | ~water)
@@ -177,21 +186,33 @@ def _costs(state: GameState, unit: Unit, in_supply: bool) -> tuple[_EdgeCosts, f
     return _EdgeCosts(order, indptr, e.dst, cost, (label, on_road, on_rail, feature)), ma
 
 
-def movement_range(state: GameState, unit_id: str, in_supply: bool | None = None) -> dict[str, float]:
-    """Return every hex the unit can reach this phase, with the MPs it costs (5.2, 10.x)."""
-    from normandy_lab.engine.supply import supply
-
+def movement_range(
+    state: GameState, unit_id: str, in_supply: bool | None = None, isolated: bool | None = None
+) -> dict[str, float]:
+    """Return every hex the unit can reach this phase, with the MPs it costs (5.2, 10.x, 7.5, 7.5o)."""
     unit = state.unit(unit_id)
-    if in_supply is None:
-        in_supply = supply(state)[unit_id].general
-    reach, _ = _search(state, unit, in_supply)
+    in_supply, isolated = _supply_state(state, unit_id, in_supply, isolated)
+    reach, _ = _search(state, unit, in_supply, isolated)
     g = grid(state.system)
     return {str(g._ids[i]): cost for i, (cost, _) in reach.items()}
 
 
-def _search(state: GameState, unit: Unit, in_supply: bool):
+def _supply_state(
+    state: GameState, unit_id: str, in_supply: bool | None, isolated: bool | None
+) -> tuple[bool, bool]:
+    """Return the unit's General Supply and isolation at the start of its move (7.1, 7.5o)."""
+    if in_supply is None or isolated is None:
+        from normandy_lab.engine.supply import supply
+
+        report = supply(state)[unit_id]
+        in_supply = report.general if in_supply is None else in_supply
+        isolated = report.isolated if isolated is None else isolated
+    return bool(in_supply), bool(isolated)
+
+
+def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = False):
     g = grid(state.system)
-    edges, ma = _costs(state, unit, in_supply)
+    edges, ma = _costs(state, unit, in_supply, isolated)
     enemy_zoc = zoc_mask(state, other_side(unit.side))
     enemy = np.zeros(len(g), dtype=bool)
     friends_here = 0
@@ -234,16 +255,19 @@ def _search(state: GameState, unit: Unit, in_supply: bool):
     return best, ma
 
 
-def check_move(state: GameState, unit_id: str, destination: str, in_supply: bool | None = None) -> MoveCheck:
+def check_move(
+    state: GameState,
+    unit_id: str,
+    destination: str,
+    in_supply: bool | None = None,
+    isolated: bool | None = None,
+) -> MoveCheck:
     """Check a move to ``destination``: cost, allowance, path and, if refused, why."""
-    from normandy_lab.engine.supply import supply
-
     g = grid(state.system)
     unit = state.unit(unit_id)
     target = g.index(destination)
-    if in_supply is None:
-        in_supply = supply(state)[unit_id].general
-    reach, ma = _search(state, unit, in_supply)
+    in_supply, isolated = _supply_state(state, unit_id, in_supply, isolated)
+    reach, ma = _search(state, unit, in_supply, isolated)
     if target == g.index(unit.hex):
         return MoveCheck(False, 0.0, ma, [unit.hex], "the unit is already there")
     for u in state.units:
@@ -263,7 +287,9 @@ def check_move(state: GameState, unit_id: str, destination: str, in_supply: bool
         if target in far:
             need = far[target][0]
             why = f"it costs {need:g} MP and {unit.id} has {ma:g} this phase"
-            if not in_supply:
+            if isolated and unit.mechanized:
+                why += " (isolated: 2 MP, 7.5o)"
+            elif not in_supply:
                 why += " (halved: out of supply, 7.5)"
             return MoveCheck(False, need, ma, [], why)
         return MoveCheck(

@@ -752,7 +752,7 @@ class Explorer:
             f"{self._combat_chain(unit)}",
             f"Line: {html.escape(' → '.join(r.path)) if r.path else 'none'}",
             f"Strength: attack {shown_attack}{halved}, defense {defense}; "
-            f"movement allowance now {allowance(state, unit, r.general):g}",
+            f"movement allowance now {allowance(state, unit, r.general, r.isolated):g}",
         ]
         stack = [u for u in state.units if u.hex == unit.hex and u.status == "active" and u.id != unit_id]
         if stack:

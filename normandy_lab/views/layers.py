@@ -263,7 +263,9 @@ def move_hexes(state: GameState, report: SupplyReport, unit_id: str | None) -> t
         return [], {"x": [], "y": [], "text": []}
     g = grid(state.system)
     cx, cy = hex_centres(state.system)
-    reach = movement_range(state, unit_id, in_supply=report[unit_id].general)
+    reach = movement_range(
+        state, unit_id, in_supply=report[unit_id].general, isolated=report[unit_id].isolated
+    )
     indices = sorted(g.index(h) for h in reach)
     ids = g.ids()
     return indices, {
