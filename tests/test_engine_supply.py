@@ -218,6 +218,13 @@ def test_report_converts_to_geodataframes(pegasus):
     report = supply(pegasus)
     frame = report.to_geodataframe()
     assert frame.crs.to_epsg() == 4326 and len(frame) == len(pegasus.units)
+    # The reason as a code, words and rule; what a line reached as a kind, an id and words.
+    out = frame[~frame.general]
+    assert (
+        len(out) and (out["code"] != "").all() and (out["rule"] != "").all() and (out["reason"] != "").all()
+    )
+    fed = frame[frame.general]
+    assert (fed["traced_kind"] != "").all() and (fed["traced_to"] != "").all()
     paths = report.paths()
     assert len(paths) >= 3
     ranges = report.supply_ranges()
