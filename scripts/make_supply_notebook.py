@@ -42,15 +42,18 @@ cells = [
         "A unit is in General Supply (rule 7.2) when it can trace a line of at most 6 hexes or 6 movement\n"
         "points to its division HQ or a source, and the HQ in turn reaches a corps HQ or a source. A line\n"
         "may not enter a hex held by the enemy, nor an empty hex in an enemy zone of control (7.3), and it\n"
-        "crosses an unbridged river or stream only as the unit's own first step (7.3.2). The table counts\n"
-        "the units out of supply by the first thing that blocks them."
+        "crosses an unbridged river or stream only as the unit's own first step (7.3.2). The engine says\n"
+        "what binds each unit out of supply: too far, cut off, its HQ out, no attachment place, or one\n"
+        "block that alone causes it (it checks: removing that block would restore supply). The scenario\n"
+        "lists the units it expects out, and why: cut off in 1944, or left out by the rules' ranges."
     ),
     code(
         "table = supply_table(explorer.report)\n"
-        "cut_off = table[~table.general]\n"
-        'cut_off.groupby(["cause", "side"]).size().unstack(fill_value=0)'
+        "print(nl.supply_summary(explorer.report))\n"
+        "out = table[~table.general]\n"
+        'out.groupby(["cause", "side"]).size().unstack(fill_value=0)'
     ),
-    code('cut_off[["name", "formation", "hex", "reason"]].head(25)'),
+    code('out[["name", "formation", "hex", "rule", "reason"]].head(25)'),
     md(
         "Pick one and look at it on the map: selecting a unit draws its line of supply (or its range, for\n"
         "an HQ) and fills the panel under the map with its report, the hex and units that block it, and its\n"
@@ -59,7 +62,7 @@ cells = [
     ),
     code(
         "from IPython.display import HTML\n\n"
-        "example = cut_off.index[0]\n"
+        "example = out.index[0]\n"
         "explorer.select_unit(example)\n"
         "HTML(explorer.inspector.value)"
     ),
