@@ -21,17 +21,61 @@ def normal_file_mode() -> int:
 
 def write_text_atomically(path: str | Path, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` through a temporary file and a rename; return the path."""
+    return write_bytes_atomically(path, text.encode("utf-8"))
+
+
+def write_bytes_atomically(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file beside it and a rename; return the path.
+
+    The file replaced keeps its permissions (a new file gets the umask's);
+    a symlink is followed to its target; the temporary file is removed if
+    anything fails, so a fault leaves the previous file whole.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mode = (target.stat().st_mode & 0o7777) if target.exists() else normal_file_mode()
+    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temporary, normal_file_mode())
-        os.replace(temporary, path)
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+        _sync_folder(target.parent)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush a folder's entry for a renamed file to disk (where the system allows it)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+# What marks a user's own file (a study or a scenario): an export must never replace one.
+_USER_DATA_MARKS = (b'"format": "normandy_lab.study/', b"format: normandy_lab.scenario/")
+
+
+def refuse_to_replace_user_data(path: str | Path) -> None:
+    """Raise ``FileExistsError`` if ``path`` is a study or a scenario file (exports call this first)."""
+    path = Path(path)
+    if not path.is_file():
+        return
+    with path.open("rb") as handle:
+        head = handle.read(4096)
+    if any(mark in head for mark in _USER_DATA_MARKS):
+        raise FileExistsError(
+            f"{path} is a study or scenario file: an export will not replace it; choose another name"
+        )

@@ -9,6 +9,8 @@ line where the parser stopped.
 
 from __future__ import annotations
 
+import stat
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -45,15 +47,117 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
     mapping.key_lines = {}
     for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
+        if not isinstance(key, str | int | float | bool) or key is None:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"a key must be a plain word or number, not {type(key).__name__}",
+                key_node.start_mark,
+            )
+        if key in mapping:
+            # A repeated key would silently replace the first (a second 'units:' would drop them all).
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"the key {key!r} is given twice (first at line {mapping.key_lines[key]}); keep one",
+                key_node.start_mark,
+            )
         mapping[key] = loader.construct_object(value_node, deep=True)
-        mapping.key_lines[key] = key_node.start_mark.line + 1
+        mapping.key_lines[key] = line
     return mapping
 
 
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
+#: The largest data file read (bytes): the project's largest scenario is under 1 MB.
+MAX_FILE_BYTES = 20 * 1024 * 1024
+#: The deepest nesting of mappings and lists a data file may have (scenarios use about 6).
+MAX_DEPTH = 40
 
-def load_yaml_with_lines(text: str, path: str, error: type[Exception]) -> Any:
+
+def read_user_text(path: str | Path, error: type[Exception], what: str = "file") -> str:
+    """Read a user's data file as UTF-8 text, refusing what cannot be one.
+
+    Only a regular file is read (not a device, a pipe or a folder), at most
+    :data:`MAX_FILE_BYTES`; the text must be UTF-8 (a byte-order mark is
+    allowed), and an error names the encoding it seems to be in.
+    """
+    path = Path(path)
+    try:
+        status = path.stat()
+    except OSError as exc:
+        raise error(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise error(f"{path}: not a regular file (a device, pipe or folder); give the path of a {what}")
+    if status.st_size > MAX_FILE_BYTES:
+        raise error(
+            f"{path}: {status.st_size / 1e6:.1f} MB is larger than the {MAX_FILE_BYTES / 1e6:.0f} MB "
+            f"a {what} may have; is it the right file?"
+        )
+    with path.open("rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise error(f"{path}: {_encoding_problem(data, exc)}; save the file as UTF-8") from None
+
+
+def _encoding_problem(data: bytes, exc: UnicodeDecodeError) -> str:
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "the text is UTF-16, not UTF-8"
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "the text is UTF-32, not UTF-8"
+    line = data[: exc.start].count(b"\n") + 1
+    return f"line {line}: byte 0x{data[exc.start]:02x} is not UTF-8 (the file may be Latin-1 or Windows-1252)"
+
+
+#: The most aliases a file that may use them (the historical record) may have.
+MAX_ALIASES = 1000
+
+
+def check_structure(text: str, path: str, error: type[Exception], aliases: bool = False) -> None:
+    """Refuse what could make a small YAML file expand or recurse without end.
+
+    With ``aliases`` False (scenarios: none uses them) any anchor or alias
+    (``&``, ``*``) is refused.  With ``aliases`` True (the historical record
+    repeats an area that way) an alias may not stand inside an anchored value
+    -- the nesting a "billion laughs" file needs to grow to gigabytes -- and
+    there may be at most :data:`MAX_ALIASES`.  Nesting deeper than
+    :data:`MAX_DEPTH` is refused either way.  Only the parser's events are
+    read: nothing is built.
+    """
+    depth, anchored, used = 0, [], 0
+    try:
+        for event in yaml.parse(text, Loader=SAFE_LOADER):
+            line = event.start_mark.line + 1
+            is_alias = isinstance(event, yaml.AliasEvent)
+            if not aliases and (is_alias or getattr(event, "anchor", None)):
+                raise error(
+                    f"{path}:{line}: YAML anchors and aliases (& and *) are not accepted; write the value out"
+                )
+            if is_alias:
+                used += 1
+                if any(anchored) or used > MAX_ALIASES:
+                    raise error(
+                        f"{path}:{line}: an alias inside an anchored value, or more than {MAX_ALIASES} "
+                        "aliases: refused (such a file can expand without end); write the values out"
+                    )
+            if isinstance(event, yaml.MappingStartEvent | yaml.SequenceStartEvent):
+                depth += 1
+                anchored.append(bool(event.anchor))
+                if depth > MAX_DEPTH:
+                    raise error(
+                        f"{path}:{line}: nested more than {MAX_DEPTH} levels deep; is it the right file?"
+                    )
+            elif isinstance(event, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+                depth -= 1
+                anchored.pop()
+    except yaml.YAMLError:
+        return  # the loader reports syntax errors with their line
+
+
+def load_yaml_with_lines(text: str, path: str, error: type[Exception], aliases: bool = False) -> Any:
     """Parse YAML ``text``; mappings become :class:`LineDict`.
 
     Parameters
@@ -64,9 +168,19 @@ def load_yaml_with_lines(text: str, path: str, error: type[Exception]) -> Any:
         The file name used in error messages.
     error
         The exception type raised on a syntax error, with ``path:line``.
+    aliases
+        Whether YAML aliases are accepted (see :func:`check_structure`).
     """
+    check_structure(text, path, error, aliases)
     try:
         return yaml.load(text, Loader=_LineLoader)
+    except yaml.constructor.ConstructorError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 0
+        problem = str(getattr(exc, "problem", exc))
+        if "could not determine a constructor" in problem:
+            problem = f"{problem}; YAML tags (!...) are not accepted in data files"
+        raise error(f"{path}:{line}: {problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else 0
@@ -74,3 +188,5 @@ def load_yaml_with_lines(text: str, path: str, error: type[Exception]) -> Any:
             f"{path}:{line}: YAML syntax error: {getattr(exc, 'problem', exc)}; "
             "check indentation, colons and quotes on that line"
         ) from None
+    except RecursionError:
+        raise error(f"{path}: nested too deeply to read; is it the right file?") from None

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
 from normandy_lab.engine.movement import move_unit
-from normandy_lab.engine.state import GameState, Unit
+from normandy_lab.engine.state import GameState, Unit, check_unit_id
 from normandy_lab.grid import grid
 from normandy_lab.rules import ruleset
 from normandy_lab.terrain import terrain_map
@@ -49,7 +49,7 @@ def destroy_bridge(state: GameState, a: str, b: str) -> GameState:
             f"(water: {side['water'] or 'none'}, road: {side['road']})"
         )
     return state.evolve(
-        destroyed_bridges=state.destroyed_bridges | {key}, log=(*state.log, f"destroy bridge {key}")
+        destroyed_bridges=state.destroyed_bridges | {key}, log=state.log.then(f"destroy bridge {key}")
     )
 
 
@@ -59,7 +59,7 @@ def repair_bridge(state: GameState, a: str, b: str) -> GameState:
     if key not in state.destroyed_bridges:
         raise ValueError(f"the bridge on {key} is not destroyed")
     return state.evolve(
-        destroyed_bridges=state.destroyed_bridges - {key}, log=(*state.log, f"repair bridge {key}")
+        destroyed_bridges=state.destroyed_bridges - {key}, log=state.log.then(f"repair bridge {key}")
     )
 
 
@@ -68,7 +68,7 @@ def set_weather(state: GameState, weather: str) -> GameState:
     rules = ruleset(state.system)
     if weather not in rules.weather_effects:
         raise ValueError(f"unknown weather {weather!r}; choose one of {', '.join(rules.weather_effects)}")
-    return state.evolve(weather=weather, log=(*state.log, f"weather {weather}"))
+    return state.evolve(weather=weather, log=state.log.then(f"weather {weather}"))
 
 
 def set_air(
@@ -83,26 +83,29 @@ def set_air(
     return state.evolve(
         air_points={**state.air_points, **(allied or {})},
         aa_points={**state.aa_points, **(german_aa or {})},
-        log=(*state.log, f"air {allied or {}} AA {german_aa or {}}"),
+        log=state.log.then(f"air {allied or {}} AA {german_aa or {}}"),
     )
 
 
 def add_unit(state: GameState, unit: Unit) -> GameState:
-    """Add a unit (its hex must be a land hex, its id new)."""
+    """Add a unit (its hex must be a land hex, its id new and of the allowed characters)."""
+    problem = check_unit_id(unit.id)
+    if problem:
+        raise ValueError(f"cannot add the unit: {problem}")
     if any(u.id == unit.id for u in state.units):
         raise ValueError(f"a unit with id {unit.id!r} already exists")
     hex_id = grid(state.system).canonical(unit.hex)
     if terrain_map(state.system, progress=False).hex(hex_id)["terrain"] in ("Sea", "All Sea", "Impassable"):
         raise ValueError(f"{hex_id} is a sea hex")
     unit = replace(unit, hex=hex_id)
-    return state.evolve(units=(*state.units, unit), log=(*state.log, f"add {unit.id} at {hex_id}"))
+    return state.evolve(units=(*state.units, unit), log=state.log.then(f"add {unit.id} at {hex_id}"))
 
 
 def remove_unit(state: GameState, unit_id: str) -> GameState:
     """Remove a unit."""
     state.unit(unit_id)  # raises with suggestions when unknown
     return state.evolve(
-        units=tuple(u for u in state.units if u.id != unit_id), log=(*state.log, f"remove {unit_id}")
+        units=tuple(u for u in state.units if u.id != unit_id), log=state.log.then(f"remove {unit_id}")
     )
 
 

@@ -82,7 +82,7 @@ def interdict_hex(state: GameState, hex_id: str) -> GameState:
     """Return a state with a hex interdicted by the analyst (a what-if)."""
     canonical = grid(state.system).canonical(hex_id)
     return state.evolve(
-        interdicted_hexes=state.interdicted_hexes | {canonical}, log=(*state.log, f"interdict {canonical}")
+        interdicted_hexes=state.interdicted_hexes | {canonical}, log=state.log.then(f"interdict {canonical}")
     )
 
 
@@ -91,5 +91,5 @@ def clear_interdiction(state: GameState, hex_id: str) -> GameState:
     canonical = grid(state.system).canonical(hex_id)
     return state.evolve(
         interdicted_hexes=state.interdicted_hexes - {canonical},
-        log=(*state.log, f"clear interdiction {canonical}"),
+        log=state.log.then(f"clear interdiction {canonical}"),
     )

@@ -318,4 +318,4 @@ def move_unit(state: GameState, unit_id: str, destination: str) -> GameState:
         raise IllegalMoveError(f"{unit_id} cannot move to {destination}: {check.reason}")
     canonical = g.canonical(destination)
     units = tuple(replace(u, hex=canonical) if u.id == unit_id else u for u in state.units)
-    return state.evolve(units=units, log=(*state.log, f"move {unit_id} to {canonical} ({check.cost:g} MP)"))
+    return state.evolve(units=units, log=state.log.then(f"move {unit_id} to {canonical} ({check.cost:g} MP)"))

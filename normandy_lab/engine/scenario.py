@@ -33,12 +33,21 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from normandy_lab.engine.state import EXPECTED_WHY, SIDES, Beachhead, ExpectedOut, GameState, Unit
+from normandy_lab.engine.state import (
+    EXPECTED_WHY,
+    SIDES,
+    UNIT_ID_RULE,
+    Beachhead,
+    ExpectedOut,
+    GameState,
+    Unit,
+    check_unit_id,
+)
 from normandy_lab.grid import grid
 from normandy_lab.numbering import HexIdError
 from normandy_lab.paths import REPO_ROOT
 from normandy_lab.rules import ruleset
-from normandy_lab.yamllines import LineDict, load_yaml_with_lines
+from normandy_lab.yamllines import LineDict, load_yaml_with_lines, read_user_text
 
 FORMAT = "normandy_lab.scenario/1"
 SCENARIO_DIR = REPO_ROOT / "scenarios"
@@ -398,6 +407,9 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
                 raise check.fail(
                     entry.line, f"{field}.{key}", "missing required field", f"add '{key}:' to this unit"
                 )
+        problem = check_unit_id(entry["id"])
+        if problem:
+            raise check.fail(entry, f"{field}.id", problem, "write the id with " + UNIT_ID_RULE)
         uid = str(entry["id"])
         if uid in seen:
             raise check.fail(
@@ -667,4 +679,4 @@ def load_scenario(path_or_name: str | Path) -> GameState:
         With the file, line and field, what is wrong and how to fix it.
     """
     path = scenario_path(path_or_name)
-    return load_scenario_text(path.read_text(encoding="utf-8"), str(path))
+    return load_scenario_text(read_user_text(path, ScenarioError, "scenario file"), str(path))

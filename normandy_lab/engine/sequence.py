@@ -81,7 +81,7 @@ def next_phase(state: GameState) -> GameState:
         phase_index=0,
         weather=weather,
         csp=state.csp + income,
-        log=(*state.log, f"{date}: weather {weather}, +{income} CSP"),
+        log=state.log.then(f"{date}: weather {weather}, +{income} CSP"),
     )
 
 

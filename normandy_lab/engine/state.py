@@ -11,9 +11,11 @@ what-if cost nothing.
 from __future__ import annotations
 
 import datetime as dt
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -91,6 +93,91 @@ class Beachhead:
     hex: str
 
 
+class EditLog(Sequence[str]):
+    """The log of what changed a state, shared with the states before it.
+
+    Each state keeps one new entry and a link to the log it extends, so a
+    history of N edits holds N entries, not N logs of up to N entries each
+    (a tuple copied into every state grew as N squared).  It reads like a
+    tuple of strings; ``log.then("entry")`` makes the next one.
+    """
+
+    __slots__ = ("_cache", "_entry", "_length", "_parent")
+
+    def __init__(self, entries: Sequence[str] = ()) -> None:
+        self._parent: EditLog | None = None
+        self._entry: str | None = None
+        self._length = 0
+        self._cache: tuple[str, ...] | None = None
+        if entries:  # become the last link of a chain holding the entries
+            last = EditLog() + tuple(entries)
+            self._parent, self._entry, self._length = last._parent, last._entry, last._length
+
+    def __add__(self, more: Sequence[str]) -> EditLog:
+        log = self
+        for entry in more:
+            log = log.then(entry)
+        return log
+
+    def then(self, entry: str) -> EditLog:
+        """Return this log with one more entry (the states before keep theirs)."""
+        node = EditLog.__new__(EditLog)
+        node._parent, node._entry, node._length, node._cache = self, str(entry), self._length + 1, None
+        return node
+
+    def as_tuple(self) -> tuple[str, ...]:
+        """Return the entries, oldest first."""
+        if self._cache is None:
+            entries, node = [], self
+            while node is not None and node._length:
+                entries.append(node._entry)
+                node = node._parent
+            self._cache = tuple(reversed(entries))
+        return self._cache
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+    def __getitem__(self, index):
+        if isinstance(index, int) and index in (-1, self._length - 1) and self._length:
+            return self._entry  # the newest entry, without walking the chain
+        return self.as_tuple()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.as_tuple())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, EditLog | tuple | list):
+            return len(self) == len(other) and self.as_tuple() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.as_tuple())
+
+    def __repr__(self) -> str:
+        return f"EditLog({list(self.as_tuple())!r})"
+
+
+# The characters a unit id may use: letters, digits and . _ : + -, starting with a letter or digit, at
+# most 64. Ids travel into tables, file names and web pages; a restricted set keeps markup and control
+# characters out wherever an id is shown.
+UNIT_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}")
+UNIT_ID_RULE = "letters, digits and . _ : + - only, starting with a letter or digit, at most 64 characters"
+
+
+def check_unit_id(unit_id: object) -> str | None:
+    """Return what is wrong with a unit id, or None when it is acceptable (:data:`UNIT_ID_PATTERN`)."""
+    if not isinstance(unit_id, str):
+        return f"{unit_id!r} is not text"
+    if not UNIT_ID_PATTERN.fullmatch(unit_id):
+        return f"{unit_id!r} is not a valid unit id ({UNIT_ID_RULE})"
+    return None
+
+
 # Why a scenario expects a unit out of General Supply (see ExpectedOut).
 EXPECTED_WHY = ("history", "rules", "setup", "map")
 
@@ -152,7 +239,7 @@ class GameState:
     #: The units the scenario expects out of General Supply on its date, with why.
     expected_out: tuple[ExpectedOut, ...] = ()
     options: MappingProxyType = field(default_factory=lambda: _freeze({}))
-    log: tuple[str, ...] = ()
+    log: EditLog = field(default_factory=EditLog)
 
     def __post_init__(self) -> None:
         # Canonical order: results never depend on the order units were listed in.
@@ -161,6 +248,8 @@ class GameState:
             value = getattr(self, name)
             if not isinstance(value, MappingProxyType):
                 object.__setattr__(self, name, _freeze(value))
+        if not isinstance(self.log, EditLog):
+            object.__setattr__(self, "log", EditLog(self.log))
 
     def __repr__(self) -> str:
         # The dataclass repr lists every unit (150 kB): a state says what it is in one line.

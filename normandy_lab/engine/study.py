@@ -12,9 +12,11 @@ the new one is complete.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
-from dataclasses import asdict, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,7 @@ from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.scenario import load_scenario, scenario_path
 from normandy_lab.engine.state import GameState
 from normandy_lab.savefile import write_text_atomically
+from normandy_lab.yamllines import read_user_text
 
 FORMAT = "normandy_lab.study/1"
 
@@ -30,19 +33,31 @@ class StudyError(ValueError):
     """A study that cannot be loaded; the message says why and what to do."""
 
 
+def canonical(value: Any) -> Any:
+    """Return a value as plain JSON data in one order whatever the process.
+
+    Sets become sorted lists, mappings ordered dicts, dataclasses their
+    fields, dates ISO text, sequences lists: nothing is left to ``str()``,
+    whose order for a set follows the process's hash seed.
+    """
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: canonical(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): canonical(v) for k, v in sorted(value.items(), key=lambda item: str(item[0]))}
+    if isinstance(value, set | frozenset):
+        return sorted((canonical(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, Sequence):
+        return [canonical(v) for v in value]
+    raise TypeError(f"fingerprint: cannot make {type(value).__name__} canonical")
+
+
 def fingerprint(state: GameState) -> str:
-    """Return a stable hash of everything in a state."""
-    data = {f.name: getattr(state, f.name) for f in fields(state)}
-    data["units"] = [asdict(u) for u in state.units]
-    data["beachheads"] = [asdict(b) for b in state.beachheads]
-    for key in ("air_points", "aa_points", "control", "options"):
-        data[key] = dict(sorted(getattr(state, key).items()))
-    data["destroyed_bridges"] = sorted(state.destroyed_bridges)
-    data["interdicted_hexes"] = sorted(state.interdicted_hexes)
-    data["german_supply_cities"] = sorted(state.german_supply_cities)
-    data["date"] = state.date.isoformat()
-    data["expected_out"] = [asdict(e) for e in state.expected_out]
-    text = json.dumps(data, sort_keys=True, default=str)
+    """Return a stable hash of everything in a state, the same in every process (sets sorted)."""
+    text = json.dumps(canonical(state), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -63,9 +78,20 @@ class Study:
         return self.states[-1]
 
     def apply(self, edit: dict[str, Any]) -> GameState:
-        """Apply an edit (refused edits raise and change nothing)."""
-        new = apply_edit(self.state, edit)
-        self.edits.append(dict(edit))
+        """Apply an edit (refused edits raise and change nothing).
+
+        The edit is kept as its own copy, through the JSON it will be saved as:
+        a list or dict the caller reuses cannot rewrite it afterwards, and an
+        edit that could not be saved is refused now rather than at saving.
+        """
+        try:
+            kept = json.loads(json.dumps(edit, allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise StudyError(f"edit {edit!r} cannot be saved in a study: {exc}") from None
+        if not isinstance(kept, dict):
+            raise StudyError(f"an edit is a mapping with an 'op', not {type(edit).__name__}")
+        new = apply_edit(self.state, kept)
+        self.edits.append(kept)
         self.states.append(new)
         return new
 
@@ -101,20 +127,37 @@ def load_study(path: str | Path) -> Study:
         that no longer applies, or a state that differs from the one saved.
     """
     path = Path(path)
+    text = read_user_text(path, StudyError, "study file")
     try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise StudyError(f"{path}: not a readable study file ({exc})") from None
+        payload = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StudyError(f"{path}:{exc.lineno}: not a study file: {exc.msg}") from None
+    except RecursionError:
+        raise StudyError(f"{path}: nested too deeply to be a study file") from None
+    if not isinstance(payload, dict):
+        raise StudyError(f"{path}: not a study file (a JSON object with 'format': {FORMAT!r} is expected)")
     if payload.get("format") != FORMAT:
         raise StudyError(f"{path}: format {payload.get('format')!r} is not {FORMAT!r}")
     try:
         scenario_path(payload["scenario"])
     except FileNotFoundError as exc:
         raise StudyError(f"{path}: {exc}") from None
-    study = Study(payload["scenario"], title=payload.get("title", ""))
-    for n, edit in enumerate(payload.get("edits", [])):
+    edits = payload.get("edits", [])
+    if not isinstance(edits, list) or not all(isinstance(e, dict) for e in edits):
+        raise StudyError(f"{path}: 'edits' must be a list of edits (mappings with an 'op')")
+    try:
+        study = Study(payload["scenario"], title=str(payload.get("title", "")))
+    except (ValueError, OSError) as exc:  # ScenarioError is a ValueError
+        raise StudyError(f"{path}: its scenario cannot be loaded: {exc}") from None
+    for n, edit in enumerate(edits):
         try:
             study.apply(edit)
+        except (MemoryError, RecursionError) as exc:
+            # Not an edit that stopped applying: the study is too large to replay here.
+            ran_out = "memory" if isinstance(exc, MemoryError) else "stack"
+            raise StudyError(
+                f"{path}: replaying edit {n + 1} ran out of {ran_out}; the study is too large to open"
+            ) from None
         except Exception as exc:
             raise StudyError(f"{path}: edit {n + 1} ({edit.get('op')}) no longer applies: {exc}") from None
     if fingerprint(study.state) != payload.get("fingerprint"):

@@ -24,7 +24,7 @@ from normandy_lab.history.lodgement import (
     history_dir,
     resolve_waypoint,
 )
-from normandy_lab.yamllines import load_yaml_with_lines
+from normandy_lab.yamllines import load_yaml_with_lines, read_user_text
 
 _FACT_FIELDS = ("place", "lonlat", "date", "side", "event", "source")
 
@@ -44,7 +44,9 @@ def facts(files: Sequence[str | Path] | None = None):  # -> pandas.DataFrame
 
     rows = []
     for path in [Path(p) for p in files] if files is not None else fact_files():
-        data = load_yaml_with_lines(path.read_text(encoding="utf-8"), str(path), HistoryError)
+        data = load_yaml_with_lines(
+            read_user_text(path, HistoryError, "record file"), str(path), HistoryError, aliases=True
+        )
         if not isinstance(data, dict) or not isinstance(data.get("facts"), list):
             raise HistoryError(
                 f"{path}:1: facts: missing; the file needs a 'facts:' list (see docs/history.md)"

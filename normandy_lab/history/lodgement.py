@@ -25,7 +25,7 @@ import numpy as np
 
 from normandy_lab import gazetteer
 from normandy_lab.paths import map_file, maps_dir
-from normandy_lab.yamllines import LineDict, load_yaml_with_lines
+from normandy_lab.yamllines import LineDict, load_yaml_with_lines, read_user_text
 
 #: The campaign area the record covers (lon/lat box): the extent of the
 #: GSHHG land extract.  Allied ground past it is clipped; its edges are not front.
@@ -307,7 +307,9 @@ def _build_record(entry: Any, path: Path, index: int, sources: dict[str, str]) -
 
 @functools.cache
 def _load_file(path: Path, mtime: float) -> tuple[LodgementRecord, ...]:
-    data = load_yaml_with_lines(path.read_text(encoding="utf-8"), str(path), HistoryError)
+    data = load_yaml_with_lines(
+        read_user_text(path, HistoryError, "record file"), str(path), HistoryError, aliases=True
+    )
     if not isinstance(data, dict) or not isinstance(data.get("records"), list):
         raise HistoryError(
             f"{path}:1: records: missing; the file needs a 'records:' list (see docs/history.md)"

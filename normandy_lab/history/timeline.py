@@ -21,7 +21,7 @@ from normandy_lab.history.lodgement import (
     history_dir,
     resolve_waypoint,
 )
-from normandy_lab.yamllines import load_yaml_with_lines
+from normandy_lab.yamllines import load_yaml_with_lines, read_user_text
 
 CATEGORIES = ("landing", "airborne", "battle", "operation", "storm", "capture", "logistics", "command")
 _EVENT_FIELDS = (
@@ -57,7 +57,9 @@ def timeline(path: str | Path | None = None):  # -> geopandas.GeoDataFrame
     import shapely
 
     file = Path(path) if path is not None else history_dir() / "timeline.yaml"
-    data = load_yaml_with_lines(file.read_text(encoding="utf-8"), str(file), HistoryError)
+    data = load_yaml_with_lines(
+        read_user_text(file, HistoryError, "record file"), str(file), HistoryError, aliases=True
+    )
     if not isinstance(data, dict) or not isinstance(data.get("events"), list):
         raise HistoryError(
             f"{file}:1: events: missing; the file needs an 'events:' list (see docs/history.md)"

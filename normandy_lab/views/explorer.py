@@ -789,17 +789,23 @@ class Explorer:
         yes_no = {True: "yes", False: "no"}
         if unit.hq in ("corps", None) and not unit.formation:
             r = self.report[unit.id]
-            return f"{unit.id} → {html.escape(r.traced_to or 'nothing')} (Combat Supply {yes_no[r.combat]})"
+            return (
+                f"{html.escape(unit.id)} → {html.escape(r.traced_to or 'nothing')} "
+                f"(Combat Supply {yes_no[r.combat]})"
+            )
         hq = next(
             (u for u in self.state.units if u.hq in ("division", "kg") and u.formation == unit.formation),
             None,
         )
         if hq is None or hq.id == unit.id:
             r = self.report[unit.id]
-            return f"{unit.id} → {html.escape(r.traced_to or 'nothing')} (Combat Supply {yes_no[r.combat]})"
+            return (
+                f"{html.escape(unit.id)} → {html.escape(r.traced_to or 'nothing')} "
+                f"(Combat Supply {yes_no[r.combat]})"
+            )
         h = self.report[hq.id]
         return (
-            f"{unit.id} → {hq.id} (HQ in Combat Supply: {yes_no[h.combat]}) → "
+            f"{html.escape(unit.id)} → {html.escape(hq.id)} (HQ in Combat Supply: {yes_no[h.combat]}) → "
             f"{html.escape(h.traced_to or 'nothing')}"
         )
 

@@ -7,6 +7,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from normandy_lab.savefile import refuse_to_replace_user_data, write_bytes_atomically
+
 # Chromium flags for a closed network: no background connections, no sandbox
 # (root in containers), no GPU.
 CHROMIUM_ARGS = [
@@ -39,6 +41,7 @@ def save_html(obj: Any, path: str | Path, title: str = "normandy_lab", header_ht
 
     from normandy_lab.savefile import write_text_atomically
 
+    refuse_to_replace_user_data(path)
     template = FILE
     variables: dict[str, Any] = {}
     if header_html:
@@ -69,7 +72,7 @@ def html_to_png(html_path: str | Path, png_path: str | Path, width: int = 1100, 
     if executable is None:
         raise RuntimeError("no Chromium found: install Debian's 'chromium' package to render PNGs")
     png_path = Path(png_path)
-    png_path.parent.mkdir(parents=True, exist_ok=True)
+    refuse_to_replace_user_data(png_path)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
@@ -78,10 +81,11 @@ def html_to_png(html_path: str | Path, png_path: str | Path, width: int = 1100, 
             page.wait_for_function("window.Bokeh && Bokeh.documents.length > 0", timeout=60_000)
             page.wait_for_selector("canvas", state="attached", timeout=60_000)
             page.wait_for_timeout(1000)
-            page.screenshot(path=str(png_path), full_page=True)
+            image = page.screenshot(full_page=True)
         finally:
             browser.close()
-    return png_path
+    # Written only once complete: a failure mid-render leaves the previous picture whole.
+    return write_bytes_atomically(png_path, image)
 
 
 def save_png(obj: Any, path: str | Path, width: int = 1100, height: int = 900) -> Path:

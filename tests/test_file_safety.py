@@ -1,0 +1,229 @@
+"""Files users trust (issue 14, first part): studies that reopen anywhere, hostile files refused, saves that
+cannot destroy.
+
+Each test is one of the defects of the reliability review (D1-D6): it fails on the code before the fix.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.engine import ScenarioError
+from normandy_lab.engine.edits import add_unit
+from normandy_lab.engine.state import EditLog, Unit
+from normandy_lab.engine.study import StudyError
+from normandy_lab.history.lodgement import HistoryError, records
+from normandy_lab.savefile import refuse_to_replace_user_data, write_bytes_atomically
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = (
+    "bfn_1944-06-07_am",
+    "bfn_1944-06-13_am",
+    "bfn_1944-06-19_am",
+    "bfn_1944-07-01_am",
+    "bfn_1944-07-18_am",
+    "bfn_1944-07-25_am",
+    "bfn_1944-08-07_am",
+)
+SMALL = ROOT / "tests" / "data" / "bfn_pegasus_1944-06-07.yaml"
+
+
+def _python(code: str, seed: int, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+# -------------------------------------------------------------------------------- D1: studies reopen
+
+
+def test_a_study_saved_in_one_process_reopens_in_another_with_another_hash_seed(tmp_path):
+    """D1: every historical scenario, with an edit, saved under one hash seed and loaded under another."""
+    names = json.dumps(SCENARIOS)
+    save = textwrap.dedent(f"""
+        import normandy_lab as nl
+        for name in {names}:
+            study = nl.Study(name)
+            study.apply({{"op": "weather", "weather": "Storm"}})
+            nl.save_study(study, name + ".study.json")
+    """)
+    load = textwrap.dedent(f"""
+        import normandy_lab as nl
+        for name in {names}:
+            nl.load_study(name + ".study.json")
+        print("all reopened")
+    """)
+    saved = _python(save, 1, tmp_path)
+    assert saved.returncode == 0, saved.stderr
+    loaded = _python(load, 2, tmp_path)
+    assert loaded.returncode == 0, loaded.stderr
+    assert "all reopened" in loaded.stdout
+
+
+def test_the_fingerprint_sorts_every_set():
+    """D1: the 7 June scenario's pathfinder hexes (a set) no longer go through str()."""
+    from normandy_lab.engine.study import canonical
+
+    state = nl.load_scenario("bfn_1944-06-07_am")
+    assert state.pathfinders
+    data = canonical(state)
+    assert data["pathfinders"] == sorted(state.pathfinders)
+
+
+# -------------------------------------------------------------------------------- D3: edits kept as saved
+
+
+def test_a_reused_edit_list_cannot_rewrite_an_edit_already_applied(tmp_path):
+    """D3: the study keeps its own copy of each edit."""
+    study = nl.Study(str(SMALL))
+    edit = {"op": "air", "allied": {"C": 10}, "german_aa": {"C": 0}}
+    study.apply(edit)
+    edit["allied"]["C"] = 40  # the notebook reuses its dict for the next edit
+    study.apply(edit)
+    assert study.edits[0]["allied"]["C"] == 10
+    nl.save_study(study, tmp_path / "s.json")
+    assert nl.load_study(tmp_path / "s.json").state.air_points == study.state.air_points
+
+
+def test_an_edit_that_could_not_be_saved_is_refused_at_once():
+    study = nl.Study(str(SMALL))
+    with pytest.raises(StudyError, match="cannot be saved"):
+        study.apply({"op": "weather", "weather": {1, 2}})  # a set is not JSON
+    assert not study.edits
+
+
+# -------------------------------------------------------------------------------- D4: no markup from data
+
+
+def test_a_unit_id_carrying_markup_is_refused_at_load_and_by_add_unit():
+    text = SMALL.read_text().replace("id: GB-3D-1,", "id: '<img src=x onerror=alert(1)>',")
+    with pytest.raises(ScenarioError, match=r"units\[\d+\]\.id: .*not a valid unit id"):
+        nl.engine.load_scenario_text(text, "hostile.yaml")
+    state = nl.load_scenario(SMALL)
+    bad = Unit(
+        id="<b>x</b>", name="x", side="allied", nationality="UK", type="infantry", mechanized=False,
+        size="battalion", formation=None, corps=None, hq=None, hex="C2913", steps=3,
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="not a valid unit id"):
+        add_unit(state, bad)
+
+
+# -------------------------------------------------------------------------------- D5: hostile files
+
+
+def _scenario_with(tmp_path: Path, text: str, name: str = "s.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_yaml_alias_bomb_is_refused_quickly(tmp_path):
+    bomb = "a: &a ['x','x','x','x','x','x','x','x','x']\n" + "".join(
+        f"{chr(98 + k)}: &{chr(98 + k)} [*{chr(97 + k)},*{chr(97 + k)},*{chr(97 + k)},*{chr(97 + k)}]\n"
+        for k in range(8)
+    )
+    path = _scenario_with(tmp_path, bomb + "name: *i\n")
+    start = time.perf_counter()
+    with pytest.raises(ScenarioError, match="anchors and aliases"):
+        nl.load_scenario(path)
+    assert time.perf_counter() - start < 5
+
+
+def test_record_files_may_use_aliases_but_not_nested_ones(tmp_path):
+    bomb = "a: &a [x, x, x]\nb: &b [*a, *a, *a]\n"
+    path = tmp_path / "record.yaml"
+    path.write_text(bomb, encoding="utf-8")
+    with pytest.raises(HistoryError, match="alias inside an anchored value"):
+        records([path])
+
+
+def test_repeated_keys_are_an_error_naming_both_lines(tmp_path):
+    text = SMALL.read_text() + "units: []\n"
+    with pytest.raises(ScenarioError, match=r"the key 'units' is given twice \(first at line \d+\)"):
+        nl.engine.load_scenario_text(text, "twice.yaml")
+
+
+@pytest.mark.parametrize(
+    ("encoding", "said"), [("latin-1", "not UTF-8"), ("utf-16", "UTF-16")]
+)  # fmt: skip
+def test_a_file_not_in_utf8_is_refused_naming_the_encoding(tmp_path, encoding, said):
+    text = SMALL.read_text().replace("Hérouvillette", "Hérouvillette é")
+    path = tmp_path / "s.yaml"
+    path.write_bytes(text.encode(encoding))
+    with pytest.raises(ScenarioError, match=said):
+        nl.load_scenario(path)
+
+
+def test_only_regular_files_of_a_bounded_size_are_read(tmp_path):
+    with pytest.raises(ScenarioError, match="not a regular file"):
+        nl.load_scenario("/dev/zero")
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    start = time.perf_counter()
+    with pytest.raises(ScenarioError, match="not a regular file"):
+        nl.load_scenario(fifo)
+    assert time.perf_counter() - start < 5
+    big = tmp_path / "big.yaml"
+    with big.open("wb") as handle:
+        handle.truncate(25 * 1024 * 1024)  # sparse: no disk used
+    with pytest.raises(ScenarioError, match="larger than"):
+        nl.load_scenario(big)
+
+
+def test_a_study_naming_a_device_as_its_scenario_is_refused(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({"format": "normandy_lab.study/1", "scenario": "/dev/zero", "edits": []}))
+    with pytest.raises(StudyError):
+        nl.load_study(path)
+
+
+def test_a_long_history_keeps_one_log_not_one_per_state():
+    """D5: each state adds one entry to the log of the state before; nothing is copied."""
+    log = EditLog()
+    logs = [log]
+    for k in range(2000):
+        logs.append(logs[-1].then(f"edit {k}"))
+    assert len(logs[-1]) == 2000 and logs[-1][-1] == "edit 1999" and logs[-1][0] == "edit 0"
+    assert logs[-1]._parent is logs[-2]  # shared, not copied
+    assert logs[5] == tuple(f"edit {k}" for k in range(5))
+
+
+# -------------------------------------------------------------------------------- D2, D6: writes
+
+
+def test_an_export_never_replaces_a_study_or_a_scenario(tmp_path):
+    study = nl.Study(str(SMALL))
+    saved = nl.save_study(study, tmp_path / "analysis.html")
+    with pytest.raises(FileExistsError, match="will not replace it"):
+        refuse_to_replace_user_data(saved)
+    from normandy_lab.views.export import save_html
+
+    with pytest.raises(FileExistsError):
+        save_html(None, saved)
+    assert json.loads(saved.read_text())["format"] == "normandy_lab.study/1"
+
+
+def test_the_atomic_writer_keeps_the_mode_follows_links_and_cleans_up(tmp_path):
+    target = tmp_path / "page.html"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "link.html"
+    link.symlink_to(target)
+    write_bytes_atomically(link, b"new")
+    assert link.is_symlink() and target.read_bytes() == b"new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    with pytest.raises(TypeError):
+        write_bytes_atomically(target, "not bytes")  # type: ignore[arg-type]
+    assert target.read_bytes() == b"new"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".page.html.")]
