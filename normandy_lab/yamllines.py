@@ -70,6 +70,19 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
 
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
+
+def _construct_timestamp(loader: _LineLoader, node: yaml.ScalarNode) -> Any:
+    """Read an unquoted date; an impossible one (1944-02-30) is an error on its line, not a crash."""
+    try:
+        return loader.construct_yaml_timestamp(node)
+    except (ValueError, OverflowError):
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{node.value!r} is not a real date; write YYYY-MM-DD", node.start_mark
+        ) from None
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
+
 #: The largest data file read (bytes): the project's largest scenario is under 1 MB.
 MAX_FILE_BYTES = 20 * 1024 * 1024
 #: The deepest nesting of mappings and lists a data file may have (scenarios use about 6).

@@ -6,6 +6,7 @@ Each test is one of the defects of the reliability review (D1-D6): it fails on t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -227,3 +228,107 @@ def test_the_atomic_writer_keeps_the_mode_follows_links_and_cleans_up(tmp_path):
         write_bytes_atomically(target, "not bytes")  # type: ignore[arg-type]
     assert target.read_bytes() == b"new"
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".page.html.")]
+
+
+# -------------------------------------------------------------------------------- D7-D10: malformed input
+
+
+def _hostile_values():
+    from hypothesis import strategies as st
+
+    scalars = st.one_of(
+        st.none(), st.booleans(), st.integers(-(10**6), 10**6), st.floats(allow_nan=True), st.text(max_size=12),
+        st.dates(), st.datetimes(),
+    )  # fmt: skip
+    return st.recursive(
+        scalars,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+        max_leaves=6,
+    )
+
+
+def test_a_scenario_with_any_field_replaced_by_junk_loads_or_says_where(tmp_path):
+    """D7, D9: whatever a field holds, the loader answers with the scenario or a ScenarioError naming it."""
+    import yaml
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from normandy_lab.engine import load_scenario_text
+
+    base = yaml.safe_load(SMALL.read_text())
+    top_keys = sorted(k for k in base if k != "units")
+    unit_keys = sorted({k for u in base["units"] for k in u} | {"status", "near", "formation", "ma"})
+
+    @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(
+        st.sampled_from(["top", "unit"]),
+        st.integers(0, 100),
+        st.integers(0, 100),
+        _hostile_values(),
+    )
+    def check(where, pick_key, pick_unit, junk):
+        data = yaml.safe_load(SMALL.read_text())
+        if where == "top":
+            data[top_keys[pick_key % len(top_keys)]] = junk
+        else:
+            unit = data["units"][pick_unit % len(data["units"])]
+            unit[unit_keys[pick_key % len(unit_keys)]] = junk
+        text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+        start = time.perf_counter()
+        try:
+            load_scenario_text(text, "junk.yaml")
+        except ScenarioError as exc:
+            assert str(exc).startswith("junk.yaml:"), exc
+        assert time.perf_counter() - start < 10
+
+    check()
+
+
+def test_any_malformed_edit_is_refused_with_the_projects_error():
+    """D10: an edit of any shape is applied or refused with a ValueError saying which field."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from normandy_lab.engine.edits import EDIT_FIELDS, apply_edit
+
+    state = nl.load_scenario(SMALL)
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(
+        st.sampled_from(sorted(EDIT_FIELDS)),
+        st.dictionaries(
+            st.sampled_from(["unit", "to", "hex", "hexside", "weather", "allied", "german_aa", "x"]),
+            _hostile_values(),
+            max_size=3,
+        ),
+    )
+    def check(op, fields):
+        # EditError, IllegalMoveError, a refused hex: the project's errors are all ValueErrors.
+        with contextlib.suppress(ValueError):
+            apply_edit(state, {"op": op, **fields})
+
+    check()
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        [],
+        {"format": "normandy_lab.study/1"},
+        {"format": "normandy_lab.study/1", "scenario": 3, "edits": []},
+        {"format": "normandy_lab.study/1", "scenario": "", "edits": []},
+        {"format": "normandy_lab.study/1", "scenario": "bfn_1944-06-13_am", "edits": "x"},
+        {"format": "normandy_lab.study/1", "scenario": "bfn_1944-06-13_am", "edits": ["interdict"]},
+        {
+            "format": "normandy_lab.study/1",
+            "scenario": "bfn_1944-06-13_am",
+            "edits": [{"op": "interdict", "hex": 3}],
+        },
+    ],
+)
+def test_a_malformed_study_is_refused_with_a_study_error(tmp_path, payload):
+    """D8: whatever the JSON holds, load_study answers with a StudyError naming the file."""
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(payload))
+    with pytest.raises(StudyError, match=r"bad\.json"):
+        nl.load_study(path)

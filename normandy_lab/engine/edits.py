@@ -109,8 +109,89 @@ def remove_unit(state: GameState, unit_id: str) -> GameState:
     )
 
 
+class EditError(ValueError):
+    """An edit given as data that is not well formed: the field, what is wrong and how to fix it."""
+
+
+# Each edit's fields and what they hold ("text", "hexside": two hex ids, "points": map -> points,
+# "unit": a unit's fields as in a scenario).
+EDIT_FIELDS: dict[str, dict[str, str]] = {
+    "move": {"unit": "text", "to": "text"},
+    "interdict": {"hex": "text"},
+    "clear_interdiction": {"hex": "text"},
+    "destroy_bridge": {"hexside": "hexside"},
+    "repair_bridge": {"hexside": "hexside"},
+    "weather": {"weather": "text"},
+    "air": {"allied": "points", "german_aa": "points"},
+    "add_unit": {"unit": "unit"},
+    "remove_unit": {"unit": "text"},
+    "next_phase": {},
+}
+_OPTIONAL = {("air", "allied"), ("air", "german_aa")}
+
+
+def check_edit(edit: object) -> dict:
+    """Check an edit's form (its op, its fields and their types) and return it; raise :class:`EditError`."""
+    if not isinstance(edit, dict):
+        raise EditError(f"an edit is a mapping with an 'op', not {type(edit).__name__}")
+    op = edit.get("op")
+    if op not in EDIT_FIELDS:
+        raise EditError(f"unknown edit op {op!r}; the edits are {', '.join(EDIT_FIELDS)}")
+    fields = EDIT_FIELDS[op]
+    for key in edit:
+        if key != "op" and key not in fields:
+            raise EditError(
+                f"edit {op!r}: unknown field {key!r}; its fields are {', '.join(fields) or 'none'}"
+            )
+    for key, kind in fields.items():
+        if key not in edit:
+            if (op, key) in _OPTIONAL:
+                continue
+            raise EditError(f"edit {op!r}: missing field {key!r}")
+        value = edit[key]
+        if kind == "text" and (not isinstance(value, str) or not value.strip()):
+            raise EditError(f"edit {op!r}: {key} {value!r} is not text (a unit id, a hex id or a weather)")
+        if kind == "hexside" and not (
+            isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, str) for v in value)
+        ):
+            raise EditError(f"edit {op!r}: hexside {value!r} is not two hex ids, e.g. ['C3014', 'C3013']")
+        if kind == "points" and value is not None:
+            good = isinstance(value, dict) and all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
+                for k, v in value.items()
+            )
+            if not good:
+                raise EditError(f"edit {op!r}: {key} {value!r} is not map: whole points, e.g. {{'C': 20}}")
+        if kind == "unit" and not isinstance(value, dict):
+            raise EditError(f"edit {op!r}: unit {value!r} is not a mapping of the unit's fields")
+    return edit
+
+
+def _unit_of_edit(state: GameState, fields: dict) -> Unit:
+    """Check an added unit's fields as a scenario's units are checked (types, categories, hex)."""
+    from normandy_lab.engine.scenario import ScenarioError, _Checker, unit_from_entry
+
+    rules = ruleset(state.system)
+    try:
+        return unit_from_entry(_Checker("add_unit edit"), dict(fields), "unit", rules, grid(state.system))
+    except ScenarioError as exc:
+        raise EditError(str(exc).split(": ", 1)[-1]) from None
+
+
 def apply_edit(state: GameState, edit: dict) -> GameState:
-    """Apply one edit given as data (the form studies store): ``{"op": ..., ...}``."""
+    """Apply one edit given as data (the form studies store): ``{"op": ..., ...}``.
+
+    The edit's form is checked first (:func:`check_edit`); an added unit is
+    checked as a scenario's units are.
+    """
+    check_edit(edit)
+    try:
+        return _apply(state, edit)
+    except KeyError as exc:  # an unknown unit id: the message names close ones
+        raise EditError(str(exc.args[0]) if exc.args else "unknown unit") from None
+
+
+def _apply(state: GameState, edit: dict) -> GameState:
     op = edit.get("op")
     if op == "move":
         return move_unit(state, edit["unit"], edit["to"])
@@ -127,7 +208,7 @@ def apply_edit(state: GameState, edit: dict) -> GameState:
     if op == "air":
         return set_air(state, edit.get("allied"), edit.get("german_aa"))
     if op == "add_unit":
-        return add_unit(state, Unit(**edit["unit"]))
+        return add_unit(state, _unit_of_edit(state, edit["unit"]))
     if op == "remove_unit":
         return remove_unit(state, edit["unit"])
     if op == "next_phase":

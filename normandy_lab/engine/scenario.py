@@ -148,10 +148,17 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
             raise check.fail(
                 data.line, key, "missing required field", f"add '{key}:' (see docs/scenarios.md)"
             )
+    _check_shapes(check, data)
     if data.get("format", FORMAT) != FORMAT:
         raise check.fail(
             data, "format", f"unknown format {data['format']!r}", f"this version reads {FORMAT!r}"
         )
+    for key in ("system", "name", "turn", "phase", "weather"):
+        value = data.get(key)
+        if key in data and (not isinstance(value, str) or not value.strip()):
+            raise check.fail(
+                data, key, f"{value!r} is not text", f"write the {key} as text (docs/scenarios.md)"
+            )
     system = data["system"]
     try:
         rules = ruleset(str(system))
@@ -160,6 +167,13 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     g = grid(rules.system)
 
     date = data["date"]
+    if isinstance(date, dt.datetime):
+        raise check.fail(
+            data,
+            "date",
+            f"{date!r} has a time of day",
+            "write the date alone, YYYY-MM-DD; the turn gives the time",
+        )
     if isinstance(date, str):
         try:
             date = dt.date.fromisoformat(date)
@@ -248,8 +262,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
                 f"{city!r} is not a German supply city (7.4)",
                 f"choose from {', '.join(rules.supply['german_supply_cities'])}",
             )
-    options = dict(rules.options)
-    options.update(data.get("options") or {})
+    options = _options(check, data, rules)
     expected = _expected_out(check, data, {u.id for u in units})
 
     return GameState(
@@ -274,6 +287,73 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         options=options,
         expected_out=expected,
     )
+
+
+# Options with a fixed set of values (the others are checked against the type of their default).
+_OPTION_VALUES = {
+    "german_artillery_attach": ("counts", "free"),
+    "combat_supply_chain": ("own_army", "any_army"),
+    "isolation_corps_hq": ("in_supply", "any"),
+    "hq_bridging": ("own_line", "for_its_units"),
+    "mulberry_sources": ("beach_rows", "beachhead_only"),
+}
+
+
+def _options(check: _Checker, data: LineDict, rules) -> dict[str, Any]:
+    """Return the rule system's options with the scenario's, each key known and each value checked."""
+    options = dict(rules.options)
+    given = data.get("options")
+    if given is None:
+        return options
+    if not isinstance(given, dict):
+        raise check.fail(
+            data,
+            "options",
+            f"{given!r} is not a mapping",
+            "write option: value lines, e.g. historical_weather: false",
+        )
+    for key, value in given.items():
+        if key not in rules.options:
+            raise check.fail(
+                given,
+                f"options.{key}",
+                "unknown option",
+                f"{_suggest(str(key), list(rules.options))}options are {', '.join(rules.options)}",
+            )
+        default = rules.options[key]
+        if key in _OPTION_VALUES and value not in _OPTION_VALUES[key]:
+            raise check.fail(
+                given,
+                f"options.{key}",
+                f"{value!r} is not one of {', '.join(_OPTION_VALUES[key])}",
+                f"{_suggest(str(value), _OPTION_VALUES[key])}choose one of them",
+            )
+        if key == "what_if_interdiction" and not (
+            value == "block" or (isinstance(value, str) and value.startswith("+") and value[1:].isdigit())
+        ):
+            raise check.fail(
+                given,
+                f"options.{key}",
+                f"{value!r} is not 'block' or '+N'",
+                "write block, or e.g. '+2' (MPs)",
+            )
+        if key == "night_halving_until":
+            try:
+                dt.date.fromisoformat(str(value))
+            except ValueError:
+                raise check.fail(
+                    given, f"options.{key}", f"{value!r} is not a date", "write YYYY-MM-DD"
+                ) from None
+            value = str(value)
+        elif type(value) is not type(default) and not (isinstance(default, dict) and isinstance(value, dict)):
+            raise check.fail(
+                given,
+                f"options.{key}",
+                f"{value!r} is not a {type(default).__name__}",
+                f"give a {type(default).__name__} like the default {default!r}"[:200],
+            )
+        options[key] = value
+    return options
 
 
 def _expected_out(check: _Checker, data: LineDict, unit_ids: set[str]) -> tuple[ExpectedOut, ...]:
@@ -356,7 +436,13 @@ def _air(check: _Checker, air: Any, data: LineDict, g) -> tuple[dict[str, int], 
     sheets = sorted(g.scheme.sheets)
     out: list[dict[str, int]] = []
     for key in ("allied", "german_aa"):
-        part = air.get(key, {}) or {}
+        part = air.get(key)
+        if part is None:
+            part = {}
+        if not isinstance(part, dict):
+            raise check.fail(
+                air, f"air.{key}", f"{part!r} is not a mapping of map: points", "e.g. allied: {C: 20, B: 10}"
+            )
         for sheet, points in part.items():
             if sheet not in sheets:
                 raise check.fail(air, f"air.{key}", f"unknown map {sheet!r}", f"maps are {', '.join(sheets)}")
@@ -374,15 +460,224 @@ def _air(check: _Checker, air: Any, data: LineDict, g) -> tuple[dict[str, int], 
     return out[0], out[1]
 
 
-def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
+# What a unit's status may be: in play on the map, or out of it.
+STATUSES = ("active", "eliminated", "off_map")
+# The unit fields that are text: required ones may not be blank; optional ones are text or left out.
+_TEXT_FIELDS = ("id", "name", "side", "nationality", "type", "size")  # a hex id is checked as one
+_OPTIONAL_TEXT_FIELDS = ("formation", "corps", "hq", "status", "note", "source")
+
+
+# The shape of each top-level field that holds a list or a mapping (an empty one may be left blank).
+_LIST_FIELDS = (
+    "beachheads", "mulberries", "pathfinders", "german_supply_cities", "destroyed_bridges", "interdiction",
+    "units", "sources", "off_map", "independent_formations", "expected_out_of_supply",
+)  # fmt: skip
+_MAPPING_FIELDS = ("air", "control", "options")
+# Lists whose entries must be text.
+_TEXT_LISTS = ("mulberries", "german_supply_cities", "independent_formations", "pathfinders", "interdiction")
+
+
+def _check_shapes(check: _Checker, data: LineDict) -> None:
+    """Refuse a top-level field of the wrong shape before it is used: a list where a list belongs, and so on.
+
+    A blank field (``beachheads:`` with nothing after it) is an empty one; a
+    wrong value that happens to be empty (``destroyed_bridges: ""``) is refused.
+    """
+    for key in _LIST_FIELDS:
+        value = data.get(key)
+        if key in data and value is not None and not isinstance(value, list):
+            raise check.fail(
+                data, key, f"{value!r} is not a list", f"write {key} as a list (docs/scenarios.md)"
+            )
+    for key in _MAPPING_FIELDS:
+        value = data.get(key)
+        if key in data and value is not None and not isinstance(value, dict):
+            raise check.fail(data, key, f"{value!r} is not a mapping", f"write {key} as key: value lines")
+    for key in _TEXT_LISTS:
+        for n, item in enumerate(data.get(key) or []):
+            if not isinstance(item, str) or not item.strip():
+                raise check.fail(data, f"{key}[{n}]", f"{item!r} is not text", "write each entry as text")
+    for n, entry in enumerate(data.get("beachheads") or []):
+        if isinstance(entry, dict):
+            for field in ("name", "nationality", "hex"):
+                if field in entry and (not isinstance(entry[field], str) or not entry[field].strip()):
+                    raise check.fail(
+                        entry,
+                        f"beachheads[{n}].{field}",
+                        f"{entry[field]!r} is not text",
+                        f"write the {field} as text",
+                    )
+    description = data.get("description")
+    if description is not None and not isinstance(description, str):
+        raise check.fail(data, "description", f"{description!r} is not text", "write the description as text")
+
+
+def _check_unit_types(check: _Checker, entry: dict, field: str) -> None:
+    """Refuse a unit field of the wrong type before it is used (a list is never turned into text)."""
+    for key in _TEXT_FIELDS:
+        value = entry.get(key)
+        if key in entry and (not isinstance(value, str) or not value.strip()):
+            raise check.fail(entry, f"{field}.{key}", f"{value!r} is not text", f"write the {key} as text")
+    for key in _OPTIONAL_TEXT_FIELDS:
+        value = entry.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise check.fail(
+                entry, f"{field}.{key}", f"{value!r} is not text", f"write the {key} as text or leave it out"
+            )
+    status = entry.get("status", "active")
+    if status not in STATUSES:
+        raise check.fail(
+            entry,
+            f"{field}.status",
+            f"{status!r} is not a status",
+            f"{_suggest(str(status), STATUSES)}use one of {', '.join(STATUSES)} (exactly, in lower case)",
+        )
+    near = entry.get("near")
+    if near is not None and not isinstance(near, str):
+        pair = isinstance(near, list) and len(near) == 2
+        if not pair or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in near):
+            raise check.fail(
+                entry, f"{field}.near", f"{near!r} is not a place", "give a place name or [lon, lat]"
+            )
+
+
+def unit_from_entry(check: _Checker, entry: dict, field: str, rules, g) -> Unit:
+    """Check one unit's fields (the scenario's units, and units added by an edit) and return the unit.
+
+    Every field has its type and, where it names a category, one of the
+    listed values; a wrong one is refused with the field and the fix.
+    """
     from normandy_lab.terrain import terrain_map
 
+    terrain = terrain_map(rules.system, progress=False).hexes["terrain"]
+    for key in entry:
+        if key not in UNIT_FIELDS:
+            raise check.fail(
+                entry,
+                f"{field}.{key}",
+                "unknown field",
+                f"{_suggest(key, list(UNIT_FIELDS))}unit fields are {', '.join(UNIT_FIELDS)}",
+            )
+    for key, required in UNIT_FIELDS.items():
+        if required and key not in entry:
+            raise check.fail(entry, f"{field}.{key}", "missing required field", f"add '{key}:' to this unit")
+    _check_unit_types(check, entry, field)
+    problem = check_unit_id(entry["id"])
+    if problem:
+        raise check.fail(entry, f"{field}.id", problem, "write the id with " + UNIT_ID_RULE)
+    uid = str(entry["id"])
+    side = entry["side"]
+    if side not in SIDES:
+        raise check.fail(
+            entry,
+            f"{field}.side",
+            f"unknown side {side!r}",
+            f"{_suggest(side, SIDES)}use allied or german",
+        )
+    nationality = entry["nationality"]
+    if nationality not in NATIONALITIES[side]:
+        raise check.fail(
+            entry,
+            f"{field}.nationality",
+            f"{nationality!r} is not a {side} nationality",
+            f"use one of {', '.join(NATIONALITIES[side])}",
+        )
+    utype = entry["type"]
+    if utype not in rules.unit_types:
+        raise check.fail(
+            entry,
+            f"{field}.type",
+            f"unknown unit type {utype!r}",
+            f"{_suggest(utype, rules.unit_types)}types are {', '.join(rules.unit_types)}",
+        )
+    size = entry["size"]
+    if size not in rules.sizes:
+        raise check.fail(
+            entry,
+            f"{field}.size",
+            f"unknown size {size!r}",
+            f"{_suggest(size, rules.sizes)}sizes are {', '.join(rules.sizes)}",
+        )
+    hq = entry.get("hq")
+    if hq is not None and hq not in HQ_KINDS:
+        raise check.fail(
+            entry,
+            f"{field}.hq",
+            f"unknown HQ kind {hq!r}",
+            f"use one of {', '.join(HQ_KINDS)} or leave it out",
+        )
+    if (hq is not None) != (utype == "hq"):
+        raise check.fail(
+            entry,
+            f"{field}.hq",
+            f"type {utype!r} and hq {hq!r} disagree",
+            "an HQ has type: hq and hq: division, corps or kg",
+        )
+    mech = entry.get("mechanized", rules.unit_defaults[utype]["mechanized"])
+    if not isinstance(mech, bool):
+        raise check.fail(
+            entry, f"{field}.mechanized", f"{mech!r} is not true or false", "write true or false"
+        )
+    steps = entry["steps"]
+    most = MAX_STEPS.get(size, 3)
+    if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= most:
+        raise check.fail(
+            entry,
+            f"{field}.steps",
+            f"{steps!r} is not between 1 and {most} for a {size}",
+            "BfN units have 1 to 3 steps (3.4); a regiment or brigade entry stands for its battalions",
+        )
+    ma = entry.get("ma")
+    if ma is not None and (isinstance(ma, bool) or not isinstance(ma, int) or ma < 0):
+        raise check.fail(
+            entry,
+            f"{field}.ma",
+            f"{ma!r} is not a non-negative whole number",
+            "give the movement allowance as a whole number",
+        )
+    hex_id = _canonical_hex(check, entry, f"{field}.hex", entry["hex"], g)
+    at_sea = terrain.loc[hex_id] in ("Sea", "All Sea", "Impassable")
+    if at_sea and utype != "ship":
+        raise check.fail(
+            entry,
+            f"{field}.hex",
+            f"{entry['hex']} is a sea hex",
+            "put land units on land; check the hex id",
+        )
+    if utype == "ship" and terrain.loc[hex_id] not in ("Sea", "All Sea"):
+        raise check.fail(
+            entry, f"{field}.hex", f"{entry['hex']} is a land hex", "put ships on a sea hex off the coast"
+        )
+    return Unit(
+        id=uid,
+        name=str(entry["name"]),
+        side=side,
+        nationality=nationality,
+        type=utype,
+        mechanized=mech,
+        size=size,
+        formation=entry.get("formation"),
+        corps=entry.get("corps"),
+        hq=hq,
+        hex=hex_id,
+        steps=steps,
+        ma=ma,
+        attack=_strength(check, entry, f"{field}.attack"),
+        defense=_strength(check, entry, f"{field}.defense"),
+        status=str(entry.get("status", "active")),
+        note=str(entry.get("note", "") or ""),
+        source=str(entry.get("source", "") or ""),
+        cut_off=_flag(check, entry, f"{field}.cut_off"),
+        breakdown=_flag(check, entry, f"{field}.breakdown"),
+    )
+
+
+def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
     raw = data["units"]
     if not isinstance(raw, list) or not raw:
         raise check.fail(
             data, "units", "must be a non-empty list of units", "list each unit as a mapping under 'units:'"
         )
-    terrain = terrain_map(rules.system, progress=False).hexes["terrain"]
     units: list[Unit] = []
     seen: dict[str, int] = {}
     for n, entry in enumerate(raw):
@@ -394,137 +689,16 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
                 f"entry {n} is not a mapping",
                 "each unit needs id, name, side, nationality, type, size, hex, steps",
             )
-        for key in entry:
-            if key not in UNIT_FIELDS:
-                raise check.fail(
-                    entry,
-                    f"{field}.{key}",
-                    "unknown field",
-                    f"{_suggest(key, list(UNIT_FIELDS))}unit fields are {', '.join(UNIT_FIELDS)}",
-                )
-        for key, required in UNIT_FIELDS.items():
-            if required and key not in entry:
-                raise check.fail(
-                    entry.line, f"{field}.{key}", "missing required field", f"add '{key}:' to this unit"
-                )
-        problem = check_unit_id(entry["id"])
-        if problem:
-            raise check.fail(entry, f"{field}.id", problem, "write the id with " + UNIT_ID_RULE)
-        uid = str(entry["id"])
-        if uid in seen:
+        unit = unit_from_entry(check, entry, field, rules, g)
+        if unit.id in seen:
             raise check.fail(
                 entry,
                 f"{field}.id",
-                f"two units have the id {uid!r} (the other at line {seen[uid]})",
+                f"two units have the id {unit.id!r} (the other at line {seen[unit.id]})",
                 "give each unit its own id",
             )
-        seen[uid] = entry.line
-        side = entry["side"]
-        if side not in SIDES:
-            raise check.fail(
-                entry,
-                f"{field}.side",
-                f"unknown side {side!r}",
-                f"{_suggest(side, SIDES)}use allied or german",
-            )
-        nationality = entry["nationality"]
-        if nationality not in NATIONALITIES[side]:
-            raise check.fail(
-                entry,
-                f"{field}.nationality",
-                f"{nationality!r} is not a {side} nationality",
-                f"use one of {', '.join(NATIONALITIES[side])}",
-            )
-        utype = entry["type"]
-        if utype not in rules.unit_types:
-            raise check.fail(
-                entry,
-                f"{field}.type",
-                f"unknown unit type {utype!r}",
-                f"{_suggest(utype, rules.unit_types)}types are {', '.join(rules.unit_types)}",
-            )
-        size = entry["size"]
-        if size not in rules.sizes:
-            raise check.fail(
-                entry,
-                f"{field}.size",
-                f"unknown size {size!r}",
-                f"{_suggest(size, rules.sizes)}sizes are {', '.join(rules.sizes)}",
-            )
-        hq = entry.get("hq")
-        if hq is not None and hq not in HQ_KINDS:
-            raise check.fail(
-                entry,
-                f"{field}.hq",
-                f"unknown HQ kind {hq!r}",
-                f"use one of {', '.join(HQ_KINDS)} or leave it out",
-            )
-        if (hq is not None) != (utype == "hq"):
-            raise check.fail(
-                entry,
-                f"{field}.hq",
-                f"type {utype!r} and hq {hq!r} disagree",
-                "an HQ has type: hq and hq: division, corps or kg",
-            )
-        mech = entry.get("mechanized", rules.unit_defaults[utype]["mechanized"])
-        if not isinstance(mech, bool):
-            raise check.fail(
-                entry, f"{field}.mechanized", f"{mech!r} is not true or false", "write true or false"
-            )
-        steps = entry["steps"]
-        most = MAX_STEPS.get(size, 3)
-        if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= most:
-            raise check.fail(
-                entry,
-                f"{field}.steps",
-                f"{steps!r} is not between 1 and {most} for a {size}",
-                "BfN units have 1 to 3 steps (3.4); a regiment or brigade entry stands for its battalions",
-            )
-        ma = entry.get("ma")
-        if ma is not None and (isinstance(ma, bool) or not isinstance(ma, int) or ma < 0):
-            raise check.fail(
-                entry,
-                f"{field}.ma",
-                f"{ma!r} is not a non-negative whole number",
-                "give the movement allowance as a whole number",
-            )
-        hex_id = _canonical_hex(check, entry, f"{field}.hex", entry["hex"], g)
-        at_sea = terrain.loc[hex_id] in ("Sea", "All Sea", "Impassable")
-        if at_sea and utype != "ship":
-            raise check.fail(
-                entry,
-                f"{field}.hex",
-                f"{entry['hex']} is a sea hex",
-                "put land units on land; check the hex id",
-            )
-        if utype == "ship" and terrain.loc[hex_id] not in ("Sea", "All Sea"):
-            raise check.fail(
-                entry, f"{field}.hex", f"{entry['hex']} is a land hex", "put ships on a sea hex off the coast"
-            )
-        units.append(
-            Unit(
-                id=uid,
-                name=str(entry["name"]),
-                side=side,
-                nationality=nationality,
-                type=utype,
-                mechanized=mech,
-                size=size,
-                formation=entry.get("formation"),
-                corps=entry.get("corps"),
-                hq=hq,
-                hex=hex_id,
-                steps=steps,
-                ma=ma,
-                attack=_strength(check, entry, f"{field}.attack"),
-                defense=_strength(check, entry, f"{field}.defense"),
-                status=str(entry.get("status", "active")),
-                note=str(entry.get("note", "") or ""),
-                source=str(entry.get("source", "") or ""),
-                cut_off=_flag(check, entry, f"{field}.cut_off"),
-                breakdown=_flag(check, entry, f"{field}.breakdown"),
-            )
-        )
+        seen[unit.id] = getattr(entry, "line", 0)
+        units.append(unit)
     # Every division unit needs its division HQ (7.2); independent brigades
     # and regiments, declared as such, trace like corps units.
     independent = data.get("independent_formations") or []

@@ -20,7 +20,7 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from normandy_lab.engine.edits import apply_edit
+from normandy_lab.engine.edits import EditError, apply_edit, check_edit
 from normandy_lab.engine.scenario import load_scenario, scenario_path
 from normandy_lab.engine.state import GameState
 from normandy_lab.savefile import write_text_atomically
@@ -138,13 +138,23 @@ def load_study(path: str | Path) -> Study:
         raise StudyError(f"{path}: not a study file (a JSON object with 'format': {FORMAT!r} is expected)")
     if payload.get("format") != FORMAT:
         raise StudyError(f"{path}: format {payload.get('format')!r} is not {FORMAT!r}")
+    scenario = payload.get("scenario")
+    if not isinstance(scenario, str) or not scenario.strip():
+        raise StudyError(
+            f"{path}: 'scenario' must name the study's scenario (a name in scenarios/ or a path)"
+        )
     try:
-        scenario_path(payload["scenario"])
+        scenario_path(scenario)
     except FileNotFoundError as exc:
         raise StudyError(f"{path}: {exc}") from None
     edits = payload.get("edits", [])
-    if not isinstance(edits, list) or not all(isinstance(e, dict) for e in edits):
+    if not isinstance(edits, list):
         raise StudyError(f"{path}: 'edits' must be a list of edits (mappings with an 'op')")
+    for n, edit in enumerate(edits):
+        try:
+            check_edit(edit)
+        except EditError as exc:
+            raise StudyError(f"{path}: edit {n + 1} is not a well-formed edit: {exc}") from None
     try:
         study = Study(payload["scenario"], title=str(payload.get("title", "")))
     except (ValueError, OSError) as exc:  # ScenarioError is a ValueError
