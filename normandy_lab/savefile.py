@@ -47,7 +47,21 @@ def write_bytes_atomically(path: str | Path, data: bytes) -> Path:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    _remove_stale_temporaries(target)
     return path
+
+
+def _remove_stale_temporaries(target: Path, older_than_s: float = 60.0) -> None:
+    """Remove the temporary files a killed writer of ``target`` left behind (older than a minute)."""
+    import time
+
+    now = time.time()
+    for leftover in target.parent.glob(f".{target.name}.*"):
+        try:
+            if now - leftover.stat().st_mtime > older_than_s:
+                leftover.unlink()
+        except OSError:
+            pass  # another writer's, or already gone
 
 
 def _sync_folder(folder: Path) -> None:

@@ -332,3 +332,67 @@ def test_a_malformed_study_is_refused_with_a_study_error(tmp_path, payload):
     path.write_text(json.dumps(payload))
     with pytest.raises(StudyError, match=r"bad\.json"):
         nl.load_study(path)
+
+
+# -------------------------------------------------------------------------------- D13: portable studies
+
+
+def test_a_study_and_its_own_scenario_reopen_from_another_folder(tmp_path, monkeypatch):
+    """D13: a study of a scenario file of the user's reopens when both move, or when read from elsewhere."""
+    import shutil
+
+    work = tmp_path / "work"
+    work.mkdir()
+    scenario = work / "mine.yaml"
+    shutil.copy(SMALL, scenario)
+    study = nl.Study(str(scenario))
+    study.apply({"op": "weather", "weather": "Storm"})
+    saved = nl.save_study(study, work / "mine.study.json")
+    payload = json.loads(saved.read_text())
+    assert payload["scenario_file"] == "mine.yaml" and len(payload["scenario_sha256"]) == 64
+    moved = tmp_path / "moved"
+    shutil.move(work, moved)
+    monkeypatch.chdir(tmp_path)  # neither the old path nor the working folder helps
+    assert nl.load_study(moved / "mine.study.json").state.weather == "Storm"
+    # A changed scenario is named as the reason the study no longer reproduces.
+    (moved / "mine.yaml").write_text(SMALL.read_text().replace("steps: 3}", "steps: 2}", 1))
+    with pytest.raises(StudyError, match=r"scenario file .* changed since the study was saved"):
+        nl.load_study(moved / "mine.study.json")
+
+
+def test_a_process_killed_while_writing_leaves_the_previous_file_whole(tmp_path):
+    """D6: SIGKILL at random moments of a loop of atomic writes (studies, pages and pictures use the same
+    writer): the file always holds one complete version."""
+    import random
+    import signal
+
+    target = tmp_path / "page.json"
+    code = textwrap.dedent(f"""
+        import json
+        from normandy_lab.savefile import write_bytes_atomically
+        pad = "x" * 3_000_000
+        n = 0
+        while True:
+            write_bytes_atomically({str(target)!r}, json.dumps({{"n": n, "pad": pad}}).encode())
+            n += 1
+    """)
+    chance = random.Random(7)
+    for _ in range(8):
+        process = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
+        time.sleep(1.5 + chance.random())  # past the import, inside the loop of writes
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        if target.exists():
+            data = json.loads(target.read_text())
+            assert len(data["pad"]) == 3_000_000
+    assert target.exists()
+
+
+def test_temporary_files_of_a_killed_writer_are_cleared_by_the_next_write(tmp_path):
+    target = tmp_path / "s.json"
+    stale = tmp_path / ".s.json.abc123"
+    stale.write_text("half a study")
+    old = time.time() - 3600
+    os.utime(stale, (old, old))
+    write_bytes_atomically(target, b"{}")
+    assert not stale.exists() and target.read_bytes() == b"{}"

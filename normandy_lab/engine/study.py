@@ -15,13 +15,14 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
 from normandy_lab.engine.edits import EditError, apply_edit, check_edit
-from normandy_lab.engine.scenario import load_scenario, scenario_path
+from normandy_lab.engine.scenario import SCENARIO_DIR, load_scenario, scenario_path
 from normandy_lab.engine.state import GameState
 from normandy_lab.savefile import write_text_atomically
 from normandy_lab.yamllines import read_user_text
@@ -104,12 +105,32 @@ class Study:
         return self.state
 
 
+def _scenario_record(scenario: str, study_path: Path) -> dict[str, str]:
+    """Return where a study's scenario is: by name, or by path relative to the study, with its content hash.
+
+    The study then reopens from another folder, and a changed scenario is named as such.
+    """
+    resolved = scenario_path(scenario).resolve()
+    record = {"scenario_sha256": hashlib.sha256(resolved.read_bytes()).hexdigest()}
+    if resolved.parent != SCENARIO_DIR.resolve():  # not one of the project's scenarios: a file of its own
+        record["scenario_file"] = os.path.relpath(resolved, study_path.resolve().parent)
+    return record
+
+
 def save_study(study: Study, path: str | Path) -> Path:
-    """Save a study atomically (write a temporary file, then rename it over the target)."""
+    """Save a study atomically (write a temporary file, then rename it over the target).
+
+    Besides the scenario as given, the file records the scenario's path
+    relative to the study (when it is not one of the project's scenarios)
+    and its content hash, so that the study reopens from another folder and
+    a changed scenario is named as such.
+    """
+    path = Path(path)
     payload = {
         "format": FORMAT,
         "title": study.title,
         "scenario": study.scenario,
+        **_scenario_record(study.scenario, path),
         "edits": study.edits,
         "state_label": study.state.label,
         "fingerprint": fingerprint(study.state),
@@ -143,10 +164,19 @@ def load_study(path: str | Path) -> Study:
         raise StudyError(
             f"{path}: 'scenario' must name the study's scenario (a name in scenarios/ or a path)"
         )
+    relative = payload.get("scenario_file")
+    if isinstance(relative, str) and relative:
+        beside = (path.resolve().parent / relative).resolve()
+        if beside.is_file():  # the study and its scenario moved together, or the study is read elsewhere
+            scenario = str(beside)
     try:
-        scenario_path(scenario)
+        found = scenario_path(scenario)
     except FileNotFoundError as exc:
         raise StudyError(f"{path}: {exc}") from None
+    recorded = payload.get("scenario_sha256")
+    changed = False
+    if isinstance(recorded, str) and found.is_file():
+        changed = hashlib.sha256(found.read_bytes()).hexdigest() != recorded
     edits = payload.get("edits", [])
     if not isinstance(edits, list):
         raise StudyError(f"{path}: 'edits' must be a list of edits (mappings with an 'op')")
@@ -156,7 +186,7 @@ def load_study(path: str | Path) -> Study:
         except EditError as exc:
             raise StudyError(f"{path}: edit {n + 1} is not a well-formed edit: {exc}") from None
     try:
-        study = Study(payload["scenario"], title=str(payload.get("title", "")))
+        study = Study(scenario, title=str(payload.get("title", "")))
     except (ValueError, OSError) as exc:  # ScenarioError is a ValueError
         raise StudyError(f"{path}: its scenario cannot be loaded: {exc}") from None
     for n, edit in enumerate(edits):
@@ -171,8 +201,13 @@ def load_study(path: str | Path) -> Study:
         except Exception as exc:
             raise StudyError(f"{path}: edit {n + 1} ({edit.get('op')}) no longer applies: {exc}") from None
     if fingerprint(study.state) != payload.get("fingerprint"):
+        why = (
+            f"the scenario file {found} changed since the study was saved (its content differs)"
+            if changed
+            else "the rules or the engine changed since, or the file was edited by hand"
+        )
         raise StudyError(
-            f"{path}: replaying the edits gives a different state than the one saved "
-            "(the scenario or the rules changed since); the edits are kept in the file"
+            f"{path}: replaying the edits gives a different state than the one saved: {why}; "
+            "the edits are kept in the file"
         )
     return study
