@@ -396,3 +396,48 @@ def test_temporary_files_of_a_killed_writer_are_cleared_by_the_next_write(tmp_pa
     os.utime(stale, (old, old))
     write_bytes_atomically(target, b"{}")
     assert not stale.exists() and target.read_bytes() == b"{}"
+
+
+# -------------------------------------------------------------------------------- typed schemas
+
+
+def test_the_json_schemas_in_schemas_are_the_models():
+    """schemas/*.schema.json are exported from normandy_lab.schemas; re-run `python -m normandy_lab.schemas`."""
+    from normandy_lab.schemas import SCHEMA_DIR, SCHEMAS, json_schema
+
+    for name in SCHEMAS:
+        written = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text())
+        assert written == json.loads(json.dumps(json_schema(name))), f"schemas/{name}.schema.json is stale"
+
+
+def test_every_scenario_and_a_saved_study_validate_against_their_json_schema(tmp_path):
+    """The exported JSON Schema accepts the project's files (what an editor would check while typing)."""
+    import yaml
+
+    jsonschema = pytest.importorskip("jsonschema")
+    from normandy_lab.schemas import json_schema
+
+    for name in SCENARIOS:
+        data = yaml.safe_load((ROOT / "scenarios" / f"{name}.yaml").read_text())
+        data["date"] = str(data["date"])  # YAML's date, JSON's text
+        for key in ("options",):
+            for option, value in (data.get(key) or {}).items():
+                if hasattr(value, "isoformat"):
+                    data[key][option] = value.isoformat()
+        jsonschema.validate(data, json_schema("scenario"))
+    study = nl.Study(str(SMALL))
+    study.apply({"op": "interdict", "hex": "C2913"})
+    saved = nl.save_study(study, tmp_path / "s.json")
+    jsonschema.validate(json.loads(saved.read_text()), json_schema("study"))
+
+
+def test_the_schema_refuses_at_the_line_what_no_other_check_names(tmp_path):
+    """A study whose edit has a wrong weather is refused by the study schema, at that edit."""
+    study = nl.Study(str(SMALL))
+    study.apply({"op": "weather", "weather": "Storm"})
+    saved = nl.save_study(study, tmp_path / "s.json")
+    payload = json.loads(saved.read_text())
+    payload["edits"][0]["weather"] = "Sunny"
+    saved.write_text(json.dumps(payload))
+    with pytest.raises(StudyError, match=r"edits\[0\].*'Sunny' is not allowed; .*use one of"):
+        nl.load_study(saved)

@@ -265,6 +265,11 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     options = _options(check, data, rules)
     expected = _expected_out(check, data, {u.id for u in units})
 
+    # The file's typed schema (normandy_lab.schemas, exported to schemas/): what the checks above
+    # did not already refuse with their own words is refused here, at its line.
+    from normandy_lab.schemas import ScenarioSchema, validate
+
+    validate(ScenarioSchema, data, path, ScenarioError)
     return GameState(
         system=rules.system,
         scenario=str(data["name"]),

@@ -159,6 +159,9 @@ def load_study(path: str | Path) -> Study:
         raise StudyError(f"{path}: not a study file (a JSON object with 'format': {FORMAT!r} is expected)")
     if payload.get("format") != FORMAT:
         raise StudyError(f"{path}: format {payload.get('format')!r} is not {FORMAT!r}")
+    from normandy_lab.schemas import StudySchema, validate
+
+    validate(StudySchema, payload, str(path), StudyError)
     scenario = payload.get("scenario")
     if not isinstance(scenario, str) or not scenario.strip():
         raise StudyError(

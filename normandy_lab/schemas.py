@@ -1,0 +1,339 @@
+"""Typed schemas of the files users write: scenarios, studies and their edits (pydantic v2).
+
+Each file kind has one model: the types of its fields, the values a
+category may take (sides, nationalities, unit types and sizes, statuses,
+turns, weathers, options), and no field it does not know.  The loaders
+validate a file against its model first, and an error is reported at the
+file's line with the field, what is wrong and the values allowed
+(:func:`validate`); the loaders then check what a type cannot say (a hex
+on the map, a division's HQ present, stacking, the campaign's dates).
+
+The models are exported as JSON Schema (``schemas/*.schema.json``,
+:func:`write_json_schemas`) so that an editor completes and checks a
+scenario or study while it is written (``docs/files.md``).
+
+Why pydantic: it is the most used validation library in Python, kept up
+by a large team, fast (its core is compiled), exports JSON Schema, and its
+errors carry the location of each problem, which maps onto the
+line-aware YAML nodes of :mod:`normandy_lab.yamllines`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import json
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+
+from normandy_lab.engine.state import EXPECTED_WHY, UNIT_ID_PATTERN
+from normandy_lab.paths import REPO_ROOT
+from normandy_lab.rules.bfn import BFN_RULES
+
+SCHEMA_DIR = REPO_ROOT / "schemas"
+
+# The BfN categories, from the rule system (the other games get theirs with issue 15's plug-ins).
+UnitType = Literal[tuple(BFN_RULES.unit_types)]  # type: ignore[valid-type]
+Size = Literal[tuple(BFN_RULES.sizes)]  # type: ignore[valid-type]
+Turn = Literal[tuple(BFN_RULES.sequence)]  # type: ignore[valid-type]
+Weather = Literal[tuple(BFN_RULES.weather_effects)]  # type: ignore[valid-type]
+SupplyCity = Literal[tuple(BFN_RULES.supply["german_supply_cities"])]  # type: ignore[valid-type]
+Side = Literal["allied", "german"]
+Nationality = Literal["US", "UK", "CA", "FR", "PL", "DE"]
+Status = Literal["active", "eliminated", "off_map"]
+HqKind = Literal["division", "corps", "kg"]
+Why = Literal[tuple(EXPECTED_WHY)]  # type: ignore[valid-type]
+
+Text = Annotated[str, Field(min_length=1, pattern=r"\S")]
+HexId = Annotated[str, Field(min_length=3, max_length=12, pattern=r"^[A-Za-z0-9.]+$")]
+UnitId = Annotated[str, Field(pattern=f"^{UNIT_ID_PATTERN.pattern}$")]
+Count = Annotated[StrictInt, Field(ge=0)]
+Points = dict[Annotated[str, Field(pattern=r"^[A-Z]$")], Count]
+# YAML and JSON have lists, not tuples: a pair is a list of two.
+HexPair = Annotated[list[HexId], Field(min_length=2, max_length=2)]
+LonLat = Annotated[list[float], Field(min_length=2, max_length=2)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class UnitSchema(_Strict):
+    """A unit of a scenario (or one added by an edit)."""
+
+    id: UnitId
+    name: Text
+    side: Side
+    nationality: Nationality
+    type: UnitType
+    size: Size
+    hex: HexId
+    steps: Annotated[StrictInt, Field(ge=1, le=12)]
+    mechanized: StrictBool | None = None
+    formation: Text | None = None
+    corps: Text | None = None
+    hq: HqKind | None = None
+    ma: Count | None = None
+    attack: Count | None = None
+    defense: Count | None = None
+    status: Status = "active"
+    cut_off: StrictBool = False
+    breakdown: StrictBool = False
+    near: Text | LonLat | None = None
+    source: str | None = None
+    note: str | None = None
+
+
+class BeachheadSchema(_Strict):
+    """An Allied beachhead: a supply source (7.4)."""
+
+    name: Text
+    nationality: Literal["US", "UK", "CA"]
+    hex: HexId
+
+
+class AirSchema(_Strict):
+    """Air points per map: the Allied allocation and the German AA (11.x)."""
+
+    allied: Points | None = None
+    german_aa: Points | None = None
+
+
+class OptionsSchema(_Strict):
+    """The options a scenario may set (their meanings: ``rules.bfn``, ``docs/engine.md``)."""
+
+    historical_weather: StrictBool | None = None
+    what_if_interdiction: Annotated[str, Field(pattern=r"^(block|\+[0-9]+)$")] | None = None
+    night_halving_until: dt.date | Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+    strength_per_step: dict[str, Any] | None = None
+    german_artillery_attach: Literal["counts", "free"] | None = None
+    combat_supply_chain: Literal["own_army", "any_army"] | None = None
+    isolation_corps_hq: Literal["in_supply", "any"] | None = None
+    hq_bridging: Literal["own_line", "for_its_units"] | None = None
+    mulberry_sources: Literal["beach_rows", "beachhead_only"] | None = None
+
+
+class ExpectedOutSchema(_Strict):
+    """A unit the scenario expects out of General Supply, and why."""
+
+    unit: UnitId
+    why: Why
+    reason: Text
+    source: str = ""
+
+
+class ScenarioSchema(_Strict):
+    """A scenario file (``normandy_lab.scenario/1``, ``docs/scenarios.md``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab scenario")
+
+    format: Literal["normandy_lab.scenario/1"] = "normandy_lab.scenario/1"
+    system: Literal["bfn"]
+    name: Text
+    date: dt.date | Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+    turn: Turn
+    phase: Text | None = None
+    weather: Weather | None = None
+    seed: Count = 0
+    csp: Count = 0
+    air: AirSchema | None = None
+    beachheads: list[BeachheadSchema] | None = None
+    mulberries: list[Text] | None = None
+    pathfinders: list[HexId] | None = None
+    german_supply_cities: list[SupplyCity] | None = None
+    destroyed_bridges: list[HexPair] | None = None
+    interdiction: list[HexId] | None = None
+    control: dict[HexId, Side] | None = None
+    units: Annotated[list[UnitSchema], Field(min_length=1)]
+    sources: list[Any] | None = None
+    description: str | None = None
+    off_map: list[Any] | None = None
+    options: OptionsSchema | None = None
+    independent_formations: list[Text] | None = None
+    expected_out_of_supply: list[ExpectedOutSchema] | None = None
+
+
+# The edits a study stores, one model each, told apart by their "op".
+class _Edit(_Strict):
+    pass
+
+
+class MoveEdit(_Edit):
+    """Move a unit to a hex (checked against the rules)."""
+
+    op: Literal["move"]
+    unit: UnitId
+    to: HexId
+
+
+class InterdictEdit(_Edit):
+    """Interdict a hex (a what-if), or clear it."""
+
+    op: Literal["interdict", "clear_interdiction"]
+    hex: HexId
+
+
+class BridgeEdit(_Edit):
+    """Destroy or repair the bridge on a hexside."""
+
+    op: Literal["destroy_bridge", "repair_bridge"]
+    hexside: HexPair
+
+
+class WeatherEdit(_Edit):
+    """Set the weather of the day."""
+
+    op: Literal["weather"]
+    weather: Weather
+
+
+class AirEdit(_Edit):
+    """Set the air points per map."""
+
+    op: Literal["air"]
+    allied: Points | None = None
+    german_aa: Points | None = None
+
+
+class AddUnitEdit(_Edit):
+    """Add a unit (its fields as in a scenario)."""
+
+    op: Literal["add_unit"]
+    unit: UnitSchema
+
+
+class RemoveUnitEdit(_Edit):
+    """Remove a unit."""
+
+    op: Literal["remove_unit"]
+    unit: UnitId
+
+
+class NextPhaseEdit(_Edit):
+    """Step to the next phase."""
+
+    op: Literal["next_phase"]
+
+
+Edit = Annotated[
+    MoveEdit
+    | InterdictEdit
+    | BridgeEdit
+    | WeatherEdit
+    | AirEdit
+    | AddUnitEdit
+    | RemoveUnitEdit
+    | NextPhaseEdit,
+    Field(discriminator="op"),
+]
+
+
+class StudySchema(BaseModel):
+    """A study file (``normandy_lab.study/1``, ``docs/files.md``): JSON, so not strict about number kinds."""
+
+    model_config = ConfigDict(extra="forbid", title="normandy_lab study")
+
+    format: Literal["normandy_lab.study/1"]
+    title: str = ""
+    scenario: Text
+    scenario_file: str | None = None
+    scenario_sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
+    edits: list[Edit] = []
+    state_label: str = ""
+    fingerprint: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+
+
+SCHEMAS: dict[str, type[BaseModel]] = {"scenario": ScenarioSchema, "study": StudySchema}
+
+
+def validate(model: type[BaseModel], data: Any, path: str, error: type[Exception]) -> None:
+    """Validate parsed file data against a model; raise ``error`` at the line of the first problem.
+
+    The message reads ``file:line: field: what is wrong; how to fix it``; for
+    a category it lists the values allowed and suggests the nearest.
+    """
+    try:
+        model.model_validate(data)
+    except ValidationError as exc:
+        first = _most_useful(exc.errors())
+        raise error(_message(first, data, path)) from None
+
+
+def _most_useful(errors: list[dict[str, Any]]) -> dict[str, Any]:
+    """Pick the error to report: the deepest location, not a union's alternatives over the whole value."""
+    return max(errors, key=lambda e: (len(e["loc"]), e["type"] != "union_tag_invalid"))
+
+
+def _field_name(loc: tuple) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(part, str) and (
+            part.startswith(("constrained-", "is-instance", "function-"))
+            or "[" in part
+            or part in ("str", "date", "int", "float", "bool", "list", "dict")
+        ):
+            continue  # the branch of a union, not a field
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "(file)"
+
+
+def _line(data: Any, loc: tuple) -> int:
+    """Return the line of the deepest mapping key on the location's path (LineDict remembers them)."""
+    line, node = getattr(data, "line", 0), data
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            line = getattr(node, "key_lines", {}).get(part, getattr(node, "line", line))
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+            line = getattr(node, "line", line)
+        else:
+            break
+    return line
+
+
+def _message(err: dict[str, Any], data: Any, path: str) -> str:
+    loc = tuple(err["loc"])
+    field = _field_name(loc)
+    value = err.get("input")
+    kind = err["type"]
+    shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+    if kind == "extra_forbidden":
+        return f"{path}:{_line(data, loc)}: {field}: unknown field; see docs/scenarios.md for the fields"
+    if kind == "missing":
+        return f"{path}:{_line(data, loc[:-1])}: {field}: missing required field; add it"
+    if kind in ("literal_error", "enum"):
+        allowed = err.get("ctx", {}).get("expected", "")
+        options = [s.strip().strip("'") for s in allowed.replace(" or ", ",").split(",") if s.strip()]
+        close = difflib.get_close_matches(str(value), options, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        return f"{path}:{_line(data, loc)}: {field}: {shown} is not allowed; {hint}use one of {allowed}"
+    return f"{path}:{_line(data, loc)}: {field}: {shown}: {err['msg']}"
+
+
+def json_schema(name: str) -> dict[str, Any]:
+    """Return the JSON Schema of a file kind ("scenario" or "study")."""
+    schema = SCHEMAS[name].model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = f"normandy_lab/{name}.schema.json"
+    return schema
+
+
+def write_json_schemas(folder: Path = SCHEMA_DIR) -> list[Path]:
+    """Write ``<kind>.schema.json`` for every file kind (run after changing a model)."""
+    from normandy_lab.savefile import write_text_atomically
+
+    return [
+        write_text_atomically(folder / f"{name}.schema.json", json.dumps(json_schema(name), indent=2) + "\n")
+        for name in SCHEMAS
+    ]
+
+
+if __name__ == "__main__":  # python -m normandy_lab.schemas
+    for written in write_json_schemas():
+        print("wrote", written)
