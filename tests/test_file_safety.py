@@ -21,21 +21,14 @@ import pytest
 import normandy_lab as nl
 from normandy_lab.engine import ScenarioError
 from normandy_lab.engine.edits import add_unit
+from normandy_lab.engine.scenario import historical_scenarios
 from normandy_lab.engine.state import EditLog, Unit
 from normandy_lab.engine.study import StudyError
 from normandy_lab.history.lodgement import HistoryError, records
 from normandy_lab.savefile import refuse_to_replace_user_data, write_bytes_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = (
-    "bfn_1944-06-07_am",
-    "bfn_1944-06-13_am",
-    "bfn_1944-06-19_am",
-    "bfn_1944-07-01_am",
-    "bfn_1944-07-18_am",
-    "bfn_1944-07-25_am",
-    "bfn_1944-08-07_am",
-)
+SCENARIOS = tuple(historical_scenarios())
 SMALL = ROOT / "tests" / "data" / "bfn_pegasus_1944-06-07.yaml"
 
 

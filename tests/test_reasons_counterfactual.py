@@ -27,6 +27,7 @@ import pytest
 
 import normandy_lab as nl
 from normandy_lab.engine.reasons import ATTACHMENT_FULL, BLOCKED, CUT_OFF, HQ_OUT_OF_SUPPLY, OUT_OF_RANGE
+from normandy_lab.engine.scenario import historical_scenarios
 from normandy_lab.engine.search import map_graph
 from normandy_lab.network import edge_arrays
 from normandy_lab.rules import ruleset
@@ -35,15 +36,7 @@ from normandy_lab.rules import ruleset
 lines_module = importlib.import_module("normandy_lab.engine.lines")
 supply_module = importlib.import_module("normandy_lab.engine.supply")
 
-SCENARIOS = (
-    "bfn_1944-06-07_am",
-    "bfn_1944-06-13_am",
-    "bfn_1944-06-19_am",
-    "bfn_1944-07-01_am",
-    "bfn_1944-07-18_am",
-    "bfn_1944-07-25_am",
-    "bfn_1944-08-07_am",
-)
+SCENARIOS = tuple(historical_scenarios())
 
 
 def _rules_with(system: str, **changes):

@@ -837,6 +837,11 @@ def _control(check: _Checker, data: LineDict, g) -> dict[str, str]:
     return out
 
 
+def historical_scenarios() -> list[str]:
+    """Return the names of the historical scenarios (``scenarios/bfn_1944-*.yaml``), in date order."""
+    return sorted(p.stem for p in SCENARIO_DIR.glob("bfn_1944-*.yaml"))
+
+
 def scenario_path(path_or_name: str | Path) -> Path:
     """Resolve a scenario file: a path, or a name in ``scenarios/`` (with or without ``.yaml``)."""
     path = Path(path_or_name)
