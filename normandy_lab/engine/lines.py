@@ -22,7 +22,6 @@ from normandy_lab.engine.search import (
     SIXTHS,
     components,
     discard_workspace,
-    first_blocks,
     group_ranges,
     lines_from,
     map_graph,
@@ -498,15 +497,6 @@ class _Lines:
             query,
         )  # fmt: skip
         return _Ranges(*result)
-
-    def explain(self, roots: list[int], origins: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Return the first block on each origin's best line over the unblocked map (:func:`first_blocks`)."""
-        gr = self.graph
-        c = self.costs
-        return self._run(
-            first_blocks, gr.rev_ptr, gr.rev_nbr, c.rev_land, c.rev_ones, c.rev_first, self.blocked,
-            workspace(gr).clear, np.asarray(roots, dtype=np.int64), origins,
-        )  # fmt: skip
 
     def usable(self) -> np.ndarray:
         """Return the edges (rows of :func:`~normandy_lab.network.edge_arrays`) a line may take."""

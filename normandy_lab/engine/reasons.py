@@ -44,15 +44,6 @@ CODE_WORDS = {
     ATTACHMENT_FULL: "no attachment place left",
 }
 
-#: What a block is, in words (``kind`` of :class:`Block`).
-BLOCK_WORDS = {
-    "enemy": "enemy units in",
-    "ezoc": "a vacant hex in an enemy zone of control,",
-    "water": "the unbridged",
-    "interdicted": "the interdicted hex",
-    "sea": "the sea at",
-}
-
 #: The rule behind each kind of block.
 BLOCK_RULES = {"enemy": "7.3", "ezoc": "5.4, 7.3", "water": "7.3.2", "interdicted": "what-if", "sea": "7.3"}
 

@@ -108,7 +108,6 @@ class Workspace:
         self.touched = np.empty(n, dtype=np.int64)
         self.stop = np.zeros(n, dtype=np.bool_)
         self.stamp = np.full(n, -1, dtype=np.int64)
-        self.clear = np.zeros(n, dtype=np.bool_)  # never written: "nothing is blocked"
         self.head = np.full(MAX_STEP + 1, -1, dtype=np.int64)
         self.entry_next = np.empty(capacity, dtype=np.int64)
         self.entry_node = np.empty(capacity, dtype=np.int64)
@@ -538,56 +537,6 @@ def components(rev_ptr, rev_nbr, open_edge, blocked):  # pragma: no cover - comp
                     top += 1
         current += 1
     return label
-
-
-@njit(cache=True)
-def first_blocks(
-    rev_ptr, rev_nbr, land_edge, ones, wet, blocked, clear, roots, origins,
-    dist, pred, pred_edge, touched, stop, stamp, head, entry_next, entry_node, entry_dist,
-):  # fmt: skip
-    """Why lines fail: for each origin, the first block on its best line over the unblocked map.
-
-    One search from every supply point runs over all land hexsides, blocks
-    ignored, until every origin is settled; each origin's line is then
-    walked from the origin.  Returns, per origin: kind (0 none, 1 unbridged
-    water after the first step, 2 a blocked hex, 3 no line at all), the hexes
-    ``a`` and ``b`` of the blocking step, and the step's reverse-row position.
-    """
-    n_stop = 0
-    for o in origins:
-        if not stop[o]:
-            stop[o] = True
-            n_stop += 1
-    n_touched = _dial(
-        rev_ptr, rev_nbr, land_edge, ones, 1, clear, roots, FAR, n_stop,
-        dist, pred, pred_edge, touched, stop, head, entry_next, entry_node, entry_dist,
-    )  # fmt: skip
-    m = len(origins)
-    kind = np.zeros(m, dtype=np.int64)
-    at_a = np.full(m, -1, dtype=np.int64)
-    at_b = np.full(m, -1, dtype=np.int64)
-    at_e = np.full(m, -1, dtype=np.int64)
-    for j in range(m):
-        a = origins[j]
-        stop[a] = False
-        if dist[a] == FAR:
-            kind[j] = 3
-            continue
-        step = 0
-        while pred[a] >= 0:
-            b = pred[a]
-            e = pred_edge[a]
-            if wet[e] and step > 0:
-                kind[j] = 1
-            elif blocked[b] and pred[b] >= 0:  # the target itself may be blocked
-                kind[j] = 2
-            if kind[j]:
-                at_a[j], at_b[j], at_e[j] = a, b, e
-                break
-            a = b
-            step += 1
-    _reset(dist, pred, pred_edge, touched, n_touched)
-    return kind, at_a, at_b, at_e
 
 
 @njit(cache=True)
