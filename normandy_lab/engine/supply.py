@@ -388,6 +388,10 @@ class _SideSupply:
         self.by_id = {u.id: u for u in state.units}
         self.at = np.array([position[u.id] for u in self.units], dtype=np.int64)
         self.query = {u.id: k for k, u in enumerate(self.units)}
+        self._hqs_by_hex: dict[tuple[int, str], Unit] = {}  # (hex, HQ kind) -> the HQ there
+        for k, u in enumerate(self.units):
+            if u.hq:
+                self._hqs_by_hex.setdefault((int(self.at[k]), u.hq), u)
         self.readings = {key: state.options.get(key, rules.options.get(key)) for key in READING_KEYS}
         if side == "allied":
             # 7.4: Combat Supply comes from a beachhead of the unit's own nation; 19.4.1: a complete
@@ -461,11 +465,6 @@ class _SideSupply:
         r.traced_to, r._words = "", words
 
     def _hq_at(self, hex_index: int, kind: str) -> Unit | None:
-        if not hasattr(self, "_hqs_by_hex"):
-            self._hqs_by_hex: dict[tuple[int, str], Unit] = {}
-            for u in self.units:
-                if u.hq:
-                    self._hqs_by_hex.setdefault((int(self.at[self.query[u.id]]), u.hq), u)
         return self._hqs_by_hex.get((hex_index, kind))
 
     # -- 7.2: the HQs ------------------------------------------------------------------------
@@ -623,6 +622,9 @@ class _SideSupply:
                 wanted.append(np.ones(len(asked[-1]), dtype=bool))
         ranges = self.lines.ranges(groups, asked, self.at, limits, lines_wanted=wanted)
         self.ranges = ranges
+        # The lines kept by the range search as hex ids, for _trace.
+        self._line_ids = self.ids[ranges.lines].tolist()
+        self._line_start, self._line_stop = ranges.line_start.tolist(), ranges.line_stop.tolist()
         self.supplied_divs = [u for u in div_order if self.div_ok[u.id]]
         self.supplied_groups = [self.group_of[u.formation] for u in self.supplied_divs]
         self.cover_names = [u.id for u in self.supplied_divs] + ["corps HQ"]
@@ -696,10 +698,6 @@ class _SideSupply:
 
     def _trace(self, r: UnitSupply, q: int, group: int, kind: str, hq: Unit | None = None) -> None:
         """Record a unit's line to a group of targets: lengths, path (in the metric that met the limit)."""
-        if not hasattr(self, "_line_ids"):  # the lines of the range search as hex ids, once
-            ranges = self.ranges
-            self._line_ids = self.ids[ranges.lines].tolist()
-            self._line_start, self._line_stop = ranges.line_start.tolist(), ranges.line_stop.tolist()
         hexes, mp = self._lengths(group, q)
         r.general, r.length_hexes, r.length_mp = True, hexes, mp
         metric = 0 if hexes <= self.limits.hexes else 1
