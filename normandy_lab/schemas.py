@@ -24,9 +24,9 @@ import datetime as dt
 import difflib
 import json
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
 from normandy_lab.engine.state import EXPECTED_WHY, UNIT_ID_PATTERN
 from normandy_lab.paths import REPO_ROOT
@@ -228,6 +228,11 @@ Edit = Annotated[
     | NextPhaseEdit,
     Field(discriminator="op"),
 ]
+# An edit alone (``apply_edit`` checks one given from code against it), and the ops there are.
+EDIT = TypeAdapter(Edit)
+EDIT_OPS: tuple[str, ...] = tuple(
+    op for model in get_args(get_args(Edit)[0]) for op in get_args(model.model_fields["op"].annotation)
+)
 
 
 class StudySchema(BaseModel):
@@ -248,14 +253,18 @@ class StudySchema(BaseModel):
 SCHEMAS: dict[str, type[BaseModel]] = {"scenario": ScenarioSchema, "study": StudySchema}
 
 
-def validate(model: type[BaseModel], data: Any, path: str, error: type[Exception]) -> None:
-    """Validate parsed file data against a model; raise ``error`` at the line of the first problem.
+def validate(model: type[BaseModel] | TypeAdapter, data: Any, path: str, error: type[Exception]) -> None:
+    """Validate parsed data against a model; raise ``error`` at the line of the first problem.
 
     The message reads ``file:line: field: what is wrong; how to fix it``; for
-    a category it lists the values allowed and suggests the nearest.
+    a category it lists the values allowed and suggests the nearest.  Data
+    without lines (JSON, or a value from code) is reported as ``file: field: ...``.
     """
     try:
-        model.model_validate(data)
+        if isinstance(model, TypeAdapter):
+            model.validate_python(data)
+        else:
+            model.model_validate(data)
     except ValidationError as exc:
         first = _most_useful(exc.errors())
         raise error(_message(first, data, path)) from None
@@ -297,23 +306,38 @@ def _line(data: Any, loc: tuple) -> int:
     return line
 
 
+def _where(path: str, data: Any, loc: tuple) -> str:
+    """Return ``path:line``, or the path alone when the data carries no lines (line 0)."""
+    line = _line(data, loc)
+    return f"{path}:{line}" if line else path
+
+
 def _message(err: dict[str, Any], data: Any, path: str) -> str:
+    # An edit's "op" tells which model applies: an unknown or missing op is reported as that field's.
+    if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        ctx = err["ctx"]
+        tag_field = (*err["loc"], ctx["discriminator"].strip("'"))
+        if err["type"] == "union_tag_not_found":
+            err = {**err, "type": "missing", "loc": tag_field}
+        else:
+            err = {**err, "type": "literal_error", "loc": tag_field, "input": ctx["tag"]}
+            err["ctx"] = {"expected": ctx["expected_tags"]}
     loc = tuple(err["loc"])
     field = _field_name(loc)
     value = err.get("input")
     kind = err["type"]
     shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
     if kind == "extra_forbidden":
-        return f"{path}:{_line(data, loc)}: {field}: unknown field; see docs/scenarios.md for the fields"
+        return f"{_where(path, data, loc)}: {field}: unknown field; see docs/scenarios.md for the fields"
     if kind == "missing":
-        return f"{path}:{_line(data, loc[:-1])}: {field}: missing required field; add it"
+        return f"{_where(path, data, loc[:-1])}: {field}: missing required field; add it"
     if kind in ("literal_error", "enum"):
         allowed = err.get("ctx", {}).get("expected", "")
         options = [s.strip().strip("'") for s in allowed.replace(" or ", ",").split(",") if s.strip()]
         close = difflib.get_close_matches(str(value), options, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
-        return f"{path}:{_line(data, loc)}: {field}: {shown} is not allowed; {hint}use one of {allowed}"
-    return f"{path}:{_line(data, loc)}: {field}: {shown}: {err['msg']}"
+        return f"{_where(path, data, loc)}: {field}: {shown} is not allowed; {hint}use one of {allowed}"
+    return f"{_where(path, data, loc)}: {field}: {shown}: {err['msg']}"
 
 
 def json_schema(name: str) -> dict[str, Any]:

@@ -282,13 +282,14 @@ def test_any_malformed_edit_is_refused_with_the_projects_error():
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from normandy_lab.engine.edits import EDIT_FIELDS, apply_edit
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.schemas import EDIT_OPS
 
     state = nl.load_scenario(SMALL)
 
     @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(
-        st.sampled_from(sorted(EDIT_FIELDS)),
+        st.sampled_from(EDIT_OPS),
         st.dictionaries(
             st.sampled_from(["unit", "to", "hex", "hexside", "weather", "allied", "german_aa", "x"]),
             _hostile_values(),
@@ -301,6 +302,38 @@ def test_any_malformed_edit_is_refused_with_the_projects_error():
             apply_edit(state, {"op": op, **fields})
 
     check()
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        ({"op": "move", "unit": "GB-3-8"}, r"^edit: move\.to: missing required field"),
+        (
+            {"op": "wether", "weather": "Storm"},
+            r"^edit: op: 'wether' is not allowed; did you mean 'weather'\?",
+        ),
+        ({"hex": "C3013"}, r"^edit: op: missing required field"),
+        ({"op": "air", "allied": {"C": 1.5}}, r"^edit: air\.allied\.C: 1\.5: "),
+        ({"op": "interdict", "hex": "C3013", "turn": 2}, r"^edit: interdict\.turn: unknown field"),
+        ({"op": "destroy_bridge", "hexside": ("C3014",)}, r"^edit: destroy_bridge\.hexside: \['C3014'\]"),
+    ],
+)
+def test_a_malformed_edit_from_code_names_its_op_and_field(edit, says):
+    """An edit given from code is checked against the schema a study's edits are checked with."""
+    from normandy_lab.engine.edits import EditError, apply_edit
+
+    with pytest.raises(EditError, match=says):
+        apply_edit(nl.load_scenario(SMALL), edit)
+
+
+def test_a_study_error_names_the_field_without_the_line_json_does_not_have():
+    """A study is JSON, read without lines: its errors name the file and the field, not a line 0."""
+    from normandy_lab.schemas import StudySchema, validate
+
+    payload = {"format": "normandy_lab.study/1", "scenario": "x", "fingerprint": "0" * 64, "edits": [{}]}
+    with pytest.raises(StudyError) as raised:
+        validate(StudySchema, payload, "s.json", StudyError)
+    assert str(raised.value) == "s.json: edits[0].op: missing required field; add it"
 
 
 @pytest.mark.parametrize(

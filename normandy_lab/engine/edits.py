@@ -6,6 +6,7 @@ them against the rules and refuses an illegal one with the reason.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
@@ -113,57 +114,23 @@ class EditError(ValueError):
     """An edit given as data that is not well formed: the field, what is wrong and how to fix it."""
 
 
-# Each edit's fields and what they hold ("text", "hexside": two hex ids, "points": map -> points,
-# "unit": a unit's fields as in a scenario).
-EDIT_FIELDS: dict[str, dict[str, str]] = {
-    "move": {"unit": "text", "to": "text"},
-    "interdict": {"hex": "text"},
-    "clear_interdiction": {"hex": "text"},
-    "destroy_bridge": {"hexside": "hexside"},
-    "repair_bridge": {"hexside": "hexside"},
-    "weather": {"weather": "text"},
-    "air": {"allied": "points", "german_aa": "points"},
-    "add_unit": {"unit": "unit"},
-    "remove_unit": {"unit": "text"},
-    "next_phase": {},
-}
-_OPTIONAL = {("air", "allied"), ("air", "german_aa")}
-
-
 def check_edit(edit: object) -> dict:
-    """Check an edit's form (its op, its fields and their types) and return it; raise :class:`EditError`."""
+    """Check an edit's form and return it; raise :class:`EditError` naming the op and the field.
+
+    The form is the edit's typed schema (:data:`normandy_lab.schemas.Edit`:
+    its op, its fields and their types, no unknown field), the one a study
+    file's edits are checked with at loading.  The edit is checked as the JSON
+    a study saves it as, so a tuple given from code reads as the list it is saved as.
+    """
+    from normandy_lab.schemas import EDIT, validate  # pydantic is loaded when first needed
+
     if not isinstance(edit, dict):
         raise EditError(f"an edit is a mapping with an 'op', not {type(edit).__name__}")
-    op = edit.get("op")
-    if op not in EDIT_FIELDS:
-        raise EditError(f"unknown edit op {op!r}; the edits are {', '.join(EDIT_FIELDS)}")
-    fields = EDIT_FIELDS[op]
-    for key in edit:
-        if key != "op" and key not in fields:
-            raise EditError(
-                f"edit {op!r}: unknown field {key!r}; its fields are {', '.join(fields) or 'none'}"
-            )
-    for key, kind in fields.items():
-        if key not in edit:
-            if (op, key) in _OPTIONAL:
-                continue
-            raise EditError(f"edit {op!r}: missing field {key!r}")
-        value = edit[key]
-        if kind == "text" and (not isinstance(value, str) or not value.strip()):
-            raise EditError(f"edit {op!r}: {key} {value!r} is not text (a unit id, a hex id or a weather)")
-        if kind == "hexside" and not (
-            isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, str) for v in value)
-        ):
-            raise EditError(f"edit {op!r}: hexside {value!r} is not two hex ids, e.g. ['C3014', 'C3013']")
-        if kind == "points" and value is not None:
-            good = isinstance(value, dict) and all(
-                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) and v >= 0
-                for k, v in value.items()
-            )
-            if not good:
-                raise EditError(f"edit {op!r}: {key} {value!r} is not map: whole points, e.g. {{'C': 20}}")
-        if kind == "unit" and not isinstance(value, dict):
-            raise EditError(f"edit {op!r}: unit {value!r} is not a mapping of the unit's fields")
+    try:
+        as_saved = json.loads(json.dumps(edit, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise EditError(f"edit {edit.get('op')!r} holds a value a study cannot save: {exc}") from None
+    validate(EDIT, as_saved, "edit", EditError)
     return edit
 
 
