@@ -163,8 +163,8 @@ def load_study(path: str | Path) -> Study:
 
     validate(StudySchema, payload, str(path), StudyError)
     scenario = payload["scenario"]  # the schema made sure it is there and is text
-    relative = payload.get("scenario_file")
-    if isinstance(relative, str) and relative:
+    relative = payload.get("scenario_file")  # text or None, as the schema made sure
+    if relative:
         beside = (path.resolve().parent / relative).resolve()
         if beside.is_file():  # the study and its scenario moved together, or the study is read elsewhere
             scenario = str(beside)
@@ -174,11 +174,11 @@ def load_study(path: str | Path) -> Study:
         raise StudyError(f"{path}: {exc}") from None
     recorded = payload.get("scenario_sha256")
     changed = False
-    if isinstance(recorded, str) and found.is_file():
+    if recorded and found.is_file():
         changed = hashlib.sha256(found.read_bytes()).hexdigest() != recorded
     edits = payload.get("edits", [])
     try:
-        study = Study(scenario, title=str(payload.get("title", "")))
+        study = Study(scenario, title=payload.get("title", ""))
     except (ValueError, OSError) as exc:  # ScenarioError is a ValueError
         raise StudyError(f"{path}: its scenario cannot be loaded: {exc}") from None
     for n, edit in enumerate(edits):
