@@ -88,18 +88,9 @@ class CoastHex:
 def _load_coast_hexes() -> dict[str, tuple[CoastHex, ...]]:
     path = map_file("grids", "coast_hexes.yaml")
     result: dict[str, list[CoastHex]] = {}
-    for system, where, entry in read_system_entries(
-        path, ("hex", "side", "rule", "use"), CoastHexError, "hex"
-    ):
-        if not isinstance(entry["hex"], str):
-            raise CoastHexError(
-                f"{where}: field 'hex' must be a quoted id such as \"20.025\", got {entry['hex']!r}"
-            )
-        if entry["side"] not in SIDE_BANDS:
-            raise CoastHexError(
-                f"{where} ({entry['hex']}): field 'side' is {entry['side']!r}; "
-                f"expected one of {', '.join(SIDE_BANDS)}"
-            )
+    from normandy_lab.schemas import CoastHexesFile
+
+    for system, _, entry in read_system_entries(path, CoastHexesFile, CoastHexError):
         result.setdefault(system, []).append(
             CoastHex(
                 system=system,

@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import yaml
 from pyproj import Transformer
 
 from normandy_lab import yamllines
@@ -39,7 +38,6 @@ from normandy_lab.paths import map_file
 METRIC_CRS = "EPSG:2154"
 """Lambert-93: the metric CRS in which grids are fitted and measured."""
 
-CONTROL_USES = ("fit", "check", "dropped")
 
 # Hex size of the lattice plane across the flats: unit circumradius.
 PLANE_HEX_WIDTH = math.sqrt(3.0)
@@ -84,48 +82,35 @@ class ControlPoint:
         return "+".join(self.hex_ids)
 
 
-def read_system_entries(
-    path: Path, required: tuple[str, ...], error: type[ValueError], noun: str
-) -> Iterator[tuple[str, str, dict[str, Any]]]:
+def read_system_entries(path: Path, schema: Any, error: type[ValueError]) -> Iterator[tuple[str, str, Any]]:
     """Read a grids data file: a mapping of system key to a list of entries.
 
-    Checks what every such file shares: valid YAML, a mapping at the top, a
-    mapping per entry with the ``required`` fields, a known ``use`` and a
-    ``reason`` for every entry not fitted.
+    The file is validated against ``schema`` (a TypeAdapter of
+    :mod:`normandy_lab.schemas`: the systems, fields, their types and the
+    ``use`` values); this adds that an entry not fitted says why.
 
     Yields
     ------
     tuple
-        ``(system, where, entry)``: ``where`` names the file and entry for
-        the caller's own error messages.
+        ``(system, where, entry)``: ``where`` is ``file:line: system[i]``, for the caller's own messages.
 
     Raises
     ------
     ValueError
-        Of class ``error``, naming the file, the entry and the field.
+        Of class ``error``, naming the file, the line and the field.
     """
-    with open(path, encoding="utf-8") as handle:
-        try:
-            data = yamllines.safe_load(handle)
-        except yaml.YAMLError as problem:
-            raise error(f"{path}: not valid YAML ({problem})") from problem
-    if not isinstance(data, dict):
-        raise error(f"{path}: expected a mapping of system -> list of {noun}s")
+    from normandy_lab.schemas import validate  # the schemas import the engine, which imports this module
+
+    text = yamllines.read_user_text(path, error, "grid data file")
+    data = yamllines.load_yaml_with_lines(text, str(path), error)
+    validate(schema, data, str(path), error)
     for system, entries in data.items():
-        for index, entry in enumerate(entries or [], start=1):
-            where = f"{path}: {system} entry {index}"
-            if not isinstance(entry, dict):
-                raise error(f"{where}: expected a mapping, got {entry!r}")
-            for key in required:
-                if key not in entry:
-                    raise error(f"{where}: missing field {key!r}")
-            if entry["use"] not in CONTROL_USES:
-                raise error(
-                    f"{where} ({entry['hex']}): field 'use' is {entry['use']!r}; "
-                    f"expected one of {', '.join(CONTROL_USES)}"
-                )
+        for index, entry in enumerate(entries or []):
+            where = f"{path}:{entry.line}: {system}[{index}]"
             if entry["use"] != "fit" and not entry.get("reason"):
-                raise error(f"{where} ({entry['hex']}): a {entry['use']!r} {noun} needs a 'reason'")
+                raise error(
+                    f"{where}.reason: a {entry['use']!r} entry needs a reason; say why it is not fitted"
+                )
             yield str(system), where, entry
 
 
@@ -133,14 +118,10 @@ def read_system_entries(
 def _load_control_points() -> dict[str, tuple[ControlPoint, ...]]:
     path = map_file("grids", "control_points.yaml")
     result: dict[str, list[ControlPoint]] = {}
-    for system, where, entry in read_system_entries(
-        path, ("hex", "place", "rule", "use"), ControlPointError, "point"
-    ):
-        hexes = entry["hex"]
-        if isinstance(hexes, str):
-            hexes = [hexes]
-        if not isinstance(hexes, list) or not hexes or not all(isinstance(h, str) for h in hexes):
-            raise ControlPointError(f"{where}: field 'hex' must be an id or a list of ids, got {hexes!r}")
+    from normandy_lab.schemas import ControlPointsFile
+
+    for system, _, entry in read_system_entries(path, ControlPointsFile, ControlPointError):
+        hexes = [entry["hex"]] if isinstance(entry["hex"], str) else entry["hex"]
         result.setdefault(system, []).append(
             ControlPoint(
                 system=system,

@@ -23,11 +23,13 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import json
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
+from normandy_lab.coastfit import SIDE_BANDS
 from normandy_lab.engine.state import EXPECTED_WHY, UNIT_ID_PATTERN
 from normandy_lab.paths import REPO_ROOT
 from normandy_lab.rules.bfn import BFN_RULES
@@ -250,7 +252,157 @@ class StudySchema(BaseModel):
     fingerprint: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 
 
-SCHEMAS: dict[str, type[BaseModel]] = {"scenario": ScenarioSchema, "study": StudySchema}
+# The historical record (``docs/history.md``): written by the project's compilers, and by users who
+# digitise their own lines or facts.  Places are resolved against the gazetteer after validation.
+DateText = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+Date = dt.date | DateText
+SourceKey = Annotated[str, Field(min_length=1, pattern=r"\S")]
+Sources = dict[SourceKey, Text]
+Km = Annotated[float, Field(ge=-100, le=100)]
+
+
+class OffsetSchema(_Strict):
+    """A waypoint a stated distance from a place: ``{near: PLACE, km: [east, north]}``."""
+
+    near: Text | LonLat
+    km: Annotated[list[Km], Field(min_length=2, max_length=2)] = [0.0, 0.0]
+
+
+# A gazetteer name, a [lon, lat] pair, or an offset from a place.
+Waypoint = Text | LonLat | OffsetSchema
+
+
+class AreaSchema(_Strict):
+    """An Allied area or a German pocket: a ring of waypoints."""
+
+    name: Text
+    outline: Annotated[list[Waypoint], Field(min_length=3)]
+    note: str | None = None
+    source: str | None = None
+
+
+class LodgementRecordSchema(_Strict):
+    """The Allied-held ground at the end of one date."""
+
+    date: Date
+    time: Text | None = None
+    sources: Annotated[list[SourceKey], Field(min_length=1)]
+    accuracy_km: Annotated[float, Field(gt=0, le=50)]
+    uncertain: str | None = None
+    allied: Annotated[list[AreaSchema], Field(min_length=1)]
+    german_pockets: list[AreaSchema] | None = None
+    notes: str | None = None
+
+
+class LodgementFileSchema(_Strict):
+    """A lodgement file (``maps/history/lodgement_*.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab lodgement record")
+
+    sources: Sources | None = None
+    records: Annotated[list[LodgementRecordSchema], Field(min_length=1)]
+
+
+class FactSchema(_Strict):
+    """Who held a place at the end of a date, from a narrative."""
+
+    place: Text
+    lonlat: LonLat | None = None
+    date: Date
+    side: Side
+    event: str | None = None
+    source: SourceKey
+
+
+class FactsFileSchema(_Strict):
+    """A file of dated facts (``maps/history/facts_*.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab dated facts")
+
+    sources: Sources | None = None
+    facts: Annotated[list[FactSchema], Field(min_length=1)]
+
+
+EventCategory = Literal[
+    "landing", "airborne", "battle", "operation", "storm", "capture", "logistics", "command"
+]
+
+
+class EventSchema(_Strict):
+    """An event of the campaign's timeline."""
+
+    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$")]
+    name: Text
+    start: Date
+    end: Date | None = None
+    place: Text
+    lonlat: LonLat | None = None
+    place_note: str | None = None
+    formations: list[Text] | None = None
+    category: Literal[
+        "landing", "airborne", "battle", "operation", "storm", "capture", "logistics", "command"
+    ]
+    description: Text
+    sources: Annotated[list[SourceKey], Field(min_length=1)]
+
+
+class TimelineSchema(_Strict):
+    """The campaign's timeline (``maps/history/timeline.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab timeline")
+
+    sources: Sources
+    events: Annotated[list[EventSchema], Field(min_length=1)]
+
+
+# The grids' data files (``docs/grids.md``): hexes the rulebooks tie to places or to the shore.
+GridSystem = Literal["bfn", "cobra", "kg", "gts"]
+ControlUse = Literal["fit", "check", "dropped"]
+
+
+class _GridEntry(_Strict):
+    rule: Text
+    use: ControlUse
+    reason: str | None = None
+
+
+class ControlPointSchema(_GridEntry):
+    """A hex (or group of hexes) that a rule ties to a named place."""
+
+    hex: HexId | Annotated[list[HexId], Field(min_length=1)]
+    place: Text
+
+
+class CoastHexSchema(_GridEntry):
+    """A hex that a rule puts on the shore."""
+
+    hex: HexId
+    side: Literal[tuple(SIDE_BANDS)]  # type: ignore[valid-type]
+
+
+ControlPointsFile = TypeAdapter(dict[GridSystem, list[ControlPointSchema] | None])
+CoastHexesFile = TypeAdapter(dict[GridSystem, list[CoastHexSchema] | None])
+
+SCHEMAS: dict[str, type[BaseModel] | TypeAdapter] = {
+    "scenario": ScenarioSchema,
+    "study": StudySchema,
+    "lodgement": LodgementFileSchema,
+    "facts": FactsFileSchema,
+    "timeline": TimelineSchema,
+    "control_points": ControlPointsFile,
+    "coast_hexes": CoastHexesFile,
+}
+# Where each kind's fields are described, for the "unknown field" advice.
+_DOC_PAGE: dict[Any, str] = {
+    ScenarioSchema: "docs/scenarios.md",
+    StudySchema: "docs/files.md",
+    EDIT: "docs/files.md",
+    LodgementFileSchema: "docs/history.md",
+    FactsFileSchema: "docs/history.md",
+    TimelineSchema: "docs/history.md",
+    ControlPointsFile: "docs/grids.md",
+    CoastHexesFile: "docs/grids.md",
+}
 
 
 def validate(model: type[BaseModel] | TypeAdapter, data: Any, path: str, error: type[Exception]) -> None:
@@ -266,28 +418,50 @@ def validate(model: type[BaseModel] | TypeAdapter, data: Any, path: str, error: 
         else:
             model.model_validate(data)
     except ValidationError as exc:
-        first = _most_useful(exc.errors())
-        raise error(_message(first, data, path)) from None
+        errors = exc.errors()
+        first = _most_useful(errors)
+        message = _message(first, data, path, _DOC_PAGE.get(model, "docs/files.md"))
+        raise error(message + _misspelt(first, errors)) from None
 
 
 def _most_useful(errors: list[dict[str, Any]]) -> dict[str, Any]:
-    """Pick the error to report: the deepest location, not a union's alternatives over the whole value."""
-    return max(errors, key=lambda e: (len(e["loc"]), e["type"] != "union_tag_invalid"))
+    """Pick the error to report: the deepest location, not a union's alternatives over the whole value.
+
+    Between equals an unknown field comes first: it is usually the misspelling of the one missing.
+    """
+    return max(
+        errors,
+        key=lambda e: (len(e["loc"]), e["type"] != "union_tag_invalid", e["type"] == "extra_forbidden"),
+    )
 
 
-def _field_name(loc: tuple) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif isinstance(part, str) and (
-            part.startswith(("constrained-", "is-instance", "function-"))
-            or "[" in part
-            or part in ("str", "date", "int", "float", "bool", "list", "dict")
-        ):
-            continue  # the branch of a union, not a field
-        else:
-            out += f".{part}" if out else str(part)
+def _misspelt(first: dict[str, Any], errors: list[dict[str, Any]]) -> str:
+    """For an unknown field, name the missing field of the same mapping it most resembles."""
+    if first["type"] != "extra_forbidden":
+        return ""
+    parent, name = tuple(first["loc"][:-1]), str(first["loc"][-1])
+    missing = [str(e["loc"][-1]) for e in errors if e["type"] == "missing" and tuple(e["loc"][:-1]) == parent]
+    close = difflib.get_close_matches(name, missing, n=1)
+    return f" (did you mean {close[0]!r}, which is missing?)" if close else ""
+
+
+def _field_name(loc: tuple, data: Any, missing: bool = False) -> str:
+    """Name the field at ``loc`` as written in the file: ``records[0].allied[2].outline``.
+
+    Pydantic puts the branch of a union in its locations (``date``, ``OffsetSchema``, ``str``); they are told
+    from fields by walking the data: a part that is not a key or index of the value reached is a branch,
+    except an edit's op (kept: it says which edit the fields were read as) and a missing field.
+    """
+    out, node = "", data
+    for i, part in enumerate(loc):
+        if isinstance(part, int) and isinstance(node, list) and 0 <= part < len(node):
+            out, node = out + f"[{part}]", node[part]
+        elif isinstance(node, dict) and part in node:
+            out, node = (f"{out}.{part}" if out else str(part)), node[part]
+        elif isinstance(node, dict) and node.get("op") == part:
+            out = f"{out}.{part}" if out else str(part)  # an edit's op: which of the edits it was taken for
+        elif missing and i == len(loc) - 1 and isinstance(node, dict):
+            out = f"{out}.{part}" if out else str(part)  # a missing field
     return out or "(file)"
 
 
@@ -312,7 +486,7 @@ def _where(path: str, data: Any, loc: tuple) -> str:
     return f"{path}:{line}" if line else path
 
 
-def _message(err: dict[str, Any], data: Any, path: str) -> str:
+def _message(err: dict[str, Any], data: Any, path: str, doc: str) -> str:
     # An edit's "op" tells which model applies: an unknown or missing op is reported as that field's.
     if err["type"] in ("union_tag_invalid", "union_tag_not_found"):
         ctx = err["ctx"]
@@ -323,12 +497,12 @@ def _message(err: dict[str, Any], data: Any, path: str) -> str:
             err = {**err, "type": "literal_error", "loc": tag_field, "input": ctx["tag"]}
             err["ctx"] = {"expected": ctx["expected_tags"]}
     loc = tuple(err["loc"])
-    field = _field_name(loc)
+    field = _field_name(loc, data, missing=err["type"] == "missing")
     value = err.get("input")
     kind = err["type"]
     shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
     if kind == "extra_forbidden":
-        return f"{_where(path, data, loc)}: {field}: unknown field; see docs/scenarios.md for the fields"
+        return f"{_where(path, data, loc)}: {field}: unknown field; see {doc} for the fields"
     if kind == "missing":
         return f"{_where(path, data, loc[:-1])}: {field}: missing required field; add it"
     if kind in ("literal_error", "enum"):
@@ -337,12 +511,24 @@ def _message(err: dict[str, Any], data: Any, path: str) -> str:
         close = difflib.get_close_matches(str(value), options, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         return f"{_where(path, data, loc)}: {field}: {shown} is not allowed; {hint}use one of {allowed}"
-    return f"{_where(path, data, loc)}: {field}: {shown}: {err['msg']}"
+    if kind == "string_type" and isinstance(value, int | float) and not isinstance(value, bool):
+        # YAML reads 20.025 or 1944 as a number; the id or text was meant.
+        return (
+            f"{_where(path, data, loc)}: {field}: {shown} was read as a number; "
+            f'write it in quotes ("{value}") so that it stays text'
+        )
+    said = re.sub(r" or instance of \w+", "", err["msg"])  # the model's class name means nothing in a file
+    return f"{_where(path, data, loc)}: {field}: {shown}: {said}"
 
 
 def json_schema(name: str) -> dict[str, Any]:
-    """Return the JSON Schema of a file kind ("scenario" or "study")."""
-    schema = SCHEMAS[name].model_json_schema(mode="validation")
+    """Return the JSON Schema of a file kind (a key of :data:`SCHEMAS`)."""
+    model = SCHEMAS[name]
+    if isinstance(model, TypeAdapter):
+        schema = model.json_schema(mode="validation")
+        schema["title"] = f"normandy_lab {name.replace('_', ' ')}"
+    else:
+        schema = model.model_json_schema(mode="validation")
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = f"normandy_lab/{name}.schema.json"
     return schema

@@ -143,15 +143,28 @@ def _append(path: Path, text: str) -> None:
 @pytest.mark.parametrize(
     ("entry", "message"),
     [
-        ('  - {hex: "20.025", side: sea, rule: "r"}\n', r"gts entry 9: missing field 'use'"),
+        ('  - {hex: "20.025", side: sea, rule: "r"}\n', r":\d+: gts\[8\]\.use: missing required field"),
         (
             '  - {hex: "20.025", side: shore, rule: "r", use: fit}\n',
-            r"field 'side' is 'shore'; expected one of sea",
+            r":\d+: gts\[8\]\.side: 'shore' is not allowed; use one of 'sea'",
         ),
-        ("  - {hex: 20.025, side: sea, rule: r, use: fit}\n", r"field 'hex' must be a quoted id"),
-        ('  - {hex: "20.025", side: sea, rule: "r", use: check}\n', r"a 'check' hex needs a 'reason'"),
-        ('  - {hex: "20.025", side: sea, rule: "r", use: maybe}\n', r"field 'use' is 'maybe'"),
-        ("  - [unclosed\n", r"coast_hexes\.yaml: not valid YAML"),
+        (
+            "  - {hex: 20.025, side: sea, rule: r, use: fit}\n",
+            r"gts\[8\]\.hex: 20\.025 was read as a number; write it in quotes",
+        ),
+        (
+            '  - {hex: "20.025", side: sea, rule: "r", use: check}\n',
+            r":\d+: gts\[8\]\.reason: a 'check' entry needs a reason",
+        ),
+        (
+            '  - {hex: "20.025", side: sea, rule: "r", use: maybe}\n',
+            r"gts\[8\]\.use: 'maybe' is not allowed; use one of 'fit', 'check' or 'dropped'",
+        ),
+        (
+            '  - {hex: "20.025", side: sea, rule: "r", use: fit, colour: blue}\n',
+            r"gts\[8\]\.colour: unknown field",
+        ),
+        ("  - [unclosed\n", r"coast_hexes\.yaml:\d+"),
     ],
 )
 def test_a_bad_coastal_hex_entry_is_refused_with_file_entry_and_field(maps_copy, entry, message):
@@ -173,7 +186,7 @@ def test_a_bad_control_point_is_refused_through_the_same_reader(maps_copy):
     try:
         with pytest.raises(
             ControlPointError,
-            match=r"control_points\.yaml: gts entry \d+ \(30\.027\): a 'check' point needs a 'reason'",
+            match=r"control_points\.yaml:\d+: gts\[\d+\]\.reason: a 'check' entry needs a reason",
         ):
             control_points("gts")
     finally:

@@ -467,3 +467,145 @@ def test_the_schema_refuses_at_the_line_what_no_other_check_names(tmp_path):
     saved.write_text(json.dumps(payload))
     with pytest.raises(StudyError, match=r"edits\[0\].*'Sunny' is not allowed; .*use one of"):
         nl.load_study(saved)
+
+
+# ------------------------------------------------------------- D11: the historical record and grid data
+
+_HISTORY_SAMPLES = {
+    "lodgement": {
+        "sources": {"OB": "Omaha Beachhead, 6-13 June 1944 (American Forces in Action), 1945"},
+        "records": [
+            {
+                "date": "1944-06-08",
+                "sources": ["OB"],
+                "accuracy_km": 1.5,
+                "allied": [
+                    {
+                        "name": "Omaha",
+                        "outline": [[-0.95, 49.40], {"near": "Trévières", "km": [0.5, -1.0]}, [-0.80, 49.30]],
+                    }
+                ],
+            }
+        ],
+    },
+    "facts": {
+        "sources": {"OB": "Omaha Beachhead (American Forces in Action), 1945"},
+        "facts": [
+            {"place": "Trévières", "date": "1944-06-07", "side": "allied", "event": "taken", "source": "OB"}
+        ],
+    },
+    "timeline": {
+        "sources": {"OB": "Omaha Beachhead (American Forces in Action), 1945"},
+        "events": [
+            {
+                "id": "omaha",
+                "name": "Omaha Beach",
+                "start": "1944-06-06",
+                "place": "Trévières",
+                "category": "landing",
+                "description": "The V Corps lands between Vierville and Colleville.",
+                "sources": ["OB"],
+            }
+        ],
+    },
+}
+
+
+def _paths_into(value, prefix=()):
+    """Every path (keys and indexes) into nested dicts and lists, the root excluded."""
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, inner in items:
+        yield (*prefix, key)
+        yield from _paths_into(inner, (*prefix, key))
+
+
+def test_a_record_file_with_any_field_replaced_by_junk_loads_or_says_where(tmp_path):
+    """D11: lodgement, facts and timeline files answer with their data or a HistoryError at file:line: field."""
+    import copy
+
+    import yaml
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from normandy_lab.history.facts import facts
+    from normandy_lab.history.timeline import timeline
+
+    loaders = {"lodgement": lambda p: records([p]), "facts": lambda p: facts([p]), "timeline": timeline}
+    for kind, sample in _HISTORY_SAMPLES.items():  # the samples themselves load
+        path = tmp_path / f"{kind}_ok.yaml"
+        path.write_text(yaml.safe_dump(sample, allow_unicode=True), encoding="utf-8")
+        loaders[kind](path)
+    counter = iter(range(10**6))
+    junk = st.one_of(
+        _hostile_values(), st.sampled_from(["1944-02-30", "1944-13-01", "0000-00-00", "06/06/1944"])
+    )
+
+    @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.sampled_from(sorted(_HISTORY_SAMPLES)), st.integers(0, 200), junk, st.booleans())
+    def check(kind, pick, value, delete):
+        data = copy.deepcopy(_HISTORY_SAMPLES[kind])
+        where = list(_paths_into(data))[pick % len(list(_paths_into(data)))]
+        parent = data
+        for part in where[:-1]:
+            parent = parent[part]
+        if delete and isinstance(parent, dict):
+            del parent[where[-1]]
+        else:
+            parent[where[-1]] = value
+        path = tmp_path / f"{kind}_{next(counter)}.yaml"  # a new name: the loaders cache by file
+        path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+        start = time.perf_counter()
+        try:
+            loaders[kind](path)
+        except HistoryError as exc:
+            assert str(exc).startswith(f"{path}:"), exc
+            assert str(exc).split(":", 2)[1].isdigit(), f"no line in {exc}"
+        assert time.perf_counter() - start < 10
+
+    check()
+
+
+@pytest.mark.parametrize(
+    ("entry", "says"),
+    [
+        (
+            "  - {hex: B1305, place: Pointe du Hoc battery, rule: r, use: fit, weight: 2}",
+            r"bfn\[0\]\.weight: unknown",
+        ),
+        ("  - {hex: [], place: Caen, rule: r, use: fit}", r"bfn\[0\]\.hex"),
+        ("  - {hex: B1305, place: 12, rule: r, use: fit}", r"bfn\[0\]\.place: 12 was read as a number"),
+        (
+            "  - {hex: B1305, place: Caen, rule: r, use: dropped}",
+            r"bfn\[0\]\.reason: a 'dropped' entry needs",
+        ),
+    ],
+)
+def test_a_control_point_file_is_checked_by_its_schema(tmp_path, entry, says):
+    """Control points: the fields, their types and the uses are the schema's; the error has file:line: field."""
+    from normandy_lab.georef import ControlPointError, read_system_entries
+    from normandy_lab.schemas import ControlPointsFile
+
+    path = tmp_path / "control_points.yaml"
+    path.write_text(f"bfn:\n{entry}\n", encoding="utf-8")
+    with pytest.raises(ControlPointError, match=f"control_points\\.yaml:2: {says}"):
+        list(read_system_entries(path, ControlPointsFile, ControlPointError))
+    path.write_text("bfn: []\nmartian:\n  - {hex: A1001, place: X, rule: r, use: fit}\n", encoding="utf-8")
+    with pytest.raises(ControlPointError, match=r"control_points\.yaml:2: martian: 'martian' is not allowed"):
+        list(read_system_entries(path, ControlPointsFile, ControlPointError))
+
+
+def test_the_record_files_validate_against_their_json_schema():
+    """The exported JSON Schemas accept the project's record and grid files (an editor would check them)."""
+    import yaml
+
+    jsonschema = pytest.importorskip("jsonschema")
+    from normandy_lab.schemas import json_schema
+
+    files = {"lodgement": "history/lodgement_*.yaml", "facts": "history/facts_*.yaml"}
+    files |= {"timeline": "history/timeline.yaml", "control_points": "grids/control_points.yaml"}
+    files |= {"coast_hexes": "grids/coast_hexes.yaml"}
+    for kind, pattern in files.items():
+        paths = sorted((ROOT / "maps").glob(pattern))
+        assert paths, pattern
+        for path in paths:
+            jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), json_schema(kind))

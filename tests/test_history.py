@@ -100,13 +100,13 @@ def test_held_by_is_contested_near_the_line_and_takes_names(tmp_path):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (("accuracy_km: 1\n  allied:", "accuracy_km: -2\n  allied:"), r"records\[0\]\.accuracy_km: -2 is not a positive"),
+        (("accuracy_km: 1\n  allied:", "accuracy_km: -2\n  allied:"), r"records\[0\]\.accuracy_km: -2: Input should be greater than 0"),
         (("sources: [T]", "sources: [X]"), r"unknown source key 'X'"),
         (("[-0.80, 49.33], [-1.0, 49.33]]", "[-1.0, 49.33], [-0.80, 49.33]]"), r"not a valid polygon"),
         (("[-0.80, 49.45]", "[49.45, -0.80]"), r"check for swapped longitude and latitude"),
         (("[-1.0, 49.45], [-0.80", "Omaha Beachh, [-0.80"), r"outline\[0\]"),
         (("  accuracy_km: 1\n  allied:\n  - name: Omaha", "  accuracy_km: 1\n  allies:\n  - name: Omaha"),
-         r"records\[0\]\.allies: unknown field"),
+         r"records\[0\]\.allies: unknown field; .*\(did you mean 'allied', which is missing\?\)"),
         (("date: '1944-06-10'", "date: '1944-06-06'"), r"1944-06-06 is already recorded at"),
         (("records:", "records: ["), r"YAML syntax error"),
     ],
@@ -208,7 +208,8 @@ def test_timeline_errors_name_the_line(tmp_path):
         encoding="utf-8",
     )
     with pytest.raises(
-        HistoryError, match=r"timeline\.yaml:7: events\[0\]\.category: unknown category 'battel'"
+        HistoryError,
+        match=r"timeline\.yaml:7: events\[0\]\.category: 'battel' is not allowed; did you mean 'battle'\?",
     ):
         history.timeline(path)
 

@@ -16,17 +16,14 @@ from typing import Any
 
 from normandy_lab.history.lodgement import (
     HistoryError,
-    _as_date,
-    _check_entry,
-    _fail,
     distance_to_front_km,
+    entry_date,
     held_by,
     history_dir,
     resolve_waypoint,
 )
+from normandy_lab.schemas import FactsFileSchema, validate
 from normandy_lab.yamllines import load_yaml_with_lines, read_user_text
-
-_FACT_FIELDS = ("place", "lonlat", "date", "side", "event", "source")
 
 
 def fact_files() -> list[Path]:
@@ -47,25 +44,11 @@ def facts(files: Sequence[str | Path] | None = None):  # -> pandas.DataFrame
         data = load_yaml_with_lines(
             read_user_text(path, HistoryError, "record file"), str(path), HistoryError, aliases=True
         )
-        if not isinstance(data, dict) or not isinstance(data.get("facts"), list):
-            raise HistoryError(
-                f"{path}:1: facts: missing; the file needs a 'facts:' list (see docs/history.md)"
-            )
+        validate(FactsFileSchema, data, str(path), HistoryError)
         sources = data.get("sources") or {}
         for i, entry in enumerate(data["facts"]):
             where = f"facts[{i}]"
-            _check_entry(path, entry, where, "a fact", _FACT_FIELDS)
-            for key in ("place", "date", "side", "source"):
-                if not entry.get(key):
-                    raise _fail(path, entry, f"{where}.{key}", "missing", f"every fact needs {key}")
-            if entry["side"] not in ("allied", "german"):
-                raise _fail(
-                    path, entry, f"{where}.side", f"{entry['side']!r} is not a side", "write allied or german"
-                )
-            try:
-                date = _as_date(entry["date"])
-            except HistoryError as exc:
-                raise _fail(path, entry, f"{where}.date", str(exc), "give the date as 'YYYY-MM-DD'") from None
+            date = entry_date(path, entry, f"{where}.date")
             point = entry.get("lonlat", entry["place"])
             lon, lat = resolve_waypoint(
                 point, path, entry, f"{where}.{'lonlat' if 'lonlat' in entry else 'place'}"

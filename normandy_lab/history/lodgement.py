@@ -25,6 +25,7 @@ import numpy as np
 
 from normandy_lab import gazetteer
 from normandy_lab.paths import map_file, maps_dir
+from normandy_lab.schemas import LodgementFileSchema, validate
 from normandy_lab.yamllines import LineDict, load_yaml_with_lines, read_user_text
 
 #: The campaign area the record covers (lon/lat box): the extent of the
@@ -33,8 +34,6 @@ CAMPAIGN_AREA: tuple[float, float, float, float] = (-2.6, 48.0, 1.2, 49.97)
 #: Landing day, the first date that can be asked about.
 FIRST_DAY = dt.date(1944, 6, 6)
 Side = Literal["allied", "german", "contested"]
-_RECORD_FIELDS = ("date", "time", "sources", "accuracy_km", "uncertain", "allied", "german_pockets", "notes")
-_AREA_FIELDS = ("name", "outline", "note", "source")
 # Coast and area-edge parts of a lodgement's boundary are removed with this
 # buffer (degrees, about 1 m): the clip makes them coincide with the land outline.
 _EDGE_TOLERANCE_DEG = 1e-5
@@ -106,19 +105,15 @@ def _fail(path: Path, where: Any, field_name: str, problem: str, fix: str) -> Hi
     return HistoryError(f"{path}:{line}: {field_name}: {problem}; {fix}")
 
 
-def _check_entry(path: Path, entry: Any, where: str, kind: str, allowed: tuple[str, ...]) -> None:
-    """Check that ``entry`` is a mapping with only ``allowed`` fields; the error names the file and line."""
-    if not isinstance(entry, LineDict):
-        raise _fail(path, 0, where, f"{kind} must be a mapping", f"give the fields {', '.join(allowed)}")
-    for key in entry:
-        if key not in allowed:
-            raise _fail(
-                path,
-                entry,
-                f"{where}.{key}",
-                "unknown field",
-                f"the fields of {kind} are {', '.join(allowed)}",
-            )
+def entry_date(path: Path, entry: LineDict, field_name: str) -> dt.date:
+    """Return the date in ``entry``'s field ``field_name`` (its last part names the key).
+
+    An impossible date that passed the schema's pattern (1944-06-31) is an error at its line.
+    """
+    try:
+        return _as_date(entry[field_name.split(".")[-1]])
+    except HistoryError as exc:
+        raise _fail(path, entry, field_name, str(exc), "give a real date as 'YYYY-MM-DD'") from None
 
 
 def _metres_per_degree(lat: float) -> tuple[float, float]:
@@ -180,24 +175,7 @@ def resolve_waypoint(item: Any, path: Path, where: Any, field_name: str) -> tupl
 def _ring_polygon(entry: Any, path: Path, field_name: str):
     import shapely
 
-    if not isinstance(entry, dict) or "outline" not in entry:
-        raise _fail(
-            path,
-            entry if isinstance(entry, LineDict) else 0,
-            field_name,
-            "an area needs a name and an outline",
-            "give {name: ..., outline: [waypoints ...]}",
-        )
-    _check_entry(path, entry, field_name, "an area", _AREA_FIELDS)
     outline = entry["outline"]
-    if not isinstance(outline, list) or len(outline) < 3:
-        raise _fail(
-            path,
-            entry,
-            f"{field_name}.outline",
-            "an outline needs at least three waypoints",
-            "list the waypoints around the area in order",
-        )
     points = [
         resolve_waypoint(item, path, entry, f"{field_name}.outline[{i}]") for i, item in enumerate(outline)
     ]
@@ -236,22 +214,14 @@ def _not_front():
 def _build_record(entry: Any, path: Path, index: int, sources: dict[str, str]) -> LodgementRecord:
     import shapely
 
+    # The file has passed its schema (types, fields, enumerations); what is left is what a type cannot say.
     where = f"records[{index}]"
-    _check_entry(path, entry, where, "a record", _RECORD_FIELDS)
-    for key in ("date", "sources", "accuracy_km", "allied"):
-        if key not in entry:
-            raise _fail(path, entry, f"{where}.{key}", "missing", f"every record needs {key}")
-    try:
-        date = _as_date(entry["date"])
-    except HistoryError as exc:
-        raise _fail(path, entry, f"{where}.date", str(exc), "give the date as 'YYYY-MM-DD'") from None
-    if not isinstance(entry["sources"], list) or not entry["sources"]:
-        raise _fail(path, entry, f"{where}.sources", "no sources", "list the keys of the sources used")
+    date = entry_date(path, entry, f"{where}.date")
     cited = []
     for key in entry["sources"]:
-        if isinstance(key, str) and key in sources:
+        if key in sources:
             cited.append(f"{key}: {sources[key]}")
-        elif isinstance(key, str) and len(key) > 25:  # a citation written out in full
+        elif len(key) > 25:  # a citation written out in full
             cited.append(key)
         else:
             raise _fail(
@@ -262,19 +232,7 @@ def _build_record(entry: Any, path: Path, index: int, sources: dict[str, str]) -
                 f"add it to the file's sources (known: {', '.join(sources) or 'none'})",
             )
     accuracy = entry["accuracy_km"]
-    if not isinstance(accuracy, int | float) or isinstance(accuracy, bool) or accuracy <= 0:
-        raise _fail(
-            path,
-            entry,
-            f"{where}.accuracy_km",
-            f"{accuracy!r} is not a positive number of km",
-            "give how far the line may be off, e.g. 1.5",
-        )
     areas = entry["allied"]
-    if not isinstance(areas, list) or not areas:
-        raise _fail(
-            path, entry, f"{where}.allied", "no Allied area", "list at least one area with an outline"
-        )
     pockets = entry.get("german_pockets") or []
     allied = shapely.union_all([_ring_polygon(a, path, f"{where}.allied[{i}]") for i, a in enumerate(areas)])
     german = [_ring_polygon(p, path, f"{where}.german_pockets[{i}]") for i, p in enumerate(pockets)]
@@ -310,17 +268,9 @@ def _load_file(path: Path, mtime: float) -> tuple[LodgementRecord, ...]:
     data = load_yaml_with_lines(
         read_user_text(path, HistoryError, "record file"), str(path), HistoryError, aliases=True
     )
-    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
-        raise HistoryError(
-            f"{path}:1: records: missing; the file needs a 'records:' list (see docs/history.md)"
-        )
+    validate(LodgementFileSchema, data, str(path), HistoryError)
     sources = data.get("sources") or {}
-    if not isinstance(sources, dict):
-        raise _fail(path, data, "sources", "must be a mapping of key: citation", "write key: citation lines")
-    return tuple(
-        _build_record(entry, path, i, {str(k): str(v) for k, v in sources.items()})
-        for i, entry in enumerate(data["records"])
-    )
+    return tuple(_build_record(entry, path, i, sources) for i, entry in enumerate(data["records"]))
 
 
 def lodgement_files() -> list[Path]:
@@ -356,7 +306,8 @@ def records(files: Sequence[str | Path] | None = None) -> list[LodgementRecord]:
                 )
             found[record.date] = record
     if not found:
-        raise HistoryError(f"no lodgement records found in {history_dir()} (lodgement_*.yaml)")
+        where = ", ".join(map(str, paths)) if files is not None else f"{history_dir()} (lodgement_*.yaml)"
+        raise HistoryError(f"no lodgement records found in {where}")
     return [found[d] for d in sorted(found)]
 
 

@@ -10,33 +10,20 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from normandy_lab import gazetteer
 from normandy_lab.history.lodgement import (
     HistoryError,
-    _as_date,
-    _check_entry,
     _fail,
+    entry_date,
     history_dir,
     resolve_waypoint,
 )
+from normandy_lab.schemas import EventCategory, TimelineSchema, validate
 from normandy_lab.yamllines import load_yaml_with_lines, read_user_text
 
-CATEGORIES = ("landing", "airborne", "battle", "operation", "storm", "capture", "logistics", "command")
-_EVENT_FIELDS = (
-    "id",
-    "name",
-    "start",
-    "end",
-    "place",
-    "lonlat",
-    "place_note",
-    "formations",
-    "category",
-    "description",
-    "sources",
-)
+CATEGORIES: tuple[str, ...] = get_args(EventCategory)
 LAST_DAY = dt.date(1944, 8, 25)
 
 
@@ -60,19 +47,12 @@ def timeline(path: str | Path | None = None):  # -> geopandas.GeoDataFrame
     data = load_yaml_with_lines(
         read_user_text(file, HistoryError, "record file"), str(file), HistoryError, aliases=True
     )
-    if not isinstance(data, dict) or not isinstance(data.get("events"), list):
-        raise HistoryError(
-            f"{file}:1: events: missing; the file needs an 'events:' list (see docs/history.md)"
-        )
-    sources = {str(k): str(v) for k, v in (data.get("sources") or {}).items()}
+    validate(TimelineSchema, data, str(file), HistoryError)
+    sources = data["sources"]
     rows: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for i, entry in enumerate(data["events"]):
         where = f"events[{i}]"
-        _check_entry(file, entry, where, "an event", _EVENT_FIELDS)
-        for key in ("id", "name", "start", "place", "category", "description", "sources"):
-            if not entry.get(key):
-                raise _fail(file, entry, f"{where}.{key}", "missing", f"every event needs {key}")
         if entry["id"] in seen:
             raise _fail(
                 file,
@@ -82,8 +62,8 @@ def timeline(path: str | Path | None = None):  # -> geopandas.GeoDataFrame
                 "give each event its own id",
             )
         seen[entry["id"]] = entry.line
-        start = _as_date(entry["start"], f"{where}.start")
-        end = _as_date(entry.get("end") or entry["start"], f"{where}.end")
+        start = entry_date(file, entry, f"{where}.start")
+        end = entry_date(file, entry, f"{where}.end") if entry.get("end") else start
         if not (dt.date(1944, 6, 5) <= start <= end <= LAST_DAY):
             raise _fail(
                 file,
@@ -91,14 +71,6 @@ def timeline(path: str | Path | None = None):  # -> geopandas.GeoDataFrame
                 f"{where}.start",
                 f"dates {start}..{end} are out of order or outside the campaign",
                 f"give dates from 1944-06-05 to {LAST_DAY}, start before end",
-            )
-        if entry["category"] not in CATEGORIES:
-            raise _fail(
-                file,
-                entry,
-                f"{where}.category",
-                f"unknown category {entry['category']!r}",
-                f"use one of {', '.join(CATEGORIES)}",
             )
         if "lonlat" in entry:
             lon, lat = resolve_waypoint(entry["lonlat"], file, entry, f"{where}.lonlat")
