@@ -5,7 +5,9 @@ notebook is never saved with outputs), runs it, and checks that the map
 renders, that Step changes the phase label and the supply layer, that a
 click on a unit shows its supply report, and that an interdiction placed
 with a click changes that report.  The standalone sequence page is also
-opened with no network.  Screenshots go to ``test-artifacts/explorer/``.
+opened with no network, and a scenario whose texts carry markup is shown
+in the lab and in its export without running any of it.  Screenshots go
+to ``test-artifacts/explorer/``.
 """
 
 from __future__ import annotations
@@ -355,3 +357,79 @@ def test_current_view_exports_as_png():
     SHOTS.mkdir(parents=True, exist_ok=True)
     png = explorer.export_png(SHOTS / "export_caen_sector.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 50_000
+
+
+# A value that runs script if it is ever set as markup (an <img> whose load fails runs its onerror).
+HOSTILE = '<img src=x onerror="window.__nl_injected=1"><script>window.__nl_injected=2</script>'
+HOSTILE_CELLS = [
+    # A positive control: markup set through an HTML widget does run, so the detector can see it.
+    "import ipywidgets\nipywidgets.HTML('<img src=x onerror=\"window.__nl_control=1\">')",
+    # A scenario whose texts carry markup: a unit's name, formation, note and source, the title.
+    "from pathlib import Path\nimport yaml\nimport normandy_lab as nl\n"
+    f"HOSTILE = {HOSTILE!r}\n"
+    f"data = yaml.safe_load(Path({str(REPO / 'tests' / 'data' / 'bfn_pegasus_1944-06-07.yaml')!r}).read_text())\n"
+    "data['name'] = 'Title ' + HOSTILE\n"
+    "unit = data['units'][1]\n"
+    "unit.update(name='Name ' + HOSTILE, note='Note ' + HOSTILE, source='Source ' + HOSTILE)\n"
+    "Path('hostile.yaml').write_text(yaml.safe_dump(data, allow_unicode=True))\n"
+    "explorer = nl.explore('hostile.yaml')\n"
+    "explorer.select_unit(unit['id'])\n"
+    "explorer",
+    # A unit id carrying markup is refused at loading.
+    "data['units'][2]['id'] = 'X' + HOSTILE\n"
+    "Path('hostile_id.yaml').write_text(yaml.safe_dump(data, allow_unicode=True))\n"
+    "try:\n    nl.load_scenario('hostile_id.yaml')\nexcept ValueError as refused:\n"
+    "    print('REFUSED', type(refused).__name__)",
+    "explorer.export_html('hostile.html')\nprint('EXPORTED')",
+]
+
+
+def test_markup_in_a_scenario_runs_no_script_in_jupyterlab(lab):
+    """Issue 14 (D4): texts from a file are shown as text in the explorer, in JupyterLab and in its export."""
+    import nbformat
+    from playwright.sync_api import sync_playwright
+
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in HOSTILE_CELLS])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, lab.root / "hostile.ipynb")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.goto(f"{lab}/lab/tree/hostile.ipynb?token={TOKEN}")
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName", timeout=120_000)
+        page.wait_for_timeout(1500)
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page.locator(".jp-OutputArea-output", has_text="EXPORTED").last.wait_for(timeout=300_000)
+        page.wait_for_function("() => window.__nl_control === 1", timeout=30_000)
+        # The inspector shows the unit's name and note with their markup as text.
+        inspector = page.locator(".widget-html-content", has_text="Note <img").first
+        inspector.wait_for(timeout=60_000)
+        assert "Name <img src=x" in inspector.inner_text()
+        assert (
+            "REFUSED ScenarioError"
+            in page.locator(".jp-OutputArea-output", has_text="REFUSED").first.inner_text()
+        )
+        page.wait_for_timeout(1000)  # a failed image load fires its onerror at once
+        page.screenshot(path=str(SHOTS / "08_markup_as_text.png"))
+        assert page.evaluate("() => window.__nl_injected") is None
+        # The exported page, opened on its own: the name is in its data, and a hover on the unit runs nothing.
+        exported = browser.new_page(viewport={"width": 1400, "height": 1100})
+        exported.goto(f"{lab}/files/hostile.html?token={TOKEN}")
+        exported.wait_for_function(
+            "() => window.Bokeh && Object.keys(Bokeh.index).length > 0", timeout=60_000
+        )
+        names = exported.evaluate(JS_COLUMN, ["units", "name"])
+        k = next(i for i, name in enumerate(names) if name.startswith("Name <img"))
+        x, y = (
+            exported.evaluate(JS_COLUMN, ["units", "x"])[k],
+            exported.evaluate(JS_COLUMN, ["units", "y"])[k],
+        )
+        exported.evaluate(JS_ZOOM, [x, y, 3000])
+        exported.wait_for_timeout(700)
+        sx, sy, _ = exported.evaluate(JS_SCREEN_POINT, [x, y])
+        exported.mouse.move(sx, sy)
+        exported.wait_for_timeout(1000)
+        exported.screenshot(path=str(SHOTS / "09_export_hover.png"))
+        assert exported.evaluate("() => window.__nl_injected") is None
+        browser.close()
