@@ -25,7 +25,7 @@ import difflib
 import json
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
 
@@ -48,11 +48,32 @@ Status = Literal["active", "eliminated", "off_map"]
 HqKind = Literal["division", "corps", "kg"]
 Why = Literal[tuple(EXPECTED_WHY)]  # type: ignore[valid-type]
 
-Text = Annotated[str, Field(min_length=1, pattern=r"\S")]
-HexId = Annotated[str, Field(min_length=3, max_length=12, pattern=r"^[A-Za-z0-9.]+$")]
-UnitId = Annotated[str, Field(pattern=f"^{UNIT_ID_PATTERN.pattern}$")]
+# The patterns text fields must match, and what each means in words (for the advice of an error).
+NOT_BLANK = r"\S"
+HEX_ID = r"^[A-Za-z0-9.]+$"
+UNIT_ID = f"^{UNIT_ID_PATTERN.pattern}$"
+DATE = r"^\d{4}-\d{2}-\d{2}$"
+WHAT_IF_INTERDICTION = r"^(block|\+[0-9]+)$"
+MAP_LETTER = r"^[A-Z]$"
+SHA256 = r"^[0-9a-f]{64}$"
+SLUG = r"^[A-Za-z0-9_-]+$"
+_PATTERN_WORDS = {
+    NOT_BLANK: "it may not be blank",
+    HEX_ID: "a hex id is letters, digits and dots, as the map prints it (C2913, 30.027)",
+    UNIT_ID: "an id is letters, digits and . _ : + -, starting with a letter or digit, at most 64 of them",
+    DATE: "write the date as YYYY-MM-DD, e.g. 1944-06-13",
+    WHAT_IF_INTERDICTION: "write block, or + and a number of MP (+2)",
+    MAP_LETTER: "a map is one capital letter (A, B, C ...)",
+    SHA256: "it is written by save_study; save the study again rather than edit it",
+    SLUG: "an id is letters, digits, _ and -",
+}
+
+Text = Annotated[str, Field(min_length=1, pattern=NOT_BLANK)]
+HexId = Annotated[str, Field(min_length=3, max_length=12, pattern=HEX_ID)]
+UnitId = Annotated[str, Field(pattern=UNIT_ID)]
+Date = dt.date | Annotated[str, Field(pattern=DATE)]
 Count = Annotated[StrictInt, Field(ge=0)]
-Points = dict[Annotated[str, Field(pattern=r"^[A-Z]$")], Count]
+Points = dict[Annotated[str, Field(pattern=MAP_LETTER)], Count]
 # YAML and JSON have lists, not tuples: a pair is a list of two.
 HexPair = Annotated[list[HexId], Field(min_length=2, max_length=2)]
 LonLat = Annotated[list[float], Field(min_length=2, max_length=2)]
@@ -107,8 +128,8 @@ class OptionsSchema(_Strict):
     """The options a scenario may set (their meanings: ``rules.bfn``, ``docs/engine.md``)."""
 
     historical_weather: StrictBool | None = None
-    what_if_interdiction: Annotated[str, Field(pattern=r"^(block|\+[0-9]+)$")] | None = None
-    night_halving_until: dt.date | Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")] | None = None
+    what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
+    night_halving_until: Date | None = None
     strength_per_step: dict[str, Any] | None = None
     german_artillery_attach: Literal["counts", "free"] | None = None
     combat_supply_chain: Literal["own_army", "any_army"] | None = None
@@ -134,7 +155,7 @@ class ScenarioSchema(_Strict):
     format: Literal["normandy_lab.scenario/1"] = "normandy_lab.scenario/1"
     system: Literal["bfn"]
     name: Text
-    date: dt.date | Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+    date: Date
     turn: Turn
     phase: Text | None = None
     weather: Weather | None = None
@@ -246,17 +267,15 @@ class StudySchema(BaseModel):
     title: str = ""
     scenario: Text
     scenario_file: str | None = None
-    scenario_sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None = None
+    scenario_sha256: Annotated[str, Field(pattern=SHA256)] | None = None
     edits: list[Edit] = []
     state_label: str = ""
-    fingerprint: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    fingerprint: Annotated[str, Field(pattern=SHA256)]
 
 
 # The historical record (``docs/history.md``): written by the project's compilers, and by users who
 # digitise their own lines or facts.  Places are resolved against the gazetteer after validation.
-DateText = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}$")]
-Date = dt.date | DateText
-SourceKey = Annotated[str, Field(min_length=1, pattern=r"\S")]
+SourceKey = Annotated[str, Field(min_length=1, pattern=NOT_BLANK)]
 Sources = dict[SourceKey, Text]
 Km = Annotated[float, Field(ge=-100, le=100)]
 
@@ -331,7 +350,7 @@ EventCategory = Literal[
 class EventSchema(_Strict):
     """An event of the campaign's timeline."""
 
-    id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]+$")]
+    id: Annotated[str, Field(pattern=SLUG)]
     name: Text
     start: Date
     end: Date | None = None
@@ -421,7 +440,7 @@ def validate(model: type[BaseModel] | TypeAdapter, data: Any, path: str, error: 
         errors = exc.errors()
         first = _most_useful(errors)
         message = _message(first, data, path, _DOC_PAGE.get(model, "docs/files.md"))
-        raise error(message + _misspelt(first, errors)) from None
+        raise error(message + _misspelt(first, errors, model)) from None
 
 
 def _most_useful(errors: list[dict[str, Any]]) -> dict[str, Any]:
@@ -435,14 +454,39 @@ def _most_useful(errors: list[dict[str, Any]]) -> dict[str, Any]:
     )
 
 
-def _misspelt(first: dict[str, Any], errors: list[dict[str, Any]]) -> str:
-    """For an unknown field, name the missing field of the same mapping it most resembles."""
+def _misspelt(first: dict[str, Any], errors: list[dict[str, Any]], model: Any) -> str:
+    """For an unknown field, name the field it most resembles: a missing one, else any of its mapping."""
     if first["type"] != "extra_forbidden":
         return ""
     parent, name = tuple(first["loc"][:-1]), str(first["loc"][-1])
     missing = [str(e["loc"][-1]) for e in errors if e["type"] == "missing" and tuple(e["loc"][:-1]) == parent]
     close = difflib.get_close_matches(name, missing, n=1)
-    return f" (did you mean {close[0]!r}, which is missing?)" if close else ""
+    if close:
+        return f" (did you mean {close[0]!r}, which is missing?)"
+    close = difflib.get_close_matches(name, _fields_at(model, parent), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _fields_at(model: Any, loc: tuple) -> list[str]:
+    """Return the field names of the model reached by following ``loc`` through fields, lists and dicts."""
+    annotation = getattr(model, "_type", model)  # a TypeAdapter keeps the type it adapts
+    for part in (*loc, None):
+        while True:  # unwrap Annotated, X | None, list[X], dict[K, X] down to a model
+            args = [a for a in get_args(annotation) if a is not type(None)]
+            if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+                break
+            if not args:
+                return []
+            annotation = args[-1] if get_origin(annotation) is dict else args[0]
+        if part is None:
+            return list(annotation.model_fields)
+        if isinstance(part, int):
+            continue
+        field = annotation.model_fields.get(part)
+        if field is None:
+            return []
+        annotation = field.annotation
+    return []
 
 
 def _field_name(loc: tuple, data: Any, missing: bool = False) -> str:
@@ -518,7 +562,39 @@ def _message(err: dict[str, Any], data: Any, path: str, doc: str) -> str:
             f'write it in quotes ("{value}") so that it stays text'
         )
     said = re.sub(r" or instance of \w+", "", err["msg"])  # the model's class name means nothing in a file
-    return f"{_where(path, data, loc)}: {field}: {shown}: {said}"
+    if kind == "string_pattern_mismatch":
+        said = "not in the form required"  # the regular expression itself helps no one writing a file
+    return f"{_where(path, data, loc)}: {field}: {shown}: {said}; {_advice(err, doc)}"
+
+
+def _advice(err: dict[str, Any], doc: str) -> str:
+    """How to fix a value of the wrong type or range."""
+    kind, ctx = err["type"], err.get("ctx", {})
+    if kind.startswith("int_"):
+        return "give a whole number"
+    if kind.startswith("float_"):
+        return "give a number"
+    if kind.startswith("bool_"):
+        return "write true or false"
+    if kind.startswith("date_"):
+        return "write the date as YYYY-MM-DD, e.g. 1944-06-13"
+    if kind == "string_type":
+        return "write it as text"
+    if kind == "list_type":
+        return "give a list: [a, b], or one '- item' per line"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return "give a mapping of field: value"
+    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        bound = {"greater_than_equal": "at least", "greater_than": "more than"}.get(kind, "at most")
+        limit = ctx.get("ge", ctx.get("gt", ctx.get("le", ctx.get("lt"))))
+        return f"give a number {bound} {limit}"
+    if kind == "string_too_short":
+        return "it may not be empty"
+    if kind in ("too_short", "too_long", "string_too_long"):
+        return "give the number of items said"
+    if kind == "string_pattern_mismatch":
+        return _PATTERN_WORDS.get(ctx.get("pattern", ""), f"see {doc}")
+    return f"see {doc}"
 
 
 def json_schema(name: str) -> dict[str, Any]:

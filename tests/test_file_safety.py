@@ -102,7 +102,9 @@ def test_an_edit_that_could_not_be_saved_is_refused_at_once():
 
 def test_a_unit_id_carrying_markup_is_refused_at_load_and_by_add_unit():
     text = SMALL.read_text().replace("id: GB-3D-1,", "id: '<img src=x onerror=alert(1)>',")
-    with pytest.raises(ScenarioError, match=r"units\[\d+\]\.id: .*not a valid unit id"):
+    with pytest.raises(
+        ScenarioError, match=r"units\[\d+\]\.id: .*not in the form required; an id is letters, digits"
+    ):
         nl.engine.load_scenario_text(text, "hostile.yaml")
     state = nl.load_scenario(SMALL)
     bad = Unit(
@@ -258,14 +260,17 @@ def test_a_scenario_with_any_field_replaced_by_junk_loads_or_says_where(tmp_path
         st.integers(0, 100),
         st.integers(0, 100),
         _hostile_values(),
+        st.booleans(),
     )
-    def check(where, pick_key, pick_unit, junk):
+    def check(where, pick_key, pick_unit, junk, delete):
         data = yaml.safe_load(SMALL.read_text())
-        if where == "top":
-            data[top_keys[pick_key % len(top_keys)]] = junk
+        target = data if where == "top" else data["units"][pick_unit % len(data["units"])]
+        keys = top_keys if where == "top" else unit_keys
+        key = keys[pick_key % len(keys)]
+        if delete:
+            target.pop(key, None)  # a required field missing, or an optional one left out
         else:
-            unit = data["units"][pick_unit % len(data["units"])]
-            unit[unit_keys[pick_key % len(unit_keys)]] = junk
+            target[key] = junk
         text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
         start = time.perf_counter()
         try:
@@ -609,3 +614,41 @@ def test_the_record_files_validate_against_their_json_schema():
         assert paths, pattern
         for path in paths:
             jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), json_schema(kind))
+
+
+def test_a_study_with_any_field_replaced_or_deleted_reopens_or_says_where(tmp_path):
+    """D8, D10: a study file changed anywhere opens, or is refused with a StudyError naming the file."""
+    import copy
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    study = nl.Study(str(SMALL))
+    study.apply({"op": "interdict", "hex": "C2913"})
+    study.apply({"op": "weather", "weather": "Storm"})
+    saved = json.loads(nl.save_study(study, tmp_path / "base.json").read_text())
+    counter = iter(range(10**6))
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(st.integers(0, 200), _hostile_values(), st.booleans())
+    def check(pick, junk, delete):
+        data = copy.deepcopy(saved)
+        paths = list(_paths_into(data))
+        where = paths[pick % len(paths)]
+        parent = data
+        for part in where[:-1]:
+            parent = parent[part]
+        if delete and isinstance(parent, dict):
+            del parent[where[-1]]
+        else:
+            parent[where[-1]] = junk
+        path = tmp_path / f"study_{next(counter)}.json"
+        path.write_text(json.dumps(data, default=str), encoding="utf-8")
+        start = time.perf_counter()
+        try:
+            nl.load_study(path)
+        except StudyError as exc:
+            assert str(exc).startswith(str(path)), exc
+        assert time.perf_counter() - start < 10
+
+    check()
