@@ -34,22 +34,16 @@ from normandy_lab.rules import ruleset
 
 # The modules, not the functions of the same name that normandy_lab.engine exports.
 lines_module = importlib.import_module("normandy_lab.engine.lines")
-supply_module = importlib.import_module("normandy_lab.engine.supply")
 
 SCENARIOS = tuple(historical_scenarios())
 
 
-def _rules_with(system: str, **changes):
-    rules = ruleset(system)
-    return replace(rules, supply={**rules.supply, **changes})
-
-
-def _supply_under(state, monkeypatch, **changes):
-    """Determine supply with some supply numbers of the rules changed."""
-    rules = _rules_with(state.system, **changes)
-    with monkeypatch.context() as patch:
-        patch.setattr(supply_module, "ruleset", lambda system: rules)
-        return nl.supply(state)
+def _supply_under(state, **changes):
+    """Determine supply under a variant of the state's rules with some supply numbers changed."""
+    variant = replace(
+        state.rules, supply={**state.rules.supply, **changes}, variant=f"counterfactual {changes}"
+    )
+    return nl.supply(state.with_rules(variant))
 
 
 def _supply_bridged(state, monkeypatch, near_hex: str, far_hex: str):
@@ -62,8 +56,8 @@ def _supply_bridged(state, monkeypatch, near_hex: str, far_hex: str):
     graph = map_graph(state.system)
     original = lines_module._edge_costs
 
-    def with_bridge(system, destroyed):
-        costs = original(system, destroyed)
+    def with_bridge(rules, destroyed):
+        costs = original(rules, destroyed)
         open_, first = costs.open.copy(), costs.first.copy()
         open_[both], first[both] = True, False
         return replace(
@@ -138,12 +132,10 @@ def test_every_reason_is_a_true_cause(name, weather, monkeypatch):
                 }
             if "that HQ is out of supply" in r.reason:  # its best line is to its own HQ, out too
                 longer["division_hq_range_mp"] = 1000
-            if not _supply_under(state, monkeypatch, **longer)[r.unit_id].general:
+            if not _supply_under(state, **longer)[r.unit_id].general:
                 wrong.append(f"{r.unit_id}: {r.shortfall:g} more range does not supply it ({r.reason})")
         elif r.code == CUT_OFF:
-            after = _supply_under(
-                state, monkeypatch, unit_range_hexes=1000, unit_range_mp=1000, division_hq_range_mp=1000
-            )
+            after = _supply_under(state, unit_range_hexes=1000, unit_range_mp=1000, division_hq_range_mp=1000)
             if after[r.unit_id].general:
                 wrong.append(f"{r.unit_id}: called cut off, but a longer range supplies it")
         elif r.code == HQ_OUT_OF_SUPPLY:
@@ -152,15 +144,12 @@ def test_every_reason_is_a_true_cause(name, weather, monkeypatch):
             if hq_report.code == OUT_OF_RANGE:
                 after = _supply_under(
                     state,
-                    monkeypatch,
                     division_hq_range_mp=base["division_hq_range_mp"] + hq_report.shortfall / factor,
                 )
                 if not after[r.unit_id].general:
                     wrong.append(f"{r.unit_id}: supplying its HQ {hq.id} does not supply it")
         elif r.code == ATTACHMENT_FULL:
-            after = _supply_under(
-                state, monkeypatch, attach_limit=50, kg_attach_limit=50, attach_other_division=50
-            )
+            after = _supply_under(state, attach_limit=50, kg_attach_limit=50, attach_other_division=50)
             if not after[r.unit_id].general:
                 wrong.append(f"{r.unit_id}: more attachment places do not supply it")
         else:

@@ -27,7 +27,7 @@ def daily_csp_income(state: GameState, weather: str | None = None, cherbourg_por
     cherbourg_port
         Whether Cherbourg's port is repaired to level 9 and held (20.4).
     """
-    rules = ruleset(state.system)
+    rules = state.rules
     costs = rules.supply["csp_costs"]
     income = int(rules.weather_effects[weather or state.weather]["csp"])
     income += costs["mulberry_per_day"] * len(state.mulberries)

@@ -13,7 +13,6 @@ from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
 from normandy_lab.engine.movement import move_unit
 from normandy_lab.engine.state import GameState, Unit, check_unit_id
 from normandy_lab.grid import grid
-from normandy_lab.rules import ruleset
 from normandy_lab.terrain import terrain_map
 
 __all__ = [
@@ -66,7 +65,7 @@ def repair_bridge(state: GameState, a: str, b: str) -> GameState:
 
 def set_weather(state: GameState, weather: str) -> GameState:
     """Set the day's weather (an analyst's what-if; 8.0 lists the weathers)."""
-    rules = ruleset(state.system)
+    rules = state.rules
     if weather not in rules.weather_effects:
         raise ValueError(f"unknown weather {weather!r}; choose one of {', '.join(rules.weather_effects)}")
     return state.evolve(weather=weather, log=state.log.then(f"weather {weather}"))
@@ -138,7 +137,7 @@ def _unit_of_edit(state: GameState, fields: dict) -> Unit:
     """Check an added unit's fields as a scenario's units are checked (types, categories, hex)."""
     from normandy_lab.engine.scenario import ScenarioError, _Checker, unit_from_entry
 
-    rules = ruleset(state.system)
+    rules = state.rules
     try:
         return unit_from_entry(_Checker("add_unit edit"), dict(fields), "unit", rules, grid(state.system))
     except ScenarioError as exc:

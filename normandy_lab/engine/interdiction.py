@@ -26,7 +26,6 @@ import math
 
 from normandy_lab.engine.state import GameState, Unit
 from normandy_lab.grid import grid
-from normandy_lab.rules import ruleset
 
 HALVED_MAPS = ("B", "C")
 SAME_AS = {"F": "D", "G": "E"}
@@ -43,7 +42,7 @@ def track_penalty(difference: int, track: tuple[tuple[int, int], ...]) -> int:
 
 def air_active(state: GameState) -> bool:
     """Return whether Allied air flies today (11.1.1)."""
-    rules = ruleset(state.system)
+    rules = state.rules
     return state.date != dt.date(1944, 6, 6) and bool(rules.weather_effects[state.weather]["air"])
 
 
@@ -55,7 +54,7 @@ def map_penalties(state: GameState) -> dict[str, int]:
     The rulebook's example: Allied 20/20/50 on A/B/C against AA 10/10/5
     gives A 1, B 0 and C 4 MPs.
     """
-    rules = ruleset(state.system)
+    rules = state.rules
     sheets = sorted(grid(state.system).scheme.sheets)
     if not air_active(state):
         return dict.fromkeys(sheets, 0)

@@ -34,7 +34,6 @@ from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.engine.zoc import NOT_GROUND, zoc_mask
 from normandy_lab.grid import grid
 from normandy_lab.network import edge_arrays
-from normandy_lab.rules import ruleset
 from normandy_lab.terrain import ROAD_CLASSES, terrain_map
 
 # Unit ranges are searched this far (in sixths of an MP) beyond the limit, to
@@ -92,28 +91,22 @@ def _edge_road_hexes(system: str) -> tuple[int, ...]:
     return tuple(found)
 
 
-_HEX_COST: dict[tuple[str, int], np.ndarray] = {}
-
-
-def _supply_hex_cost(system: str, rules_id: int) -> np.ndarray:
-    """Supply MP of entering each hex off-road (7.3.2: infantry rates), cached per map and rules."""
-    key = (system, rules_id)
-    if key not in _HEX_COST:
-        rules = ruleset(system)
-        tmap = terrain_map(system, progress=False)
-        costs = rules.terrain_cost["infantry"]
-        marsh_cost = rules.supply["marsh_supply_cost"]
-        terrain = tmap.hexes["terrain"].to_numpy()
-        settlement = tmap.hexes["settlement"].to_numpy()
-        _HEX_COST[key] = np.array(
-            [
-                1.0
-                if s == "City"
-                else (marsh_cost if costs.get(t) == "all" else float(costs.get(t) or 0.0) or 1.0)
-                for t, s in zip(terrain, settlement, strict=True)
-            ]
-        )
-    return _HEX_COST[key]
+@lru_cache(maxsize=8)
+def _supply_hex_cost(rules) -> np.ndarray:
+    """Supply MP of entering each hex off-road (7.3.2: infantry rates), cached per rule system (its map)."""
+    tmap = terrain_map(rules.system, progress=False)
+    costs = rules.terrain_cost["infantry"]
+    marsh_cost = rules.supply["marsh_supply_cost"]
+    terrain = tmap.hexes["terrain"].to_numpy()
+    settlement = tmap.hexes["settlement"].to_numpy()
+    return np.array(
+        [
+            1.0
+            if s == "City"
+            else (marsh_cost if costs.get(t) == "all" else float(costs.get(t) or 0.0) or 1.0)
+            for t, s in zip(terrain, settlement, strict=True)
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -144,9 +137,12 @@ class _EdgeCosts:
 
 
 @lru_cache(maxsize=32)
-def _edge_costs(system: str, destroyed_bridges: frozenset[str]) -> _EdgeCosts:
-    """Return the edge verdicts and costs of a map with some bridges destroyed (nothing else matters)."""
-    rules = ruleset(system)
+def _edge_costs(rules, destroyed_bridges: frozenset[str]) -> _EdgeCosts:
+    """Return the edge verdicts and costs of a rule system's map with some bridges destroyed.
+
+    Nothing else matters; the cache is per rule system (compared by identity): a variant's costs are its own.
+    """
+    system = rules.system
     tmap = terrain_map(system, progress=False)
     edges = edge_arrays(system)
     destroyed = np.zeros(len(tmap.hexsides), dtype=bool)
@@ -155,7 +151,7 @@ def _edge_costs(system: str, destroyed_bridges: frozenset[str]) -> _EdgeCosts:
     bridged = (edges.road_bridge | edges.rail_bridge) & ~destroyed[edges.side]
     wet = (edges.water > 0) & ~bridged  # destroyed bridges count as none
     # 7.3.2: infantry rates in any weather; 1/2 MP primary road, 1/3 MP highway.
-    hex_cost = _supply_hex_cost(system, id(rules))
+    hex_cost = _supply_hex_cost(rules)
     road_rate = rules.supply["road_cost"]
     by_road = np.array([road_rate.get(name, np.nan) for name in ROAD_CLASSES])
     step = np.where(edges.road > 0, by_road[edges.road], hex_cost[edges.dst])
@@ -288,7 +284,7 @@ class _Lines:
         self.g = g
         self.n = len(g)
         self.graph = map_graph(state.system)
-        self.costs = _edge_costs(state.system, state.destroyed_bridges)
+        self.costs = _edge_costs(state.rules, state.destroyed_bridges)
         enemy_side = other_side(side)
         self.state, self.side, self.enemy_side = state, side, enemy_side
         self.friendly, self.enemy = situation.occupied[side], situation.occupied[enemy_side]

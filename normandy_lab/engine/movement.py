@@ -42,7 +42,6 @@ from normandy_lab.engine.state import GameState, Unit, other_side
 from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.grid import grid
 from normandy_lab.network import edge_arrays
-from normandy_lab.rules import ruleset
 from normandy_lab.terrain import ROAD_CLASSES, terrain_map
 
 
@@ -69,7 +68,7 @@ def allowance(state: GameState, unit: Unit, in_supply: bool = True, isolated: bo
     """
     from normandy_lab.engine.sequence import current_phase
 
-    rules = ruleset(state.system)
+    rules = state.rules
     ma = float(unit.ma if unit.ma is not None else rules.unit_defaults[unit.type]["ma"])
     ma = max(0.0, ma - interdiction_penalty(state, unit))  # 11.2: before any other effect
     phase = current_phase(state)
@@ -146,7 +145,7 @@ def _lookup(values: np.ndarray, table: dict, all_value: float) -> np.ndarray:
 
 def _costs(state: GameState, unit: Unit, in_supply: bool, isolated: bool = False) -> tuple[_EdgeCosts, float]:
     """Return the cost of every move for ``unit`` (10.x terrain and hexside costs, roads 10.2)."""
-    rules = ruleset(state.system)
+    rules = state.rules
     tmap = terrain_map(state.system, progress=False)
     e = edge_arrays(state.system)
     cls = "mechanized" if unit.mechanized else "infantry"

@@ -17,12 +17,12 @@ from typing import Any
 
 from normandy_lab.engine.csp import attack_csp_cost, daily_csp_income
 from normandy_lab.engine.state import GameState
-from normandy_lab.rules import Phase, ruleset
+from normandy_lab.rules import Phase
 
 
 def current_phase(state: GameState) -> Phase:
     """Return the phase the state is in."""
-    return ruleset(state.system).sequence[state.turn][state.phase_index]
+    return state.rules.sequence[state.turn][state.phase_index]
 
 
 def _turn_order(date: dt.date) -> list[str]:
@@ -37,7 +37,7 @@ def roll_weather(state: GameState, date: dt.date, previous: str | None) -> tuple
     Returns the weather and the number of dice drawn.  DRMs: -1 the day
     after a Storm until July; +1 in August after a Clear day.
     """
-    rules = ruleset(state.system)
+    rules = state.rules
     if state.options.get("historical_weather", True) and date.isoformat() in rules.historical_weather:
         return rules.historical_weather[date.isoformat()], 0
     rng = state.rng()
@@ -59,7 +59,7 @@ def next_phase(state: GameState) -> GameState:
     Entering the Night turn's Weather Determination phase rolls (or looks
     up) the day's weather.
     """
-    rules = ruleset(state.system)
+    rules = state.rules
     phases = rules.sequence[state.turn]
     if state.phase_index + 1 < len(phases):
         return state.evolve(phase_index=state.phase_index + 1)
@@ -118,7 +118,7 @@ def phase_effects(state: GameState) -> PhaseSummary:
     from normandy_lab.engine.supply import supply
 
     phase = current_phase(state)
-    rules = ruleset(state.system)
+    rules = state.rules
     results: dict[str, Any] = {}
     if phase.kind == "weather":
         results = {"weather": state.weather, **rules.weather_effects[state.weather], "csp_total": state.csp}
@@ -141,12 +141,12 @@ def phase_effects(state: GameState) -> PhaseSummary:
 def calendar_in_force(state: GameState) -> list:
     """Return the date-triggered rules (digest 2.3) in force on the state's date, as ``CalendarEntry``."""
     day = state.date.isoformat()
-    return [e for e in ruleset(state.system).calendar if e.start <= day <= e.end]
+    return [e for e in state.rules.calendar if e.start <= day <= e.end]
 
 
 def unit_strength(state: GameState, unit) -> tuple[int, int]:
     """Return a unit's (attack, defense) strength: printed values, or the RECONSTRUCTED per-step ones."""
-    per_step = state.options.get("strength_per_step") or ruleset(state.system).options["strength_per_step"]
+    per_step = state.options.get("strength_per_step") or state.rules.options["strength_per_step"]
     attack_per, defense_per = per_step[unit.type]
     attack = unit.attack if unit.attack is not None else math.ceil(attack_per * unit.steps)
     defense = unit.defense if unit.defense is not None else math.ceil(defense_per * unit.steps)

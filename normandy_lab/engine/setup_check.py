@@ -149,9 +149,7 @@ def _without(state: GameState, unit_id: str) -> GameState:
 
 def _room_for(state: GameState, hq) -> np.ndarray:
     """Return the hexes an HQ may be added to: stacking (6.0), and no US/CW mixing (6.3)."""
-    from normandy_lab.rules import ruleset
-
-    rules = ruleset(state.system)
+    rules = state.rules
     g = grid(state.system)
     points = np.zeros(len(g), dtype=np.int64)
     mixed = np.zeros(len(g), dtype=bool)

@@ -240,6 +240,9 @@ class GameState:
     expected_out: tuple[ExpectedOut, ...] = ()
     options: MappingProxyType = field(default_factory=lambda: _freeze({}))
     log: EditLog = field(default_factory=EditLog)
+    #: A rule system given in code for this state (:meth:`with_rules`); None: the registry's for ``system``.
+    #: Left out of a state's fingerprint while None, so that the studies saved before it existed still open.
+    variant: Any = field(default=None, repr=False, metadata={"canonical": "omit_if_none"})
 
     def __post_init__(self) -> None:
         # Canonical order: results never depend on the order units were listed in.
@@ -293,18 +296,40 @@ class GameState:
         return self.evolve(draws=self.draws + count)
 
     @property
+    def rules(self) -> Any:  # -> RuleSet
+        """The rule system this state is played under: its own variant, or the registered one of its game."""
+        if self.variant is not None:
+            return self.variant
+        from normandy_lab.rules import get
+
+        return get(self.system)
+
+    def with_rules(self, rules: Any) -> GameState:
+        """Return this state played under another rule system of the same game (a variant made in code).
+
+        Every determination (supply, zones of control, movement, the sequence of
+        play) then reads ``rules``: ``state.with_rules(dataclasses.replace(state.rules,
+        supply={**state.rules.supply, "unit_range_hexes": 8}, variant="8-hex range"))``.
+        """
+        from normandy_lab.rules import get
+
+        rules = get(rules)
+        if rules.system != self.system:
+            raise ValueError(
+                f"the rules of {rules.system!r} cannot play a state on the {self.system!r} maps; "
+                "make the variant from this game's rules (dataclasses.replace(state.rules, ...))"
+            )
+        return self.evolve(variant=None if rules is get(self.system) else rules)
+
+    @property
     def phasing_side(self) -> str:
         """The side whose phase it is ("allied" or "german"), or "" for a phase both sides share."""
-        from normandy_lab.rules import ruleset
-
-        return ruleset(self.system).sequence[self.turn][self.phase_index].side or ""
+        return self.rules.sequence[self.turn][self.phase_index].side or ""
 
     @property
     def label(self) -> str:
         """A readable label: date, turn and phase."""
-        from normandy_lab.rules import ruleset
-
-        phases = ruleset(self.system).sequence[self.turn]
+        phases = self.rules.sequence[self.turn]
         phase = phases[self.phase_index]
         side = f" ({phase.side})" if phase.side else ""
         return f"{self.date:%d %B %Y}, {self.turn} — {phase.name}{side}"

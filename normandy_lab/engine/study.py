@@ -42,7 +42,13 @@ def canonical(value: Any) -> Any:
     whose order for a set follows the process's hash seed.
     """
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: canonical(getattr(value, f.name)) for f in fields(value)}
+        return {
+            f.name: canonical(getattr(value, f.name))
+            for f in fields(value)
+            if not (f.metadata.get("canonical") == "omit_if_none" and getattr(value, f.name) is None)
+        }
+    if callable(value):  # a rule system's function: its module and name stand for it
+        return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', repr(value))}"
     if isinstance(value, Mapping):
         return {str(k): canonical(v) for k, v in sorted(value.items(), key=lambda item: str(item[0]))}
     if isinstance(value, set | frozenset):

@@ -61,7 +61,6 @@ from normandy_lab.engine.state import GameState, Unit
 from normandy_lab.engine.zoc import hex_control
 from normandy_lab.grid import grid
 from normandy_lab.network import edge_arrays
-from normandy_lab.rules import ruleset
 from normandy_lab.terrain import terrain_map
 
 CW = ("UK", "CA", "PL")
@@ -918,7 +917,7 @@ def supply(state: GameState) -> SupplyReport:
     SupplyReport
         ``report[unit_id]`` gives a :class:`UnitSupply`.
     """
-    rules = ruleset(state.system)
+    rules = state.rules
     g = grid(state.system)
     halved = bool(rules.weather_effects[state.weather]["supply_halved"])
     factor = 0.5 if halved else 1.0  # 7.3.3
@@ -969,7 +968,7 @@ def supply_networkx(state: GameState, side: str) -> dict[str, float]:
 
     from normandy_lab.network import to_networkx
 
-    rules = ruleset(state.system)
+    rules = state.rules
     g = grid(state.system)
     lines = _side_lines(state, side)
     graph = to_networkx(terrain_map(state.system, progress=False))
@@ -994,7 +993,7 @@ def supply_networkx(state: GameState, side: str) -> dict[str, float]:
 
 def supply_distances(state: GameState, side: str) -> dict[str, float]:
     """Compute each unit's plain supply-MP distance to the nearest source on the fast path."""
-    rules = ruleset(state.system)
+    rules = state.rules
     g = grid(state.system)
     lines = _side_lines(state, side)
     if side == "allied":
@@ -1021,7 +1020,7 @@ def defensive_support_eligible(report: SupplyReport, unit_id: str) -> bool:
     if report[unit_id].general:
         return True
     g = grid(state.system)
-    reach = ruleset(state.system).supply["defensive_support_hexes"]
+    reach = state.rules.supply["defensive_support_hexes"]
     return any(
         report[other.id].general and g.distance(unit.hex, other.hex) <= reach
         for other in state.units_of(unit.side)

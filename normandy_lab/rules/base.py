@@ -40,9 +40,15 @@ class Phase:
     rules: str = ""
 
 
-@dataclass(frozen=True)
+# eq=False: a rule system is itself, compared and hashed by identity, so that it keys the caches of what
+# is derived from it (edge costs, ranges) and a variant made with dataclasses.replace gets caches of its own.
+@dataclass(frozen=True, eq=False)
 class RuleSet:
-    """A game's rules as data.  See :mod:`normandy_lab.rules.bfn` for the only one so far."""
+    """A game's rules as data.  See :mod:`normandy_lab.rules.bfn` for the only one so far.
+
+    ``system`` is the game, whose maps the states of these rules are on; ``variant`` names a variant made
+    in code (``dataclasses.replace(rules, supply={...}, variant="wider ranges")``), "" for the game's own.
+    """
 
     system: str
     title: str
@@ -69,6 +75,7 @@ class RuleSet:
     #: "unit_supply_range", "combat_supply_chain", "air_allocation", "air_interdiction"), so that
     #: views cite each game's own rules without naming any.
     rule_refs: dict[str, str] = field(default_factory=dict)
+    variant: str = ""
 
 
 @dataclass(frozen=True)

@@ -251,9 +251,7 @@ class Explorer:
 
     def next_movement_phase(self) -> None:
         """Step to the next movement phase of either side."""
-        from normandy_lab.rules import ruleset
-
-        rules = ruleset(self.system)
+        rules = self.state.rules
         self.step_until(lambda s: rules.sequence[s.turn][s.phase_index].kind in ("movement", "mech_movement"))
 
     def next_day(self) -> None:
@@ -815,7 +813,6 @@ class Explorer:
         import ipywidgets as w
 
         from normandy_lab.engine.scenario import SCENARIO_DIR
-        from normandy_lab.rules import ruleset
 
         self._quiet = False
         small = w.Layout(width="auto")
@@ -856,7 +853,7 @@ class Explorer:
             options=["", FRONT_VIEW, *SECTORS], value="", description="Go to:", layout=w.Layout(width="300px")
         )
         self.weather = w.Dropdown(
-            options=list(ruleset(self.system).weather_effects),
+            options=list(self.state.rules.weather_effects),
             value=self.state.weather,
             description="Weather:",
         )

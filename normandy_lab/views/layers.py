@@ -227,9 +227,8 @@ def regional_interdiction_data(state: GameState) -> dict[str, list]:
     in the AM and PM movement phases.  The label gives the air and AA points behind it.
     """
     from normandy_lab.engine.interdiction import HALVED_MAPS, SAME_AS
-    from normandy_lab.rules import ruleset
 
-    refs = dict(ruleset(state.system).rule_refs)  # the game's own rule numbers, never named here
+    refs = dict(state.rules.rule_refs)  # the game's own rule numbers, never named here
     outlines = _sheet_outlines(state.system)
     data: dict[str, list] = {key: [] for key in ("xs", "ys", "sheet", "penalty", "alpha", "text")}
     for sheet, penalty in sorted(map_penalties(state).items()):

@@ -282,9 +282,7 @@ def _water_between(system: str, a: str, b: str) -> str:
 
 def phase_line(state: GameState) -> str:
     """Return one line on the phase shown: its name, what happens in it, and its rules."""
-    from normandy_lab.rules import ruleset
-
-    phase = ruleset(state.system).sequence[state.turn][state.phase_index]
+    phase = state.rules.sequence[state.turn][state.phase_index]
     what = PHASE_KINDS.get(phase.kind, "")
     rules = f" ({link_rules(phase.rules, state.system)})" if phase.rules else ""
     return f"<b>{html.escape(phase.name)}</b>: {html.escape(what)}{rules}"

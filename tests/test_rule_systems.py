@@ -1,0 +1,91 @@
+"""Issue 15: rule systems are found in a registry, and a variant made in code reaches every determination."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import normandy_lab as nl
+from normandy_lab import rules
+from normandy_lab.engine.study import fingerprint
+
+SCENARIO = "bfn_1944-06-13_am"
+
+
+def test_the_registry_gives_a_rule_system_by_key_or_as_it_is():
+    bfn = rules.get("bfn")
+    assert bfn.system == "bfn" and rules.get(bfn) is bfn and rules.ruleset("bfn") is bfn
+    assert "bfn" in rules.available()
+    with pytest.raises(NotImplementedError, match=r"registered rule systems are .*bfn"):
+        rules.get("tobruk")
+
+
+def test_a_rule_system_registered_as_a_function_is_built_when_first_asked():
+    built = []
+
+    def make():
+        built.append(1)
+        return replace(rules.get("bfn"), variant="registered for a test")
+
+    rules.register(make, key="bfn-test-variant")
+    try:
+        assert built == []
+        variant = rules.get("bfn-test-variant")
+        assert built == [1] and rules.get("bfn-test-variant") is variant and variant.system == "bfn"
+    finally:
+        rules._REGISTRY.pop("bfn-test-variant")
+
+
+def test_a_variant_of_the_supply_ranges_reaches_the_supply_determination():
+    """7.3.1's 6-hex range made 1 and 1000 in code: the verdicts follow the variant, not the registry."""
+    state = nl.load_scenario(SCENARIO)
+    base = state.rules
+    out = len(nl.supply(state).out_of_supply())
+    narrow = replace(base, supply={**base.supply, "unit_range_hexes": 1, "unit_range_mp": 1}, variant="1 hex")
+    wide = replace(
+        base, supply={**base.supply, "unit_range_hexes": 1000, "unit_range_mp": 1000}, variant="wide"
+    )
+    assert len(nl.supply(state.with_rules(narrow)).out_of_supply()) > out + 50
+    assert len(nl.supply(state.with_rules(wide)).out_of_supply()) < out
+    # The registry's own rules are untouched, and the state still plays them.
+    assert len(nl.supply(state).out_of_supply()) == out and state.rules is base
+
+
+def test_a_variant_of_the_terrain_costs_has_its_own_cached_costs():
+    """The edge costs are cached per rule system: a variant whose primary roads cost 1 MP lengthens lines."""
+    state = nl.load_scenario(SCENARIO)
+    base = state.rules
+    roads = {**base.supply["road_cost"], "primary": 1.0}
+    dear = replace(base, supply={**base.supply, "road_cost": roads}, variant="slow primary roads")
+    before = {u: r.length_mp for u, r in nl.supply(state).units.items() if r.general}
+    after = nl.supply(state.with_rules(dear))
+    longer = [u for u, mp in before.items() if after[u].general and after[u].length_mp > mp]
+    assert longer, "no line took a primary road"
+    assert all(after[u].length_mp >= mp for u, mp in before.items() if after[u].general)
+
+
+def test_a_variant_of_the_sequence_of_play_is_what_the_state_shows():
+    state = nl.load_scenario(SCENARIO)
+    base = state.rules
+    phases = tuple(replace(p, name=p.name.upper()) for p in base.sequence[state.turn])
+    loud = replace(base, sequence={**base.sequence, state.turn: phases}, variant="loud phases")
+    assert state.with_rules(loud).label.endswith(phases[state.phase_index].name + f" ({phases[0].side})")
+
+
+def test_a_state_keeps_its_variant_through_edits_and_its_fingerprint_says_so():
+    state = nl.load_scenario(SCENARIO)
+    variant = replace(state.rules, variant="same numbers, another object")
+    played = state.with_rules(variant)
+    assert played.rules is variant and played.evolve(weather="Storm").rules is variant
+    assert fingerprint(played) != fingerprint(state)
+    assert played.with_rules("bfn").variant is None and fingerprint(played.with_rules("bfn")) == fingerprint(
+        state
+    )
+
+
+def test_a_variant_of_another_game_is_refused():
+    state = nl.load_scenario(SCENARIO)
+    other = replace(state.rules, system="cobra")
+    with pytest.raises(ValueError, match="cannot play a state on the 'bfn' maps"):
+        state.with_rules(other)
