@@ -29,9 +29,9 @@ from scipy.sparse.csgraph import dijkstra
 
 from normandy_lab.engine import load_scenario, supply
 from normandy_lab.engine.sequence import next_phase, phase_effects
-from normandy_lab.engine.supply import _german_sources, _side_lines
 from normandy_lab.engine.zoc import hex_control, zoc_mask
 from normandy_lab.rules import ruleset
+from normandy_lab.rules.bfn.supply import _german_sources, _side_lines
 
 
 def _medians(fns: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:

@@ -108,10 +108,10 @@ def report_setup(state) -> None:
 
     Division units beyond 6 hexes and 6 MP of their HQ, HQs beyond 20 MP of a corps HQ or source (7.2,
     7.3.1), and units on ground the record of the previous evening gives to the other side
-    (:func:`normandy_lab.engine.setup_check.setup_problems`).  A unit on the scenario's
+    (:func:`normandy_lab.rules.bfn.setup_check.setup_problems`).  A unit on the scenario's
     ``expected_out_of_supply`` list is marked as expected.
     """
-    from normandy_lab.engine.setup_check import setup_problems
+    from normandy_lab.rules.bfn.setup_check import setup_problems
 
     expected = {e.unit_id: e.why for e in state.expected_out}
     problems = setup_problems(state)

@@ -5,8 +5,8 @@ BfN's division HQ counter is where its division's supply is handed out
 within 20 MP of a corps HQ.  The researched parts put each HQ at the
 historical command post; this script finds, for every HQ whose counter
 there leaves units out, the hex that supplies the most of them
-(:func:`normandy_lab.engine.setup_check.propose_hq_hex`; corps HQs with
-:func:`~normandy_lab.engine.setup_check.propose_corps_hq_hex`), and, with
+(:func:`normandy_lab.rules.bfn.setup_check.propose_hq_hex`; corps HQs with
+:func:`~normandy_lab.rules.bfn.setup_check.propose_corps_hq_hex`), and, with
 ``--apply``, writes it into ``scenarios/parts/bfn_<date>_{allied,german}.yaml``.
 The command post stays in the unit's ``note``; the ``source`` is kept.
 Rebuild the scenario afterwards (``scripts/build_scenario_bfn.py``)::
@@ -24,7 +24,7 @@ from pathlib import Path
 import yaml
 
 import normandy_lab as nl
-from normandy_lab.engine.setup_check import propose_corps_hq_hex, propose_hq_hex
+from normandy_lab.rules.bfn.setup_check import propose_corps_hq_hex, propose_hq_hex
 
 ROOT = Path(__file__).resolve().parents[1]
 PARTS = ROOT / "scenarios" / "parts"

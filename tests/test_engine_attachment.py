@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from normandy_lab.engine import load_scenario, load_scenario_text, supply
-from normandy_lab.engine.csp import attack_csp_cost, daily_csp_income
 from normandy_lab.engine.edits import add_unit
 from normandy_lab.engine.scenario import ScenarioError
 from normandy_lab.engine.sequence import calendar_in_force, combat_odds, next_phase, phase_effects
 from normandy_lab.engine.state import Unit
+from normandy_lab.rules.bfn.csp import attack_csp_cost, daily_csp_income
 
 PEGASUS = Path(__file__).parent / "data" / "bfn_pegasus_1944-06-07.yaml"
 # Hexes west of the Orne, 3-4 hexes from the 3rd Division HQ (C2815) and 14-15
@@ -295,7 +295,7 @@ def test_20_3_a_kg_hq_supplies_six_units_of_any_division_or_corps(pegasus):
 
 def test_attachments_are_the_owners_best_choice_not_first_come():
     """7.2: attachments are chosen; a maximum flow supplies every unit a greedy pass in file order would strand."""
-    from normandy_lab.engine.attachment import AttachHQ, AttachOption, best_attachments
+    from normandy_lab.rules.bfn.attachment import AttachHQ, AttachOption, best_attachments
 
     hqs = [AttachHQ("1st", 1, 1), AttachHQ("2nd", 1, 1)]
     options = [
@@ -354,7 +354,7 @@ def test_the_attachment_flow_equals_networkx_on_random_problems():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from normandy_lab.engine.attachment import AttachHQ, AttachOption, best_attachments
+    from normandy_lab.rules.bfn.attachment import AttachHQ, AttachOption, best_attachments
 
     @settings(max_examples=150, deadline=None)
     @given(

@@ -16,8 +16,8 @@ import pytest
 
 from normandy_lab.engine import load_scenario
 from normandy_lab.engine.search import FAR, SIXTHS
-from normandy_lab.engine.supply import _Limits, _side_lines
 from normandy_lab.network import edge_arrays
+from normandy_lab.rules.bfn.supply import _Limits, _side_lines
 
 SCENARIO = "bfn_1944-06-13_am"
 

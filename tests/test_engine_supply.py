@@ -14,8 +14,8 @@ from normandy_lab.engine import load_scenario, load_scenario_text, supply
 from normandy_lab.engine.edits import add_unit, destroy_bridge, remove_unit, set_weather
 from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
 from normandy_lab.engine.state import Unit
-from normandy_lab.engine.supply import supply_distances, supply_networkx
 from normandy_lab.engine.zoc import ezoc, hex_control, zoc_mask
+from normandy_lab.rules.bfn.supply import supply_distances, supply_networkx
 
 DATA = Path(__file__).parent / "data"
 PEGASUS = DATA / "bfn_pegasus_1944-06-07.yaml"
@@ -72,7 +72,7 @@ def test_12_5_4_the_third_division_battalion_next_to_benouville_is_in_supply(peg
 
 def test_12_5_4_out_of_supply_defenders_within_3_hexes_of_a_supplied_unit_get_defensive_support(pegasus):
     """12.5.4: OOS defenders within 3 hexes of a unit in General Supply may receive defensive artillery."""
-    from normandy_lab.engine.supply import defensive_support_eligible
+    from normandy_lab.rules.bfn.supply import defensive_support_eligible
 
     report = supply(pegasus)
     assert not report["GB-6AB-9"].general

@@ -13,9 +13,9 @@ import pytest
 
 import normandy_lab as nl
 from normandy_lab.engine.scenario import historical_scenarios
-from normandy_lab.engine.setup_check import setup_problems
 from normandy_lab.engine.whatif import supply_summary
 from normandy_lab.rules import ruleset
+from normandy_lab.rules.bfn.setup_check import setup_problems
 
 SCENARIOS = tuple(historical_scenarios())
 # Issue 13's targets that hold: at most this many units out of General Supply (19 June: its fair twin).

@@ -1,7 +1,7 @@
 """One side's lines of supply over a map: what blocks them, what they cost, and the searches (BfN 7.3).
 
 The supply determination (:mod:`normandy_lab.engine.supply`) and its
-explanations (:mod:`normandy_lab.engine.explain`) both read the map through
+explanations (:mod:`normandy_lab.rules.bfn.explain`) both read the map through
 :class:`_Lines`: which hexes a line may not enter (enemy units, vacant hexes
 in an EZOC, the sea, interdicted hexes: 7.3, 5.4), which hexsides it may not
 cross (all-sea; unbridged water except on the tracing unit's own first step,

@@ -15,9 +15,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from normandy_lab.engine.csp import attack_csp_cost, daily_csp_income
 from normandy_lab.engine.state import GameState
 from normandy_lab.rules import Phase
+from normandy_lab.rules.bfn.csp import attack_csp_cost, daily_csp_income
 
 
 def current_phase(state: GameState) -> Phase:

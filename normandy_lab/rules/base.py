@@ -8,7 +8,11 @@ differ between systems.  The engine core reads only this interface.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from normandy_lab.engine.report import SupplyReport
+    from normandy_lab.engine.state import GameState
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,12 @@ class RuleSet:
     #: views cite each game's own rules without naming any.
     rule_refs: dict[str, str] = field(default_factory=dict)
     variant: str = ""
+
+    # -- the verdicts a game gives its own way (a game's class overrides them) ----------------
+
+    def determine_supply(self, state: GameState) -> SupplyReport:
+        """Determine the supply of every unit of ``state`` with the reasons (one schema for all games)."""
+        raise NotImplementedError(f"the {self.title or self.system} rules determine no supply yet")
 
 
 @dataclass(frozen=True)

@@ -50,8 +50,9 @@ from normandy_lab.engine.search import FAR, SIXTHS, components, search_full
 from normandy_lab.network import edge_arrays
 
 if TYPE_CHECKING:
+    from normandy_lab.engine.report import UnitSupply
     from normandy_lab.engine.state import Unit
-    from normandy_lab.engine.supply import UnitSupply, _SideSupply
+    from normandy_lab.rules.bfn.supply import _SideSupply
 
 
 class _Candidate:

@@ -74,8 +74,8 @@ def setup_problems(state: GameState, history: bool = True) -> list[SetupProblem]
         unit = state.unit(r.unit_id)
         if unit.hq in ("division", "kg") and not r.general:
             problems.append(SetupProblem(unit.id, "hq_beyond_corps", r.reason))
-    sides = report._context["sides"]
-    limits = report._context["limits"]
+    sides = report.determination.sides
+    limits = report.determination.limits
     for det in sides.values():
         for q in det.plain:
             unit = det.units[q]
@@ -189,8 +189,8 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14) -> HqProposal
     hq = state.unit(hq_id)
     g = grid(state.system)
     report = supply(_without(state, hq_id))
-    det = report._context["sides"][hq.side]
-    limits = report._context["limits"]
+    det = report.determination.sides[hq.side]
+    limits = report.determination.limits
     lines: _Lines = det.lines
     own = [
         q for q, u in enumerate(det.units) if u.formation == hq.formation and not u.hq and u.type != "ship"
@@ -251,9 +251,9 @@ def propose_corps_hq_hex(
     g = grid(state.system)
     side = corps.side
     report = supply(state)
-    det = report._context["sides"][side]
+    det = report.determination.sides[side]
     lines: _Lines = det.lines
-    limit = report._context["limits"].division_n
+    limit = report.determination.limits.division_n
     here = g.index(corps.hex)
     us = ("US", "FR")
     hqs = [u for u in det.divs if side == "german" or (u.nationality in us) == (corps.nationality in us)]

@@ -10,7 +10,8 @@ and every reconstructed number can be changed through :data:`BFN_RULES`'s
 
 from __future__ import annotations
 
-from normandy_lab.rules.base import CalendarEntry, Phase, RuleSet
+from normandy_lab.rules.base import CalendarEntry, Phase
+from normandy_lab.rules.bfn.system import BfnRules
 
 ALLIED, GERMAN = "allied", "german"
 
@@ -373,7 +374,7 @@ BFN_RULE_NOTES = {
     "20.3": "A German Kampfgruppe HQ supplies up to six units of any formation.",
 }
 
-BFN_RULES = RuleSet(
+BFN_RULES = BfnRules(
     system="bfn",
     title="The Battle for Normandy",
     rule_notes=BFN_RULE_NOTES,
@@ -410,4 +411,3 @@ BFN_RULES = RuleSet(
     campaign=("1944-06-06", "1944-08-20"),
     calendar=CALENDAR,
 )
-"""The Battle for Normandy's rules as data."""
