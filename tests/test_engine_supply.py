@@ -303,21 +303,6 @@ def test_property_a_friendly_unit_never_blocks_a_friendly_line(pegasus, hex_id):
             assert after[uid].general
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.permutations(range(9)))
-def test_property_results_do_not_depend_on_unit_order(pegasus, order):
-    units = list(pegasus.units)
-    shuffled = [units[i] for i in order if i < len(units)] + units[9:]
-    a = supply(pegasus)
-    b = supply(pegasus.evolve(units=tuple(shuffled)))
-    for uid in a.units:
-        assert (a[uid].general, a[uid].combat, a[uid].reason) == (
-            b[uid].general,
-            b[uid].combat,
-            b[uid].reason,
-        )
-
-
 def test_7_5_on_the_6_june_turns_everyone_is_in_supply(pegasus):
     """7.5 June 6th exceptions: paratroops, invasion units and Germans are in supply on the Night and Invasion turns."""
     import datetime as dt

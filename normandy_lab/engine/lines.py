@@ -2,7 +2,7 @@
 
 The supply determination (:mod:`normandy_lab.engine.supply`) and its
 explanations (:mod:`normandy_lab.rules.bfn.explain`) both read the map through
-:class:`_Lines`: which hexes a line may not enter (enemy units, vacant hexes
+:class:`TraceNet`: which hexes a line may not enter (enemy units, vacant hexes
 in an EZOC, the sea, interdicted hexes: 7.3, 5.4), which hexsides it may not
 cross (all-sea; unbridged water except on the tracing unit's own first step,
 7.3.2), and what each step costs (7.3.2: infantry rates).
@@ -246,7 +246,7 @@ def _edge_positions(system: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 @dataclass(frozen=True)
-class _Situation:
+class Situation:
     """Where the units of a state stand, computed once for both sides' lines and hex control."""
 
     position: dict[str, int]  # unit id -> dense hex index
@@ -255,7 +255,8 @@ class _Situation:
     zoc: dict[str, np.ndarray]  # side -> hexes in its ZOC (5.1, 5.3)
 
     @classmethod
-    def of(cls, state: GameState) -> _Situation:
+    def of(cls, state: GameState) -> Situation:
+        """Find where every unit of ``state`` stands and the zones of control of both sides."""
         g = grid(state.system)
         index_of = g._index_of_id  # unit hexes are canonical ids (the scenario loader made them so)
         position = {u.id: index_of[u.hex] if u.hex in index_of else g.index(u.hex) for u in state.units}
@@ -270,7 +271,7 @@ class _Situation:
         return cls(position, occupied, ground, zoc)
 
 
-class _Lines:
+class TraceNet:
     """One side's lines of supply on a state: what blocks them (7.3), and searches over them.
 
     A line may not enter a hex held by an enemy unit, nor a vacant hex in an
@@ -279,7 +280,7 @@ class _Lines:
     sixths of an MP; FAR means no line.
     """
 
-    def __init__(self, state: GameState, side: str, situation: _Situation):
+    def __init__(self, state: GameState, side: str, situation: Situation):
         g = grid(state.system)
         self.g = g
         self.n = len(g)
@@ -290,7 +291,8 @@ class _Lines:
         self.friendly, self.enemy = situation.occupied[side], situation.occupied[enemy_side]
         self.enemy_ground = situation.ground[enemy_side]
         self.enemy_units_at: dict[int, list[str]] = {}
-        for u in state.units_of(enemy_side):
+        # By id, whatever order the units come in: the reasons list them.
+        for u in sorted(state.units_of(enemy_side), key=lambda u: u.id):
             self.enemy_units_at.setdefault(situation.position[u.id], []).append(u.id)
         self.in_ezoc = situation.zoc[enemy_side]
         interdicted = np.zeros(self.n, dtype=bool)
@@ -511,7 +513,7 @@ class _Lines:
 
 @dataclass(frozen=True)
 class _Ranges:
-    """The result of :meth:`_Lines.ranges`: ``dist[group, metric, query]`` (0: hexes, 1: MP sixths)."""
+    """The result of :meth:`TraceNet.ranges`: ``dist[group, metric, query]`` (0: hexes, 1: MP sixths)."""
 
     dist: np.ndarray
     line_start: np.ndarray

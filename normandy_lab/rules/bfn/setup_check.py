@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from normandy_lab.engine.lines import _as_mp, _impassable, _Lines
+from normandy_lab.engine.lines import TraceNet, _as_mp, _impassable
 from normandy_lab.engine.search import SIXTHS
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import supply
@@ -191,7 +191,7 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14) -> HqProposal
     report = supply(_without(state, hq_id))
     det = report.determination.sides[hq.side]
     limits = report.determination.limits
-    lines: _Lines = det.lines
+    lines: TraceNet = det.lines
     own = [
         q for q, u in enumerate(det.units) if u.formation == hq.formation and not u.hq and u.type != "ship"
     ]
@@ -252,7 +252,7 @@ def propose_corps_hq_hex(
     side = corps.side
     report = supply(state)
     det = report.determination.sides[side]
-    lines: _Lines = det.lines
+    lines: TraceNet = det.lines
     limit = report.determination.limits.division_n
     here = g.index(corps.hex)
     us = ("US", "FR")

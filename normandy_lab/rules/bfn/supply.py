@@ -46,6 +46,8 @@ import numpy as np
 from normandy_lab.engine.lines import (  # noqa: F401 - re-exported for the references and tests
     INF,
     RANGE_SLACK_MP,
+    Situation,
+    TraceNet,
     _as_hexes,
     _as_mp,
     _edge_costs,
@@ -53,8 +55,6 @@ from normandy_lab.engine.lines import (  # noqa: F401 - re-exported for the refe
     _german_sources,
     _impassable,
     _Limits,
-    _Lines,
-    _Situation,
 )
 from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.search import FAR, SIXTHS
@@ -103,7 +103,7 @@ class _SideSupply:
     """The supply determination of one side (7.2-7.6), step by step."""
 
     def __init__(
-        self, state: GameState, side: str, lines: _Lines, rules, limits: _Limits, position, control
+        self, state: GameState, side: str, lines: TraceNet, rules, limits: _Limits, position, control
     ) -> None:
         g = lines.g
         self.state, self.side, self.lines, self.rules, self.limits = state, side, lines, rules, limits
@@ -696,12 +696,12 @@ def determine_supply(state: GameState) -> SupplyReport:
         mp=rules.supply["unit_range_mp"] * factor,
         division=rules.supply["division_hq_range_mp"] * factor,
     )
-    situation = _Situation.of(state)
+    situation = Situation.of(state)
     control = hex_control(state, zoc=situation.zoc, occupied=situation.occupied)
     reports: dict[str, UnitSupply] = {}
     sides: dict[str, _SideSupply] = {}
     for side in ("allied", "german"):
-        lines = _Lines(state, side, situation)
+        lines = TraceNet(state, side, situation)
         determination = _SideSupply(state, side, lines, rules, limits, situation.position, control)
         determination.run()
         sides[side] = determination
@@ -774,9 +774,9 @@ def supply_distances(state: GameState, side: str) -> dict[str, float]:
     return {u.id: float(_as_mp(dist[g.index(u.hex)])) for u in state.units_of(side)}
 
 
-def _side_lines(state: GameState, side: str) -> _Lines:
+def _side_lines(state: GameState, side: str) -> TraceNet:
     """One side's lines on a state, built on their own (for the references and the benchmark)."""
-    return _Lines(state, side, _Situation.of(state))
+    return TraceNet(state, side, Situation.of(state))
 
 
 def defensive_support_eligible(report: SupplyReport, unit_id: str) -> bool:

@@ -1,0 +1,217 @@
+"""The rule-system contract (issue 15): every registered rule system, and a toy written only against the
+contract, keeps the same invariants of supply.
+
+Each system is tried on example states (a system registered without examples here fails the coverage
+test, so a new game must add its own): adding an enemy unit never puts a unit into supply; removing an
+interdiction never takes one out; a friendly unit never blocks a friendly line; the verdicts do not depend
+on the order of the units; bad weather never lengthens a range; every report follows the schema; an
+exemption names its rule.
+
+Where a rule system shares out places of limited number (BfN's attachment to a division HQ, 7.2, at most
+three, given as the owner's best choice), one unit can gain or lose a place because another lost or
+gained its line: such a unit must be one traced to an attachment place, and the number of units in supply
+must still move the right way.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import normandy_lab as nl
+from normandy_lab import rules
+from normandy_lab.engine.edits import add_unit, clear_interdiction, interdict_hex
+from normandy_lab.engine.reasons import ATTACHMENT_FULL, BLOCKED, CUT_OFF, HQ_OUT_OF_SUPPLY, OUT_OF_RANGE
+from normandy_lab.engine.state import Unit
+
+sys.path.insert(0, str(Path(__file__).parent))
+from toy_system import toy_rules  # the toy lives beside the tests, outside the package
+
+SMALL = Path(__file__).parent / "data" / "bfn_pegasus_1944-06-07.yaml"
+CODES = {OUT_OF_RANGE, CUT_OFF, BLOCKED, HQ_OUT_OF_SUPPLY, ATTACHMENT_FULL}
+SHARED_PLACE = "attached"  # what a unit traced to a place of limited number is traced to
+
+
+def _bfn(example: str):
+    if example == "13 June":
+        return nl.load_scenario("bfn_1944-06-13_am")
+    pegasus = nl.load_scenario(SMALL)
+    if example == "6 June Night":  # the 7.5 exceptions
+        return pegasus.evolve(date=dt.date(1944, 6, 6), turn="6 June Night", phase_index=0)
+    return pegasus
+
+
+# Per rule system, its example states: a name and how to make it.
+EXAMPLES = {
+    "bfn": {name: (lambda name=name: _bfn(name)) for name in ("13 June", "Pegasus", "6 June Night")},
+    "toy": {name: (lambda name=name: _bfn(name).with_rules(toy_rules())) for name in ("13 June", "Pegasus")},
+}
+CASES = [
+    pytest.param(system, name, id=f"{system}-{name}") for system in EXAMPLES for name in EXAMPLES[system]
+]
+
+
+@functools.cache
+def _example(system: str, name: str):
+    return EXAMPLES[system][name]()
+
+
+def test_every_registered_rule_system_has_example_states_here():
+    assert set(rules.available()) <= set(EXAMPLES), "add example states for the new rule system"
+
+
+def _in(report) -> set[str]:
+    return {u for u, r in report.units.items() if r.general}
+
+
+def _moved_only_by_shared_places(before, after, gained: set[str], lost: set[str]) -> None:
+    """A unit may only change against the invariant through a place another unit gave up or took."""
+    for uid in gained:
+        assert after[uid].traced_kind == SHARED_PLACE, (uid, after[uid].traced_to)
+    for uid in lost:
+        assert before[uid].traced_kind == SHARED_PLACE, (uid, before[uid].traced_to, after[uid].reason)
+
+
+def _vacant_land_hexes(state, near: str, count: int = 40) -> list[str]:
+    g = nl.grid(state.system)
+    taken = {u.hex for u in state.units}
+    terrain = nl.terrain_map(state.system, progress=False).hexes["terrain"]
+    centre = g.index(near)
+    order = np.argsort([g.distance(near, h) for h in g._ids[max(0, centre - 4000) : centre + 4000]])
+    pool = g._ids[max(0, centre - 4000) : centre + 4000][order]
+    return [h for h in pool if h not in taken and terrain.loc[h] not in ("Sea", "All Sea", "Impassable")][
+        :count
+    ]
+
+
+def _battalion(uid: str, side: str, hex_id: str, formation: str | None = None) -> Unit:
+    return Unit(
+        id=uid, name=uid, side=side, nationality="UK" if side == "allied" else "DE", type="infantry",
+        mechanized=False, size="battalion", formation=formation, corps=None, hq=None, hex=hex_id, steps=3,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(("system", "name"), CASES)
+def test_adding_an_enemy_unit_never_puts_a_unit_into_supply(system, name):
+    state = _example(system, name)
+    before = nl.supply(state)
+    front = sorted(state.units_of("allied"), key=lambda u: u.id)[len(state.units_of("allied")) // 2].hex
+
+    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.sampled_from(_vacant_land_hexes(state, front)), st.sampled_from(["allied", "german"]))
+    def check(hex_id, enemy_side):
+        side = "german" if enemy_side == "allied" else "allied"
+        after = nl.supply(add_unit(state, _battalion("NEW-ENEMY", enemy_side, hex_id)))
+        was, now = (
+            {u for u in _in(before) if before[u].side == side},
+            {u for u in _in(after) if after[u].side == side},
+        )
+        assert len(now) <= len(was), name
+        _moved_only_by_shared_places(before, after, now - was, set())
+
+    check()
+
+
+@pytest.mark.parametrize(("system", "name"), CASES)
+def test_removing_an_interdiction_never_takes_a_unit_out_of_supply(system, name):
+    state = _example(system, name)
+    front = state.units[len(state.units) // 2].hex
+
+    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.sampled_from(_vacant_land_hexes(state, front)))
+    def check(hex_id):
+        blocked = interdict_hex(state, hex_id)
+        with_it, without = nl.supply(blocked), nl.supply(clear_interdiction(blocked, hex_id))
+        assert len(_in(without)) >= len(_in(with_it)), name
+        _moved_only_by_shared_places(with_it, without, set(), _in(with_it) - _in(without))
+
+    check()
+
+
+@pytest.mark.parametrize(("system", "name"), CASES)
+def test_a_friendly_unit_never_blocks_a_friendly_line(system, name):
+    state = _example(system, name)
+    before = nl.supply(state)
+    anchors = [u for u in state.units if u.hq is None and u.formation and before[u.id].general]
+    if not anchors:
+        pytest.skip("no unit of a formation in supply")
+
+    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.sampled_from(anchors), st.integers(0, 5))
+    def check(anchor, pick):
+        # Beside a unit in supply, of its formation: a unit that needs no place of limited number.
+        hex_id = _vacant_land_hexes(state, anchor.hex, 6)[pick]
+        friend = _battalion("NEW-FRIEND", anchor.side, hex_id, anchor.formation)
+        friend = replace(friend, nationality=anchor.nationality)
+        after = nl.supply(add_unit(state, friend))
+        was = {u for u in _in(before) if before[u].side == anchor.side}
+        now = {u for u in _in(after) if after[u].side == anchor.side} - {"NEW-FRIEND"}
+        _moved_only_by_shared_places(before, after, set(), was - now)
+        assert len(now) >= len(was), name
+
+    check()
+
+
+@pytest.mark.parametrize(("system", "name"), CASES)
+def test_the_verdicts_do_not_depend_on_the_order_of_the_units(system, name):
+    """The state keeps its units sorted; the determination is handed them in other orders and must agree."""
+    state = _example(system, name)
+    expected = nl.supply(state)
+    for seed in (1, 2, 3):
+        shuffled = list(state.units)
+        np.random.default_rng(seed).shuffle(shuffled)
+        other = state.evolve()
+        object.__setattr__(other, "units", tuple(shuffled))  # past the sorting, on purpose
+        assert [u.id for u in other.units] != [u.id for u in state.units]
+        report = nl.supply(other)
+        for uid, row in expected.units.items():
+            got = report[uid]
+            assert (got.general, got.combat, got.isolated, got.code, got.reason, got.path) == (
+                row.general, row.combat, row.isolated, row.code, row.reason, row.path,
+            ), (name, uid)  # fmt: skip
+
+
+@pytest.mark.parametrize(("system", "name"), CASES)
+def test_bad_weather_never_lengthens_a_range(system, name):
+    state = _example(system, name)
+    fair_weathers = [w for w, e in state.rules.weather_effects.items() if not e.get("supply_halved")]
+    foul_weathers = [w for w, e in state.rules.weather_effects.items() if e.get("supply_halved")]
+    fair = nl.supply(state.evolve(weather=fair_weathers[0]))
+    for foul_weather in foul_weathers:
+        foul = nl.supply(state.evolve(weather=foul_weather))
+        assert _in(foul) <= _in(fair), (name, foul_weather)
+        for hq in [u for u in state.units if u.hq][:6]:
+            if fair[hq.id].general and foul[hq.id].general:
+                assert foul.supply_range(hq.id) <= fair.supply_range(hq.id), (name, hq.id)
+
+
+@pytest.mark.parametrize(("system", "name"), CASES)
+def test_every_report_follows_the_schema_and_every_exemption_names_its_rule(system, name):
+    state = _example(system, name)
+    report = nl.supply(state)
+    g = nl.grid(state.system)
+    assert set(report.units) == {u.id for u in state.units}, name
+    for unit in state.units:
+        row = report[unit.id]
+        assert (row.unit_id, row.side, row.hex) == (unit.id, unit.side, unit.hex)
+        assert all(isinstance(v, bool) for v in (row.general, row.combat, row.isolated))
+        if not row.general:
+            assert row.code in CODES and row.rule and row.reason, (name, unit.id, row.code)
+            continue
+        if row.path:  # a line: from the unit, hex by hex
+            assert row.path[0] == unit.hex
+            assert all(g.distance(a, b) == 1 for a, b in zip(row.path, row.path[1:], strict=False))
+        elif row.traced_kind != "" or row.traced_to:
+            # In supply with no line: an exemption, or a unit on its own source, says by which rule.
+            assert "(" in row.traced_to and any(ch.isdigit() for ch in row.traced_to), (
+                name,
+                row.traced_to,
+            )
