@@ -84,11 +84,44 @@ def snapshot() -> dict:
     return out
 
 
+def fingerprints() -> dict[str, str]:
+    """The fingerprint of every historical scenario as loaded, and after a few edits of each kind.
+
+    A saved study is refused when its replay's fingerprint differs: a change of how a state is held (a field
+    moved into the rule system's markers) must leave these the same, or every saved study is lost.
+    """
+    import normandy_lab as nl
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.engine.scenario import historical_scenarios
+    from normandy_lab.engine.study import fingerprint
+
+    out = {}
+    for name in historical_scenarios():
+        state = nl.load_scenario(name)
+        out[name] = fingerprint(state)
+        hexes = sorted(u.hex for u in state.units)
+        for edit in (
+            {"op": "interdict", "hex": hexes[len(hexes) // 2]},
+            {"op": "weather", "weather": "Storm"},
+            {"op": "air", "allied": {"C": 3}, "german_aa": {"C": 1}},
+            {"op": "next_phase"},
+            {"op": "next_phase"},
+        ):
+            state = apply_edit(state, edit)
+        out[f"{name}|edited"] = fingerprint(state)
+    return out
+
+
 def main() -> None:
     commit = subprocess.run(
         ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
     ).stdout.strip()
-    payload = {"made_by": "scripts/snapshot_supply.py", "commit": commit, "states": snapshot()}
+    payload = {
+        "made_by": "scripts/snapshot_supply.py",
+        "commit": commit,
+        "states": snapshot(),
+        "fingerprints": fingerprints(),
+    }
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     # mtime=0: the same verdicts give the same bytes, so git sees a change only when one changed.
     with gzip.GzipFile(SNAPSHOT, "wb", mtime=0) as handle:

@@ -22,7 +22,8 @@ _spec = importlib.util.spec_from_file_location("snapshot_supply", ROOT / "script
 snapshot_supply = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(snapshot_supply)
 
-RECORDED = json.loads(gzip.decompress(snapshot_supply.SNAPSHOT.read_bytes()))["states"]
+SNAPSHOT = json.loads(gzip.decompress(snapshot_supply.SNAPSHOT.read_bytes()))
+RECORDED = SNAPSHOT["states"]
 
 
 def _differences(before: dict, now: dict, limit: int = 8) -> list[str]:
@@ -66,3 +67,8 @@ def test_the_snapshot_covers_every_historical_scenario_in_two_weathers():
     assert sum(not r["general"] for r in rows) > 100 and all(r["reason"] for r in rows if not r["general"])
     assert sum(len(r["path"]) > 3 for r in rows) > 1000
     assert all(state["ranges"]["allied"] and state["ranges"]["german"] for state in RECORDED.values())
+
+
+def test_the_fingerprints_of_the_historical_scenarios_are_as_recorded():
+    """A study saved before the move still opens: a state's fingerprint, loaded and after edits, is unchanged."""
+    assert snapshot_supply.fingerprints() == SNAPSHOT["fingerprints"]
