@@ -33,12 +33,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from normandy_lab.engine.state import (
-    Beachhead,
-    ExpectedOut,
-    GameState,
-    Unit,
-)
+from normandy_lab.engine.state import ExpectedOut, GameState, Unit
 from normandy_lab.grid import grid
 from normandy_lab.numbering import HexIdError
 from normandy_lab.paths import REPO_ROOT
@@ -120,27 +115,13 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
 
     weather = data.get("weather") or rules.historical_weather.get(date.isoformat(), "Overcast")
     seed = data.get("seed", 0)
-    csp = data.get("csp", 0)
-
-    air_points, aa_points = _air(check, data.get("air"), data, g)
     units = _units(check, data, rules, g)
-    beachheads = _beachheads(check, data, g)
     bridges = _bridges(check, data, g)
     interdicted = _hex_list(check, data, "interdiction", g)
-    pathfinders = _hex_list(check, data, "pathfinders", g)
-    mulberries = data.get("mulberries") or []
-    beach_names = [b.name for b in beachheads]
-    if any(m not in beach_names for m in mulberries):
-        raise check.fail(
-            data,
-            "mulberries",
-            f"{mulberries!r} is not a list of the scenario's beachheads",
-            f"name the beachheads whose Mulberry is complete (19.4), from {', '.join(beach_names) or 'none'}",
-        )
     control = _control(check, data, g)
-    cities = data.get("german_supply_cities", rules.supply["german_supply_cities"]) or []
     options = _options(check, data, rules)
     expected = _expected_out(check, data, {u.id for u in units})
+    markers = rules.scenario_markers(data, path, g)  # the game's own section of the file
 
     return GameState(
         system=rules.system,
@@ -150,16 +131,10 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         phase_index=phases.index(phase_name),
         weather=weather,
         units=tuple(units),
-        beachheads=tuple(beachheads),
-        air_points=air_points,
-        aa_points=aa_points,
         destroyed_bridges=frozenset(bridges),
         interdicted_hexes=frozenset(interdicted),
         control=control,
-        german_supply_cities=frozenset(cities),
-        csp=csp,
-        pathfinders=frozenset(pathfinders),
-        mulberries=tuple(mulberries),
+        markers=markers,
         seed=seed,
         options=options,
         expected_out=expected,
@@ -209,19 +184,6 @@ def _canonical_hex(check: _Checker, where: Any, field: str, value: str, g) -> st
         return g.canonical(value)
     except HexIdError as exc:
         raise check.fail(where, field, str(exc), "correct the hex id") from None
-
-
-def _air(check: _Checker, air: Any, data: LineDict, g) -> tuple[dict[str, int], dict[str, int]]:
-    air = air or {}
-    sheets = sorted(g.scheme.sheets)
-    out: list[dict[str, int]] = []
-    for key in ("allied", "german_aa"):
-        part = air.get(key) or {}
-        for sheet in part:
-            if sheet not in sheets:
-                raise check.fail(air, f"air.{key}", f"unknown map {sheet!r}", f"maps are {', '.join(sheets)}")
-        out.append(dict(part))
-    return out[0], out[1]
 
 
 def unit_from_entry(check: _Checker, entry: dict, field: str, rules, g) -> Unit:
@@ -350,17 +312,6 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
                 f"move some of the units stacked there (first one at line {first_line[key]})",
             )
     return units
-
-
-def _beachheads(check: _Checker, data: LineDict, g) -> list[Beachhead]:
-    return [
-        Beachhead(
-            name=entry["name"],
-            nationality=entry["nationality"],
-            hex=_canonical_hex(check, entry, f"beachheads[{n}].hex", entry["hex"], g),
-        )
-        for n, entry in enumerate(data.get("beachheads") or [])
-    ]
 
 
 def _bridges(check: _Checker, data: LineDict, g) -> list[str]:

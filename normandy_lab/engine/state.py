@@ -84,15 +84,6 @@ class Unit:
     breakdown: bool = False
 
 
-@dataclass(frozen=True)
-class Beachhead:
-    """An Allied beachhead (18.8.2): a supply source, a corps HQ until the corps HQs land (7.2)."""
-
-    name: str
-    nationality: str
-    hex: str
-
-
 class EditLog(Sequence[str]):
     """The log of what changed a state, shared with the states before it.
 
@@ -224,16 +215,14 @@ class GameState:
     phase_index: int
     weather: str
     units: tuple[Unit, ...]
-    beachheads: tuple[Beachhead, ...] = ()
-    air_points: MappingProxyType = field(default_factory=lambda: _freeze({}))
-    aa_points: MappingProxyType = field(default_factory=lambda: _freeze({}))
     destroyed_bridges: frozenset[str] = frozenset()
     interdicted_hexes: frozenset[str] = frozenset()
     control: MappingProxyType = field(default_factory=lambda: _freeze({}))
-    german_supply_cities: frozenset[str] = frozenset()
-    csp: int = 0
-    pathfinders: frozenset[str] = frozenset()
-    mulberries: tuple[str, ...] = ()
+    #: What the rule system keeps beside the units (BfN: beachheads, supply cities, Combat Supply Points,
+    #: pathfinders, Mulberries, air and AA points per map), read as attributes (``state.csp``) and changed
+    #: with :meth:`evolve` (``state.evolve(csp=4)``).  The rule system gives the defaults
+    #: (``RuleSet.markers``); in a fingerprint they stand beside the other fields, as before they moved here.
+    markers: MappingProxyType = field(default_factory=lambda: _freeze({}), metadata={"canonical": "flatten"})
     seed: int = 0
     draws: int = 0
     #: The units the scenario expects out of General Supply on its date, with why.
@@ -247,12 +236,28 @@ class GameState:
     def __post_init__(self) -> None:
         # Canonical order: results never depend on the order units were listed in.
         object.__setattr__(self, "units", tuple(sorted(self.units, key=lambda u: u.id)))
-        for name in ("air_points", "aa_points", "control", "options"):
+        for name in ("control", "options"):
             value = getattr(self, name)
             if not isinstance(value, MappingProxyType):
                 object.__setattr__(self, name, _freeze(value))
+        # Every marker the rule system keeps, its default where none is given; a mapping is frozen.
+        markers = {**self.rules.markers, **self.markers}
+        unknown = sorted(set(markers) - set(self.rules.markers))
+        if unknown:
+            raise TypeError(
+                f"{', '.join(unknown)}: not a field of a state nor a marker of the {self.system!r} rules"
+            )
+        frozen = {k: _freeze(v) if isinstance(v, dict | MappingProxyType) else v for k, v in markers.items()}
+        object.__setattr__(self, "markers", MappingProxyType(frozen))
         if not isinstance(self.log, EditLog):
             object.__setattr__(self, "log", EditLog(self.log))
+
+    def __getattr__(self, name: str) -> Any:
+        # Only for names that are not fields: the rule system's markers (state.csp, state.beachheads ...).
+        markers = self.__dict__.get("markers")
+        if markers is not None and name in markers:
+            return markers[name]
+        raise AttributeError(f"{type(self).__name__!s} has no field or marker {name!r}")
 
     def __repr__(self) -> str:
         # The dataclass repr lists every unit (150 kB): a state says what it is in one line.
@@ -262,7 +267,11 @@ class GameState:
         )
 
     def evolve(self, **changes: Any) -> GameState:
-        """Return a copy with ``changes`` applied."""
+        """Return a copy with ``changes`` applied: fields, or markers of the rule system (``csp=4``)."""
+        fields_of = self.__dataclass_fields__
+        markers = {k: changes.pop(k) for k in list(changes) if k not in fields_of}
+        if markers:
+            changes["markers"] = {**changes.get("markers", self.markers), **markers}
         return replace(self, **changes)
 
     def unit(self, unit_id: str) -> Unit:

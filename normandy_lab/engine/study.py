@@ -42,11 +42,16 @@ def canonical(value: Any) -> Any:
     whose order for a set follows the process's hash seed.
     """
     if is_dataclass(value) and not isinstance(value, type):
-        return {
-            f.name: canonical(getattr(value, f.name))
-            for f in fields(value)
-            if not (f.metadata.get("canonical") == "omit_if_none" and getattr(value, f.name) is None)
-        }
+        out: dict[str, Any] = {}
+        for f in fields(value):
+            how, held = f.metadata.get("canonical"), getattr(value, f.name)
+            if how == "omit_if_none" and held is None:
+                continue
+            if how == "flatten":  # a state's markers stand beside its fields, where they were before
+                out.update(canonical(held))
+            else:
+                out[f.name] = canonical(held)
+        return out
     if callable(value):  # a rule system's function: its module and name stand for it
         return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', repr(value))}"
     if isinstance(value, Mapping):

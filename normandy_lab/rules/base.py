@@ -79,9 +79,19 @@ class RuleSet:
     #: "unit_supply_range", "combat_supply_chain", "air_allocation", "air_interdiction"), so that
     #: views cite each game's own rules without naming any.
     rule_refs: dict[str, str] = field(default_factory=dict)
+    #: What a state of this game keeps beside its units, with the defaults (``GameState.markers``).
+    markers: dict[str, Any] = field(default_factory=dict)
     variant: str = ""
 
     # -- the verdicts a game gives its own way (a game's class overrides them) ----------------
+
+    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
+        """Read this game's section of a scenario file into the state's markers (after the file's schema).
+
+        ``data`` is the line-aware mapping of the file; a problem is raised as
+        :class:`~normandy_lab.engine.scenario.ScenarioError` at its line.
+        """
+        return {}
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine the supply of every unit of ``state`` with the reasons (one schema for all games)."""

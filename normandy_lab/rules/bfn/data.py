@@ -11,6 +11,7 @@ and every reconstructed number can be changed through :data:`BFN_RULES`'s
 from __future__ import annotations
 
 from normandy_lab.rules.base import CalendarEntry, Phase
+from normandy_lab.rules.bfn.scenario import MARKERS
 from normandy_lab.rules.bfn.system import BfnRules
 
 ALLIED, GERMAN = "allied", "german"
@@ -410,4 +411,5 @@ BFN_RULES = BfnRules(
     stacking_points={k: v["stack"] for k, v in UNIT_DEFAULTS.items()},
     campaign=("1944-06-06", "1944-08-20"),
     calendar=CALENDAR,
+    markers=MARKERS,
 )

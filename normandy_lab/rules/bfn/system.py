@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from normandy_lab.rules.base import RuleSet
 
@@ -19,6 +19,12 @@ class BfnRules(RuleSet):
     A variant made with :func:`dataclasses.replace` is a ``BfnRules`` too, and
     determines supply with its own numbers.
     """
+
+    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
+        """Read BfN's section of a scenario: beachheads, supply cities, CSPs, pathfinders, Mulberries, air."""
+        from normandy_lab.rules.bfn.scenario import scenario_markers
+
+        return scenario_markers(self, data, path, grid)
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine General and Combat Supply and isolation with the reasons (7.2-7.6, 17.1, 20.3)."""
