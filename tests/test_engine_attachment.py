@@ -10,9 +10,10 @@ import pytest
 from normandy_lab.engine import load_scenario, load_scenario_text, supply
 from normandy_lab.engine.edits import add_unit
 from normandy_lab.engine.scenario import ScenarioError
-from normandy_lab.engine.sequence import calendar_in_force, combat_odds, next_phase, phase_effects
+from normandy_lab.engine.sequence import calendar_in_force, next_phase, phase_effects
 from normandy_lab.engine.state import Unit
 from normandy_lab.rules.bfn.csp import attack_csp_cost, daily_csp_income
+from normandy_lab.rules.bfn.sequence import combat_odds
 
 PEGASUS = Path(__file__).parent / "data" / "bfn_pegasus_1944-06-07.yaml"
 # Hexes west of the Orne, 3-4 hexes from the 3rd Division HQ (C2815) and 14-15

@@ -12,18 +12,13 @@ import pytest
 import normandy_lab as nl
 from normandy_lab.engine import load_scenario
 from normandy_lab.engine.edits import add_unit, remove_unit, set_air, set_weather
-from normandy_lab.engine.interdiction import interdiction_penalty, map_penalties, track_penalty
 from normandy_lab.engine.movement import IllegalMoveError, allowance, check_move, move_unit, movement_range
-from normandy_lab.engine.sequence import (
-    current_phase,
-    next_phase,
-    phase_effects,
-    previous_phase,
-    roll_weather,
-)
+from normandy_lab.engine.sequence import current_phase, next_phase, phase_effects, previous_phase
 from normandy_lab.engine.state import Unit
 from normandy_lab.engine.study import Study, StudyError, load_study, save_study
 from normandy_lab.rules import BFN_RULES
+from normandy_lab.rules.bfn.air import interdiction_penalty, map_penalties, track_penalty
+from normandy_lab.rules.bfn.sequence import roll_weather
 
 PEGASUS = Path(__file__).parent / "data" / "bfn_pegasus_1944-06-07.yaml"
 
@@ -310,7 +305,7 @@ def test_units_are_kept_in_a_canonical_order(state):
 
 def test_7_5_combat_phase_shows_odds_with_out_of_supply_attackers_halved(state):
     """7.5: attack strength halved (rounded up) out of supply; 3.2: combine a stack before halving."""
-    from normandy_lab.engine.sequence import combat_odds, unit_strength
+    from normandy_lab.rules.bfn.sequence import combat_odds, unit_strength
 
     combat = state.evolve(phase_index=2)  # Allied Combat
     attacks = {a["defender_hex"]: a for a in combat_odds(combat, "allied")}
@@ -330,10 +325,10 @@ def test_printed_strengths_override_the_reconstruction():
         "hex: C2913, steps: 3}", "hex: C2913, steps: 3, attack: 7, defense: 5}"
     )
     s = nl.engine.load_scenario_text(text, "x.yaml")
-    from normandy_lab.engine.sequence import unit_strength
+    from normandy_lab.rules.bfn.sequence import unit_strength
 
     assert unit_strength(s, s.unit("GB-3D-1")) == (7, 5)
-    from normandy_lab.engine.sequence import supplied_strength
+    from normandy_lab.rules.bfn.sequence import supplied_strength
 
     # 7.5: out of General Supply the attack is halved, rounded up; the defense stays.
     assert supplied_strength(s, s.unit("GB-3D-1"), True) == (7, 5)

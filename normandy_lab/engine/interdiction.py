@@ -1,80 +1,14 @@
-"""Air interdiction (BfN 11.1-11.2, 23.6) and the analyst's what-if interdiction of hexes.
+"""The analyst's what-if interdiction of hexes (a core option for every rule system).
 
-Rules implemented:
-
-* 11.1.1 -- no Air Allocation Phase, so no interdiction, on 6 June and in
-  Heavy Rain or Storm; air points are never flown at night.
-* 11.1.2 -- each map is a region; Allied points on maps B and C are halved
-  (rounded up) before the German AA is subtracted.
-* 11.2 -- the difference is read on the Air Interdiction Track; the penalty
-  is subtracted from the movement allowance of German units in the AM and
-  PM Movement and Mechanized Movement phases, by the map each unit starts
-  on, before any other effect.  The track itself is not in the rulebook:
-  :data:`~normandy_lab.rules.bfn.INTERDICTION_TRACK` is RECONSTRUCTED from
-  the worked example (0 -> none, 10 -> 1 MP, 20 -> 4 MP) and configurable.
-* 23.6 -- expansion map F counts as D and G as E.
-
-The analyst's interdiction of single hexes is a what-if, not a rule: a hex
-listed in ``state.interdicted_hexes`` blocks lines of supply (option
-``what_if_interdiction: block``) or costs extra MPs to enter (``+N``).
+A hex listed in ``state.interdicted_hexes`` blocks lines of supply (option ``what_if_interdiction:
+block``) or costs extra MPs to enter (``+N``).  Air interdiction as a game's rules give it (BfN 11.1-11.2:
+a penalty by map) is the rule system's (``RuleSet.air_regions``, ``RuleSet.air_ma_penalty``).
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import math
-
-from normandy_lab.engine.state import GameState, Unit
+from normandy_lab.engine.state import GameState
 from normandy_lab.grid import grid
-
-HALVED_MAPS = ("B", "C")
-SAME_AS = {"F": "D", "G": "E"}
-
-
-def track_penalty(difference: int, track: tuple[tuple[int, int], ...]) -> int:
-    """Read the Air Interdiction Track: the MP penalty for an Allied-minus-AA difference."""
-    penalty = 0
-    for smallest, value in track:
-        if difference >= smallest:
-            penalty = value
-    return penalty
-
-
-def air_active(state: GameState) -> bool:
-    """Return whether Allied air flies today (11.1.1)."""
-    rules = state.rules
-    return state.date != dt.date(1944, 6, 6) and bool(rules.weather_effects[state.weather]["air"])
-
-
-def map_penalties(state: GameState) -> dict[str, int]:
-    """Return the interdiction MP penalty of every map (11.2).
-
-    Examples
-    --------
-    The rulebook's example: Allied 20/20/50 on A/B/C against AA 10/10/5
-    gives A 1, B 0 and C 4 MPs.
-    """
-    rules = state.rules
-    sheets = sorted(grid(state.system).scheme.sheets)
-    if not air_active(state):
-        return dict.fromkeys(sheets, 0)
-    out = {}
-    for sheet in sheets:
-        source = SAME_AS.get(sheet, sheet)
-        allied = state.air_points.get(source, 0)
-        if source in HALVED_MAPS:
-            allied = math.ceil(allied / 2)
-        out[sheet] = track_penalty(allied - state.aa_points.get(source, 0), rules.interdiction_track)
-    return out
-
-
-def interdiction_penalty(state: GameState, unit: Unit, phase_turn: str | None = None) -> int:
-    """Return the MP penalty interdiction takes from ``unit`` now (German units, AM/PM only)."""
-    turn = phase_turn or state.turn
-    if unit.side != "german" or turn not in ("AM", "PM"):
-        return 0
-    sheet = grid(state.system).sheet_of(unit.hex)
-    return map_penalties(state).get(sheet, 0)
 
 
 def interdict_hex(state: GameState, hex_id: str) -> GameState:

@@ -37,7 +37,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from normandy_lab.engine.interdiction import interdiction_penalty
 from normandy_lab.engine.state import GameState, Unit, other_side
 from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.grid import grid
@@ -70,7 +69,7 @@ def allowance(state: GameState, unit: Unit, in_supply: bool = True, isolated: bo
 
     rules = state.rules
     ma = float(unit.ma if unit.ma is not None else rules.unit_defaults[unit.type]["ma"])
-    ma = max(0.0, ma - interdiction_penalty(state, unit))  # 11.2: before any other effect
+    ma = max(0.0, ma - rules.air_ma_penalty(state, unit))  # BfN 11.2: before any other effect
     phase = current_phase(state)
     if phase.kind == "mech_movement":
         # 10.5: only mechanized units move; yellow MAs at half (rounded up), the light-blue MAs of

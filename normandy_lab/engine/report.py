@@ -41,10 +41,10 @@ class UnitSupply:
     general, combat, isolated
         In General Supply (7.2), in Combat Supply (7.6.1), isolated (7.5o).
     traced_kind, traced_id
-        What the line reached, as data: ``traced_kind`` is ``"source"``,
-        ``"division HQ"``, ``"corps HQ"``, ``"attached"``, ``"pathfinder"``,
-        ``"ship"`` or ``"6 June exception"``; ``traced_id`` the HQ's unit id
-        or the source's hex.
+        What the line reached, as data: ``traced_kind`` as the rule system
+        names it (``"source"``, ``"division HQ"``, ``"corps HQ"``,
+        ``"attached"``, or the exemption that supplies the unit without a
+        line); ``traced_id`` the HQ's unit id or the source's hex.
     traced_to
         The same in words, with the HQ's or source's id, name and place:
         ``"division HQ GB-3ID-HQ (3rd Infantry Division HQ) at C2820 (Anisy)"``.

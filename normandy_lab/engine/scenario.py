@@ -99,10 +99,9 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         )
 
     turn = data["turn"]
-    if turn.startswith("6 June") and date != dt.date(1944, 6, 6):
-        raise check.fail(
-            data, "turn", f"the {turn!r} turn exists only on 6 June (3.7)", "use Night, AM or PM"
-        )
+    problem = rules.turn_problem(date, turn)  # a turn only some dates have
+    if problem:
+        raise check.fail(data, "turn", *problem)
     phases = [p.name for p in rules.sequence[turn]]
     phase_name = data.get("phase", phases[0])
     if phase_name not in phases:

@@ -57,9 +57,8 @@ class Unit:
         line on the scenario's date (e.g. an airborne pocket): comparisons
         with the historical front expect it on the wrong side.
     breakdown
-        A breakdown company (15.0): a company split off a battalion of its
-        division.  For supply it counts as a corps unit (7.2), except on the
-        6 June invasion turns.
+        A breakdown company (BfN 15.0): a company split off a battalion of
+        its division, which the rule system may trace as a corps unit.
     """
 
     id: str
@@ -218,9 +217,9 @@ class GameState:
     destroyed_bridges: frozenset[str] = frozenset()
     interdicted_hexes: frozenset[str] = frozenset()
     control: MappingProxyType = field(default_factory=lambda: _freeze({}))
-    #: What the rule system keeps beside the units (BfN: beachheads, supply cities, Combat Supply Points,
-    #: pathfinders, Mulberries, air and AA points per map), read as attributes (``state.csp``) and changed
-    #: with :meth:`evolve` (``state.evolve(csp=4)``).  The rule system gives the defaults
+    #: What the rule system keeps beside the units (for BfN its sources, supply points, air points per map:
+    #: :mod:`normandy_lab.rules.bfn.scenario`), read as attributes (``state.seed`` style) and changed with
+    #: :meth:`evolve` (``state.evolve(name=value)``).  The rule system gives the defaults
     #: (``RuleSet.markers``); in a fingerprint they stand beside the other fields, as before they moved here.
     markers: MappingProxyType = field(default_factory=lambda: _freeze({}), metadata={"canonical": "flatten"})
     seed: int = 0
@@ -253,7 +252,7 @@ class GameState:
             object.__setattr__(self, "log", EditLog(self.log))
 
     def __getattr__(self, name: str) -> Any:
-        # Only for names that are not fields: the rule system's markers (state.csp, state.beachheads ...).
+        # Only for names that are not fields: the rule system's markers.
         markers = self.__dict__.get("markers")
         if markers is not None and name in markers:
             return markers[name]
@@ -267,7 +266,7 @@ class GameState:
         )
 
     def evolve(self, **changes: Any) -> GameState:
-        """Return a copy with ``changes`` applied: fields, or markers of the rule system (``csp=4``)."""
+        """Return a copy with ``changes`` applied: fields, or markers of the rule system."""
         fields_of = self.__dataclass_fields__
         markers = {k: changes.pop(k) for k in list(changes) if k not in fields_of}
         if markers:

@@ -85,6 +85,37 @@ class RuleSet:
 
     # -- the verdicts a game gives its own way (a game's class overrides them) ----------------
 
+    def turn_order(self, date: Any) -> tuple[str, ...]:
+        """Return the turns of a date, in order (by default every turn of :attr:`turns`)."""
+        return self.turns
+
+    def turn_problem(self, date: Any, turn: str) -> tuple[str, str] | None:
+        """Say why ``turn`` cannot be played on ``date`` (what is wrong, how to fix it), or None."""
+        if turn not in self.turn_order(date):
+            return f"there is no {turn!r} turn on {date}", f"use one of {', '.join(self.turn_order(date))}"
+        return None
+
+    def new_day(self, state: GameState, date: Any) -> GameState:
+        """Return the state at the start of ``date``: its first turn, and its historical weather if known."""
+        weather = self.historical_weather.get(date.isoformat(), state.weather)
+        return state.evolve(date=date, turn=self.turn_order(date)[0], phase_index=0, weather=weather)
+
+    def phase_results(self, state: GameState, phase: Phase) -> dict[str, Any]:
+        """Compute what ``phase`` does on ``state``, for display (nothing by default)."""
+        return {}
+
+    def air_regions(self, state: GameState) -> list[AirRegion]:
+        """Return the areas air power acts on today, with what it does there (none by default)."""
+        return []
+
+    def air_ma_penalty(self, state: GameState, unit: Any) -> float:
+        """Return the movement points air interdiction takes from ``unit`` now (none by default)."""
+        return 0.0
+
+    def unit_strength(self, state: GameState, unit: Any, in_supply: bool) -> tuple[int, int]:
+        """Return a unit's (attack, defense) as shown, after what supply does to it (printed by default)."""
+        return int(unit.attack or 0), int(unit.defense or 0)
+
     def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
         """Read this game's section of a scenario file into the state's markers (after the file's schema).
 
@@ -96,6 +127,24 @@ class RuleSet:
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine the supply of every unit of ``state`` with the reasons (one schema for all games)."""
         raise NotImplementedError(f"the {self.title or self.system} rules determine no supply yet")
+
+
+@dataclass(frozen=True)
+class AirRegion:
+    """An area air power acts on, as a rule system gives it: a whole map sheet, or a list of hexes.
+
+    ``allied`` and ``against`` are the points flown and opposed there; ``penalty`` what it costs the enemy
+    (BfN: MP off German movement, 11.2); ``effect`` the same in words, with the rule.
+    """
+
+    label: str
+    rule: str
+    effect: str
+    penalty: float = 0.0
+    sheet: str | None = None
+    hexes: tuple[str, ...] = ()
+    allied: int = 0
+    against: int = 0
 
 
 @dataclass(frozen=True)

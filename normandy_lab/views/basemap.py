@@ -296,7 +296,7 @@ def basemap(
             marker="triangle",
             size=7,
             color="#6e2c00",
-            legend_label="draws, exits, Mulberries",
+            legend_label="draws, exits, harbours",
         )
     if system is not None:
         _terrain_hexes(fig, system, hex_alpha)

@@ -14,6 +14,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from normandy_lab.history.lodgement import FIRST_DAY
+from normandy_lab.history.timeline import LAST_DAY
 from normandy_lab.views.history import (
     ALLIED_FILL,
     FRONT_COLOUR,
@@ -127,7 +129,7 @@ def _day(date: dt.date) -> int:
 def campaign_frames() -> dict[str, Any]:
     """Return the per-record data of the slider: days, labels, ground and front columns.
 
-    Keys: ``record_days`` (days since 6 June), ``record_labels``,
+    Keys: ``record_days`` (days since D-Day), ``record_labels``,
     ``ground_xs``/``ground_ys`` and ``front_xs``/``front_ys`` (one entry per record).
     """
     from normandy_lab import history
@@ -241,7 +243,11 @@ def campaign_map(width: int = 980, height: int = 720, start: Any = "1944-06-06",
     # Land is the background and the sea is drawn over it: east of the coast data (1.2° E),
     # towards the Seine and Paris, the map is inland country.
     fig = map_frame(
-        "The Normandy campaign, 6 June – 25 August 1944", CAMPAIGN_EXTENT, width, height, "#f3efe4"
+        f"The Normandy campaign, {FIRST_DAY:%-d %B} – {LAST_DAY:%-d %B %Y}",
+        CAMPAIGN_EXTENT,
+        width,
+        height,
+        "#f3efe4",
     )
     fig.multi_polygons(
         source=ColumnDataSource(polygon_columns(_sea())), fill_color="#dbe9f4", line_color="#9c8f7a"

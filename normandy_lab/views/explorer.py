@@ -737,12 +737,11 @@ class Explorer:
     def unit_report_html(self, unit_id: str) -> str:
         """Return the side panel's text for a unit: verdict in sentences, chain, strengths, its stack."""
         from normandy_lab.engine.movement import allowance
-        from normandy_lab.engine.sequence import supplied_strength
 
         state = self.state
         unit = state.unit(unit_id)
         r = self.report[unit_id]
-        shown_attack, defense = supplied_strength(state, unit, r.general)
+        shown_attack, defense = state.rules.unit_strength(state, unit, r.general)
         halved = " (halved, out of supply)" if not r.general else ""
         lines = [
             wording.unit_report(state, self.report, unit_id),

@@ -108,7 +108,6 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
     """
     import geopandas as gpd
 
-    from normandy_lab.engine.interdiction import map_penalties
     from normandy_lab.engine.zoc import zoc_mask
     from normandy_lab.grid import grid
     from normandy_lab.views.layers import sheet_polygons
@@ -137,17 +136,16 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
     units["type"] = [names[u].type for u in units["unit_id"]]
     units["size"] = [names[u].size for u in units["unit_id"]]
     units["steps"] = [names[u].steps for u in units["unit_id"]]
-    penalties = map_penalties(state)
     areas = sheet_polygons(state.system)
-    sheets = sorted(areas)
+    regions = [r for r in state.rules.air_regions(state) if r.sheet in areas]
     regional = gpd.GeoDataFrame(
         {
-            "sheet": sheets,
-            "air": [state.air_points.get(s, 0) for s in sheets],
-            "aa": [state.aa_points.get(s, 0) for s in sheets],
-            "penalty_mp": [penalties.get(s, 0) for s in sheets],
+            "sheet": [r.sheet for r in regions],
+            "air": [r.allied for r in regions],
+            "aa": [r.against for r in regions],
+            "penalty_mp": [r.penalty for r in regions],
         },
-        geometry=[areas[s] for s in sheets],
+        geometry=[areas[r.sheet] for r in regions],
         crs="EPSG:4326",
     )
     frames = {

@@ -12,8 +12,6 @@ from typing import Any
 
 import numpy as np
 
-from normandy_lab.engine.interdiction import map_penalties
-from normandy_lab.engine.sequence import supplied_strength
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.engine.zoc import zoc_mask
@@ -137,7 +135,7 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
             data["label"].append(f"{TYPE_GLYPHS.get(u.type, u.type)} {SIZE_MARKS.get(u.size, '')}".strip())
             data["hex_id"].append(hex_id)
             data["steps"].append(u.steps)
-            attack, defense = supplied_strength(state, u, r.general)
+            attack, defense = state.rules.unit_strength(state, u, r.general)
             data["strength"].append(f"{attack}-{defense}")
             data["general"].append(r.general)
             data["combat"].append(r.combat)
@@ -221,32 +219,23 @@ def _sheet_outlines(system: str) -> dict[str, tuple[list[float], list[float]]]:
 
 
 def regional_interdiction_data(state: GameState) -> dict[str, list]:
-    """Return each map sheet's outline with its air interdiction penalty (11.1.2, 11.2).
+    """Return each map sheet's outline with its air interdiction penalty, as the rule system gives it.
 
-    Only sheets with a penalty are listed: their German units lose that many MPs
-    in the AM and PM movement phases.  The label gives the air and AA points behind it.
+    Only sheets with a penalty are listed (BfN 11.1.2, 11.2: their German units lose that many MPs in
+    the AM and PM movement phases).  The label gives the air and AA points behind it.
     """
-    from normandy_lab.engine.interdiction import HALVED_MAPS, SAME_AS
-
-    refs = dict(state.rules.rule_refs)  # the game's own rule numbers, never named here
     outlines = _sheet_outlines(state.system)
     data: dict[str, list] = {key: [] for key in ("xs", "ys", "sheet", "penalty", "alpha", "text")}
-    for sheet, penalty in sorted(map_penalties(state).items()):
-        if penalty <= 0 or sheet not in outlines:
+    for region in state.rules.air_regions(state):
+        if region.penalty <= 0 or region.sheet not in outlines:
             continue
-        source = SAME_AS.get(sheet, sheet)
-        halved = f" (halved on this map, {refs.get('air_halved', '')})" if source in HALVED_MAPS else ""
-        xs, ys = outlines[sheet]
+        xs, ys = outlines[region.sheet]
         data["xs"].append(xs)
         data["ys"].append(ys)
-        data["sheet"].append(sheet)
-        data["penalty"].append(penalty)
-        data["alpha"].append(min(0.08 + 0.04 * penalty, 0.35))
-        data["text"].append(
-            f"map {sheet}: Allied air {state.air_points.get(source, 0)}{halved} against AA "
-            f"{state.aa_points.get(source, 0)}: German units -{penalty} MP "
-            f"({refs.get('air_interdiction', '')})"
-        )
+        data["sheet"].append(region.sheet)
+        data["penalty"].append(region.penalty)
+        data["alpha"].append(min(0.08 + 0.04 * region.penalty, 0.35))
+        data["text"].append(region.effect)
     return data
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from normandy_lab.rules.base import RuleSet
+
+INVASION_DAY = dt.date(1944, 6, 6)
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
@@ -19,6 +22,48 @@ class BfnRules(RuleSet):
     A variant made with :func:`dataclasses.replace` is a ``BfnRules`` too, and
     determines supply with its own numbers.
     """
+
+    def turn_order(self, date: Any) -> tuple[str, ...]:
+        """Return the turns of a date: 6 June has its Night and Invasion turns, then PM (3.7, 16.0)."""
+        if date == INVASION_DAY:
+            return ("6 June Night", "6 June Invasion", "PM")
+        return ("Night", "AM", "PM")
+
+    def turn_problem(self, date: Any, turn: str) -> tuple[str, str] | None:
+        """Refuse a 6 June turn on another day (3.7); the other turns may be played on any day."""
+        if turn.startswith("6 June") and date != INVASION_DAY:
+            return f"the {turn!r} turn exists only on 6 June (3.7)", "use Night, AM or PM"
+        return None
+
+    def new_day(self, state: GameState, date: Any) -> GameState:
+        """Begin a day: its weather (8.0, 8.1o) and the Allies' Combat Supply Points (7.6.2)."""
+        from normandy_lab.rules.bfn.sequence import new_day
+
+        return new_day(state, date)
+
+    def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
+        """Compute what a phase does: weather, interdiction, supply at movement, attacks (7.1, 11.2, 12.4)."""
+        from normandy_lab.rules.bfn.sequence import phase_results
+
+        return phase_results(state, phase)
+
+    def air_regions(self, state: GameState) -> list[Any]:
+        """Return every map with its air and AA points and its interdiction penalty (11.1.2, 11.2)."""
+        from normandy_lab.rules.bfn.air import air_regions
+
+        return air_regions(state)
+
+    def air_ma_penalty(self, state: GameState, unit: Any) -> float:
+        """Return the MP interdiction takes from a German unit in the AM and PM turns, by its map (11.2)."""
+        from normandy_lab.rules.bfn.air import interdiction_penalty
+
+        return float(interdiction_penalty(state, unit))
+
+    def unit_strength(self, state: GameState, unit: Any, in_supply: bool) -> tuple[int, int]:
+        """Return (attack, defense): printed or RECONSTRUCTED per step; attack halved out of supply (7.5)."""
+        from normandy_lab.rules.bfn.sequence import supplied_strength
+
+        return supplied_strength(state, unit, in_supply)
 
     def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
         """Read BfN's section of a scenario: beachheads, supply cities, CSPs, pathfinders, Mulberries, air."""
