@@ -1,19 +1,17 @@
 """Scenario files: a documented YAML format, validated with errors that say where and how to fix.
 
-Format ``normandy_lab.scenario/1`` (see ``docs/scenarios.md``)::
+Format ``normandy_lab.scenario/1`` (see ``docs/scenarios.md``): a core every game shares, and the game's
+own section, which its rule system reads into the state's markers (``RuleSet.scenario_markers``; The
+Battle for Normandy's in :mod:`normandy_lab.rules.bfn.scenario`)::
 
     format: normandy_lab.scenario/1
     system: bfn
     name: "13 June 1944, AM"
     date: 1944-06-13
-    turn: AM                      # Night | AM | PM
+    turn: AM                      # a turn of the game's sequence of play
     phase: Allied Movement        # optional: the first phase of the turn
     weather: Overcast             # optional: the historical weather, else Overcast
     seed: 1944
-    csp: 120                      # Allied Combat Supply Points
-    air: {allied: {A: 0, B: 20, C: 40}, german_aa: {A: 5, B: 10, C: 10}}
-    beachheads: [{name: Omaha, nationality: US, hex: C1748}]
-    german_supply_cities: [Cherbourg, Caen, Argentan, Flers, Vire]
     destroyed_bridges: [[C3014, C3013]]
     expected_out_of_supply:       # optional: the units expected out of General Supply, and why
       - {unit: DE-DOUVRES, why: history, reason: "held out behind the Allied line", source: "..."}
@@ -21,6 +19,7 @@ Format ``normandy_lab.scenario/1`` (see ``docs/scenarios.md``)::
     control: {C3014: german}
     units: [...]                  # see Unit
     sources: [...]
+    # ... and the game's own fields
 
 Every error names the file, the line, the field, what is wrong and how to fix it.
 """
