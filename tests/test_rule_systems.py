@@ -89,3 +89,21 @@ def test_a_variant_of_another_game_is_refused():
     other = replace(state.rules, system="cobra")
     with pytest.raises(ValueError, match="cannot play a state on the 'bfn' maps"):
         state.with_rules(other)
+
+
+def test_a_rule_system_says_which_units_exert_a_zone_of_control():
+    """The toy's HQs exert none (its own rule); BfN's do (5.1): the ZOC masks follow the state's rules."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from toy_system import toy_rules
+
+    state = nl.load_scenario(SCENARIO)
+    toy = state.with_rules(toy_rules())
+    bfn_zoc, toy_zoc = nl.ezoc(state, "german"), nl.ezoc(toy, "german")
+    assert toy_zoc < bfn_zoc
+    g = nl.grid(state.system)
+    hq_only = bfn_zoc - toy_zoc
+    allied_hqs = {u.hex for u in state.units_of("allied") if u.hq}
+    assert all(any(g.distance(h, hq) == 1 for hq in allied_hqs) for h in hq_only)

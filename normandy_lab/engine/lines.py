@@ -31,7 +31,7 @@ from normandy_lab.engine.search import (
     workspace,
 )
 from normandy_lab.engine.state import GameState, other_side
-from normandy_lab.engine.zoc import NOT_GROUND, zoc_mask
+from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.grid import grid
 from normandy_lab.network import edge_arrays
 from normandy_lab.terrain import ROAD_CLASSES, terrain_map
@@ -262,10 +262,11 @@ class Situation:
         position = {u.id: index_of[u.hex] if u.hex in index_of else g.index(u.hex) for u in state.units}
         occupied = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
         ground = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
+        exerts = state.rules.exerts_zoc
         for u in state.units:
             if u.status == "active":
                 occupied[u.side][position[u.id]] = True
-                if u.type not in NOT_GROUND:
+                if exerts(u):
                     ground[u.side][position[u.id]] = True
         zoc = {side: zoc_mask(state, side, ground[side]) for side in ("allied", "german")}
         return cls(position, occupied, ground, zoc)

@@ -1,14 +1,10 @@
-"""Zones of control and hex control (BfN 5.x, 3.3).
+"""Zones of control and hex control, as the state's rule system defines them.
 
-Rules implemented (The Battle for Normandy):
-
-* 5.1 -- every ground unit exerts a ZOC into the six hexes around it
-  (artillery and strongpoints included; several ZOCs add nothing); ships
-  are not ground units and exert none;
-* 5.3 -- ZOCs extend across every hexside except all-sea hexsides, and
-  into every hex except City hexes;
-* 3.3 -- a hex is controlled by the side that occupies it, or whose ZOC
-  alone covers it; a vacant hex in both sides' ZOCs keeps its control.
+The rule system says which units exert a zone of control (``RuleSet.exerts_zoc``: BfN 5.1, every ground
+unit) and across which hexsides into which hexes it extends (``RuleSet.zoc_crosses``: BfN 5.3, not across
+all-sea hexsides nor into City hexes); this module makes the masks, the coverage and hex control (BfN 3.3:
+a hex is controlled by the side that occupies it, or whose ZOC alone covers it; a vacant hex in both
+sides' ZOCs keeps its control).  A unit that exerts no ZOC still holds its hex.
 """
 
 from __future__ import annotations
@@ -20,31 +16,28 @@ import numpy as np
 from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.grid import grid
 from normandy_lab.network import edge_arrays
-from normandy_lab.terrain import terrain_map
-
-# Unit types that are not ground units: they exert no ZOC (5.1).
-NOT_GROUND = ("ship",)
 
 
 def _occupied(state: GameState, side: str) -> np.ndarray:
-    """Return the hexes held by ``side``'s active ground units (those that exert a ZOC, 5.1)."""
+    """Return the hexes held by ``side``'s units that exert a zone of control (BfN 5.1: ground units)."""
     g = grid(state.system)
     mask = np.zeros(len(g), dtype=bool)
+    exerts = state.rules.exerts_zoc
     for unit in state.units_of(side):
-        if unit.type not in NOT_GROUND:
+        if exerts(unit):
             mask[g.index(unit.hex)] = True
     return mask
 
 
 @lru_cache(maxsize=8)
-def _zoc_reach(system: str) -> np.ndarray:
-    """Return, per hex, the hexes a unit there exerts its ZOC into (-1 padded).
+def _zoc_reach(rules) -> np.ndarray:
+    """Return, per hex, the hexes a unit there exerts its ZOC into (-1 padded), as the rule system says.
 
-    Not across all-sea hexsides, never into City hexes (5.3); it depends only on the map.
+    It depends only on the map and the rules (cached per rule system).
     """
+    system = rules.system
     edges = edge_arrays(system)
-    settlement = terrain_map(system, progress=False).hexes["settlement"].to_numpy()
-    keep = ~edges.all_sea & (settlement[edges.dst] != "City")
+    keep = np.asarray(rules.zoc_crosses(edges), dtype=bool)
     src, dst = edges.src[keep], edges.dst[keep]
     order = np.argsort(src, kind="stable")
     src, dst = src[order], dst[order]
@@ -61,7 +54,7 @@ def zoc_mask(state: GameState, side: str, occupied: np.ndarray | None = None) ->
     """
     if occupied is None:
         occupied = _occupied(state, side)
-    reach = _zoc_reach(state.system)[occupied].ravel()
+    reach = _zoc_reach(state.rules)[occupied].ravel()
     mask = np.zeros(len(occupied), dtype=bool)
     mask[reach[reach >= 0]] = True
     return mask

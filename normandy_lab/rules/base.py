@@ -104,6 +104,17 @@ class RuleSet:
         """Compute what ``phase`` does on ``state``, for display (nothing by default)."""
         return {}
 
+    def exerts_zoc(self, unit: Any) -> bool:
+        """Tell whether ``unit`` exerts a zone of control (every unit by default)."""
+        return True
+
+    def zoc_crosses(self, edges: Any) -> Any:
+        """Return, per directed edge of the map (``network.edge_arrays``), whether a ZOC extends along it.
+
+        By default every land hexside carries it: not an all-sea hexside.
+        """
+        return ~edges.all_sea
+
     def air_regions(self, state: GameState) -> list[AirRegion]:
         """Return the areas air power acts on today, with what it does there (none by default)."""
         return []

@@ -1,6 +1,6 @@
 """A toy rule system, written only against the rule-system contract, for the contract tests (issue 15).
 
-Its one supply rule: a unit is in supply when a legal line of at most ``toy_range_hexes`` hexes (halved in
+Its zone of control: every unit but an HQ exerts one.  Its one supply rule: a unit is in supply when a legal line of at most ``toy_range_hexes`` hexes (halved in
 weather that halves supply ranges) joins it to a friendly HQ, of any kind; an HQ is its own source.  A
 line is legal where the core says (no enemy unit, no un-negated enemy zone of control, no interdicted
 hex, no sea).  It plays on The Battle for Normandy's maps and borrows that game's tables; it uses nothing
@@ -28,7 +28,11 @@ SIDES = ("allied", "german")
 
 @dataclass(frozen=True, eq=False)
 class ToyRules(RuleSet):
-    """The toy's rules: BfN's tables, and its own supply determination."""
+    """The toy's rules: BfN's tables, its own zones of control and its own supply determination."""
+
+    def exerts_zoc(self, unit) -> bool:
+        """HQs exert no zone of control (as in Cobra, 7.0); every other unit does."""
+        return unit.hq is None
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         situation = Situation.of(state)

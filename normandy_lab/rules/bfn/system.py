@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from normandy_lab.rules.base import RuleSet
 
 INVASION_DAY = dt.date(1944, 6, 6)
+# Unit types that are not ground units: they exert no ZOC (5.1).
+NOT_GROUND = ("ship",)
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
@@ -46,6 +48,17 @@ class BfnRules(RuleSet):
         from normandy_lab.rules.bfn.sequence import phase_results
 
         return phase_results(state, phase)
+
+    def exerts_zoc(self, unit: Any) -> bool:
+        """Tell whether a unit exerts a ZOC: every ground unit (artillery, strongpoints), no ship (5.1)."""
+        return unit.type not in NOT_GROUND
+
+    def zoc_crosses(self, edges: Any) -> Any:
+        """Extend a ZOC across every hexside but all-sea ones, into every hex but City hexes (5.3)."""
+        from normandy_lab.terrain import terrain_map
+
+        settlement = terrain_map(self.system, progress=False).hexes["settlement"].to_numpy()
+        return ~edges.all_sea & (settlement[edges.dst] != "City")
 
     def air_regions(self, state: GameState) -> list[Any]:
         """Return every map with its air and AA points and its interdiction penalty (11.1.2, 11.2)."""
