@@ -29,7 +29,14 @@ from hypothesis import strategies as st
 import normandy_lab as nl
 from normandy_lab import rules
 from normandy_lab.engine.edits import add_unit, clear_interdiction, interdict_hex
-from normandy_lab.engine.reasons import ATTACHMENT_FULL, BLOCKED, CUT_OFF, HQ_OUT_OF_SUPPLY, OUT_OF_RANGE
+from normandy_lab.engine.reasons import (
+    ATTACHMENT_FULL,
+    BLOCKED,
+    CUT_OFF,
+    EXEMPT,
+    HQ_OUT_OF_SUPPLY,
+    OUT_OF_RANGE,
+)
 from normandy_lab.engine.state import Unit
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -203,15 +210,14 @@ def test_every_report_follows_the_schema_and_every_exemption_names_its_rule(syst
         row = report[unit.id]
         assert (row.unit_id, row.side, row.hex) == (unit.id, unit.side, unit.hex)
         assert all(isinstance(v, bool) for v in (row.general, row.combat, row.isolated))
+        states = report.states(unit.id)
+        assert list(states) == [s.key for s in state.rules.supply_states] and states
+        assert next(iter(states.values())) == row.general  # the first state is "in supply"
         if not row.general:
             assert row.code in CODES and row.rule and row.reason, (name, unit.id, row.code)
             continue
         if row.path:  # a line: from the unit, hex by hex
             assert row.path[0] == unit.hex
             assert all(g.distance(a, b) == 1 for a, b in zip(row.path, row.path[1:], strict=False))
-        elif row.traced_kind != "" or row.traced_to:
-            # In supply with no line: an exemption, or a unit on its own source, says by which rule.
-            assert "(" in row.traced_to and any(ch.isdigit() for ch in row.traced_to), (
-                name,
-                row.traced_to,
-            )
+        else:  # in supply with no line: an exemption, which says by which rule
+            assert row.code == EXEMPT and row.rule and row.reason, (name, unit.id, row.traced_to)

@@ -23,6 +23,10 @@ Codes
 ``attachment_full``
     The only HQs within range may not take it: their places for attached
     units are taken (7.2, 20.3).
+``exempt``
+    Not a failure: the unit is in supply by a rule that exempts it from
+    tracing (BfN 7.5: everyone on the 6 June Night and Invasion turns);
+    the rule is given, and the line is empty.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ OUT_OF_RANGE = "out_of_range"
 CUT_OFF = "cut_off"
 HQ_OUT_OF_SUPPLY = "hq_out_of_supply"
 ATTACHMENT_FULL = "attachment_full"
+EXEMPT = "exempt"
 
 #: Each code in teaching words, for tables and keys.
 CODE_WORDS = {
@@ -42,6 +47,7 @@ CODE_WORDS = {
     CUT_OFF: "cut off",
     HQ_OUT_OF_SUPPLY: "its division HQ is out of supply",
     ATTACHMENT_FULL: "no attachment place left",
+    EXEMPT: "in supply by an exemption",
 }
 
 #: The rule behind each kind of block.

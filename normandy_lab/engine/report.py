@@ -193,6 +193,11 @@ class SupplyReport:
     def __getitem__(self, unit_id: str) -> UnitSupply:
         return self.units[unit_id]
 
+    def states(self, unit_id: str) -> dict[str, bool]:
+        """Return a unit's supply states, as its rule system declares them (``RuleSet.supply_states``)."""
+        row = self.units[unit_id]
+        return {s.key: bool(getattr(row, s.key)) for s in self.state.rules.supply_states}
+
     def out_of_supply(self, side: str | None = None) -> list[UnitSupply]:
         """Return the reports of the units out of general supply."""
         return [r for r in self.units.values() if not r.general and (side is None or r.side == side)]

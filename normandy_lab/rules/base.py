@@ -44,6 +44,15 @@ class Phase:
     rules: str = ""
 
 
+@dataclass(frozen=True)
+class SupplyState:
+    """A supply state a rule system declares: a verdict every unit's report gives (BfN: General Supply)."""
+
+    key: str  # the report's attribute: UnitSupply.general, .combat, .isolated
+    label: str
+    rule: str
+
+
 # eq=False: a rule system is itself, compared and hashed by identity, so that it keys the caches of what
 # is derived from it (edge costs, ranges) and a variant made with dataclasses.replace gets caches of its own.
 @dataclass(frozen=True, eq=False)
@@ -81,6 +90,8 @@ class RuleSet:
     rule_refs: dict[str, str] = field(default_factory=dict)
     #: What a state of this game keeps beside its units, with the defaults (``GameState.markers``).
     markers: dict[str, Any] = field(default_factory=dict)
+    #: The supply states every unit's report gives, the first the one that counts as "in supply".
+    supply_states: tuple[SupplyState, ...] = (SupplyState("general", "in supply", ""),)
     variant: str = ""
 
     # -- the verdicts a game gives its own way (a game's class overrides them) ----------------

@@ -10,7 +10,7 @@ and every reconstructed number can be changed through :data:`BFN_RULES`'s
 
 from __future__ import annotations
 
-from normandy_lab.rules.base import CalendarEntry, Phase
+from normandy_lab.rules.base import CalendarEntry, Phase, SupplyState
 from normandy_lab.rules.bfn.scenario import MARKERS
 from normandy_lab.rules.bfn.system import BfnRules
 
@@ -412,4 +412,9 @@ BFN_RULES = BfnRules(
     campaign=("1944-06-06", "1944-08-20"),
     calendar=CALENDAR,
     markers=MARKERS,
+    supply_states=(
+        SupplyState("general", "General Supply", "7.2"),
+        SupplyState("combat", "Combat Supply", "7.6.1"),
+        SupplyState("isolated", "isolated", "7.5o"),
+    ),
 )

@@ -56,6 +56,7 @@ from normandy_lab.engine.lines import (  # noqa: F401 - re-exported for the refe
     _impassable,
     _Limits,
 )
+from normandy_lab.engine.reasons import EXEMPT
 from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.search import FAR, SIXTHS
 from normandy_lab.engine.state import GameState, Unit
@@ -713,7 +714,7 @@ def determine_supply(state: GameState) -> SupplyReport:
             if not (r.general and r.combat):
                 r.general = r.combat = True
                 r._pending = r._words = None  # nothing to explain, nothing traced
-                r.code = r.rule = r.reason = ""
+                r.code, r.rule, r.reason = EXEMPT, "7.5", "in supply by the 6 June exception (7.5)"
                 r.traced_kind, r.traced_id, r.traced_to = "6 June exception", "", "6 June exception (7.5)"
                 r.blocking_hex, r.blocking_units = "", []
     report = SupplyReport(
