@@ -42,55 +42,6 @@ RANGE_SLACK_MP = 6 * 6
 INF = math.inf
 
 
-def _german_sources(state: GameState, rules, control: np.ndarray) -> list[int]:
-    """7.4: road hexes leaving the east or south map edge, and German-controlled supply-city hexes."""
-    cities = _city_hexes(state.system, frozenset(state.german_supply_cities))
-    held = cities[control[cities] != "allied"]
-    return sorted(set(_edge_road_hexes(state.system)) | set(held.tolist()))
-
-
-@lru_cache(maxsize=32)
-def _city_hexes(system: str, cities: frozenset[str]) -> np.ndarray:
-    """Return the City hexes of the named built-up areas (7.4); they depend only on the map."""
-    tmap = terrain_map(system, progress=False)
-    builtup = tmap.hexes["builtup_name"].to_numpy()
-    settlement = tmap.hexes["settlement"].to_numpy()
-    return np.nonzero((settlement == "City") & np.isin(builtup, sorted(cities)))[0]
-
-
-@lru_cache(maxsize=8)
-def _edge_road_hexes(system: str) -> tuple[int, ...]:
-    """Land hexes with a road on the east or south edge of the maps (7.4); they depend only on the map."""
-    from normandy_lab.hexgrid import HEX_DIRECTIONS
-
-    g = grid(system)
-    tmap = terrain_map(system, progress=False)
-    edges = edge_arrays(system)
-    names = g.directions()
-    on_map = g._index_of_axial
-
-    def off(q: int, r: int, direction: str) -> bool:
-        d = HEX_DIRECTIONS[names.index(direction)]
-        return (q + d.q, r + d.r) not in on_map
-
-    # The east edge: the eastward neighbour is off the map; the south edge:
-    # both southward neighbours are (a west-edge hex misses only one).
-    def on_edge(q: int, r: int) -> bool:
-        if g.scheme.orientation == "pointy":
-            return off(q, r, "E") or (off(q, r, "SE") and off(q, r, "SW"))
-        return off(q, r, "S") or (off(q, r, "NE") and off(q, r, "SE"))
-
-    has_road = np.zeros(len(g), dtype=bool)
-    has_road[edges.src[edges.road > 0]] = True
-    terrain = tmap.hexes["terrain"].to_numpy()
-    found = []
-    for i, (q, r) in enumerate(zip(g._q.tolist(), g._r.tolist(), strict=True)):
-        land = terrain[i] not in ("Sea", "All Sea", "Impassable")
-        if has_road[i] and land and on_edge(q, r):
-            found.append(i)
-    return tuple(found)
-
-
 @lru_cache(maxsize=8)
 def _supply_hex_cost(rules) -> np.ndarray:
     """Supply MP of entering each hex off-road (7.3.2: infantry rates), cached per rule system (its map)."""

@@ -51,8 +51,6 @@ from normandy_lab.engine.lines import (  # noqa: F401 - re-exported for the refe
     _as_hexes,
     _as_mp,
     _edge_costs,
-    _edge_road_hexes,
-    _german_sources,
     _impassable,
     _Limits,
 )
@@ -62,10 +60,27 @@ from normandy_lab.engine.search import FAR, SIXTHS
 from normandy_lab.engine.state import GameState, Unit
 from normandy_lab.engine.zoc import hex_control
 from normandy_lab.grid import grid
+from normandy_lab.rules.common import edge_road_hexes
 from normandy_lab.terrain import terrain_map
 
 CW = ("UK", "CA", "PL")
 US = ("US", "FR")
+
+
+def _german_sources(state: GameState, rules, control: np.ndarray) -> list[int]:
+    """7.4: road hexes leaving the east or south map edge, and German-controlled supply-city hexes."""
+    cities = _city_hexes(state.system, frozenset(state.german_supply_cities))
+    held = cities[control[cities] != "allied"]
+    return sorted(set(edge_road_hexes(state.system)) | set(held.tolist()))
+
+
+@lru_cache(maxsize=32)
+def _city_hexes(system: str, cities: frozenset[str]) -> np.ndarray:
+    """Return the City hexes of the named built-up areas (7.4); they depend only on the map."""
+    tmap = terrain_map(system, progress=False)
+    builtup = tmap.hexes["builtup_name"].to_numpy()
+    settlement = tmap.hexes["settlement"].to_numpy()
+    return np.nonzero((settlement == "City") & np.isin(builtup, sorted(cities)))[0]
 
 
 @lru_cache(maxsize=8)
@@ -129,7 +144,7 @@ class _SideSupply:
         else:
             self.sources = _german_sources(state, rules, control)
             # 7.4: the supply cities give General Supply only.
-            self.by_army = {"DE": sorted(set(_edge_road_hexes(state.system)))}
+            self.by_army = {"DE": sorted(set(edge_road_hexes(state.system)))}
         self.reports = {u.id: UnitSupply(unit_id=u.id, side=side, hex=u.hex) for u in self.units}
         self.attached_to: dict[str, str] = {}  # unit id -> formation whose HQ supplies it
         self.refused: dict[str, list[str]] = {}  # unit id -> HQs in range whose places were all taken

@@ -1,0 +1,51 @@
+"""Recipes several rule systems share: sources where roads leave the map.
+
+BfN (7.4), Cobra (10.4) and The Killing Ground (26.11.2) all supply one side from the roads that leave a map
+edge; each game says which edges and which side, and calls these.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from normandy_lab.grid import grid
+from normandy_lab.network import edge_arrays
+from normandy_lab.terrain import terrain_map
+
+
+@lru_cache(maxsize=8)
+def edge_road_hexes(system: str) -> tuple[int, ...]:
+    """Return the land hexes with a road on the east or south edge of a game's maps (the map only).
+
+    The east edge: the eastward neighbour is off the map; the south edge: both southward neighbours are.
+    """
+    from normandy_lab.hexgrid import HEX_DIRECTIONS
+
+    g = grid(system)
+    tmap = terrain_map(system, progress=False)
+    edges = edge_arrays(system)
+    names = g.directions()
+    on_map = g._index_of_axial
+
+    def off(q: int, r: int, direction: str) -> bool:
+        d = HEX_DIRECTIONS[names.index(direction)]
+        return (q + d.q, r + d.r) not in on_map
+
+    # The east edge: the eastward neighbour is off the map; the south edge:
+    # both southward neighbours are (a west-edge hex misses only one).
+    def on_edge(q: int, r: int) -> bool:
+        if g.scheme.orientation == "pointy":
+            return off(q, r, "E") or (off(q, r, "SE") and off(q, r, "SW"))
+        return off(q, r, "S") or (off(q, r, "NE") and off(q, r, "SE"))
+
+    has_road = np.zeros(len(g), dtype=bool)
+    has_road[edges.src[edges.road > 0]] = True
+    terrain = tmap.hexes["terrain"].to_numpy()
+    found = []
+    for i, (q, r) in enumerate(zip(g._q.tolist(), g._r.tolist(), strict=True)):
+        land = terrain[i] not in ("Sea", "All Sea", "Impassable")
+        if has_road[i] and land and on_edge(q, r):
+            found.append(i)
+    return tuple(found)
