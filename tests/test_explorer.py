@@ -178,9 +178,10 @@ def test_destroying_and_repairing_a_bridge_by_two_clicks(explorer):
 def test_weather_and_air_controls_are_edits(explorer):
     explorer.weather.value = "Storm"
     assert explorer.state.weather == "Storm" and "weather Storm" in explorer.label.value
-    sheet = next(iter(explorer.air))
-    explorer.air[sheet].value = 40
-    explorer.apply_air.click()
+    air = explorer.control_boxes["air_points"]  # BfN's own controls (RuleSet.controls)
+    sheet = next(iter(air))
+    air[sheet].value = 40
+    explorer.apply_buttons["air"].click()
     assert explorer.state.air_points[sheet] == 40
     explorer.undo()
     explorer.undo()
@@ -357,9 +358,9 @@ def test_a_click_on_the_map_selects_the_unit_under_it_or_acts_on_the_hex(explore
 def test_air_points_draw_the_regional_interdiction_of_each_map(explorer):
     """11.1.2 and 11.2: a map where Allied air beats the German AA is shaded with its MP penalty."""
     assert explorer.sources["regional"].data["sheet"] == []
-    explorer.air["A"].value = 60
-    explorer.aa["A"].value = 0
-    explorer.apply_air.click()
+    explorer.control_boxes["air_points"]["A"].value = 60
+    explorer.control_boxes["aa_points"]["A"].value = 0
+    explorer.apply_buttons["air"].click()
     data = explorer.sources["regional"].data
     assert data["sheet"] == ["A"] and data["penalty"][0] > 0
     assert "German units -" in data["text"][0] and "(11.2)" in data["text"][0]

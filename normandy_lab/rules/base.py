@@ -53,6 +53,26 @@ class SupplyState:
     rule: str
 
 
+@dataclass(frozen=True)
+class ControlSpec:
+    """One input a rule system offers in the explorer, on one of the state's markers, and the edit it makes.
+
+    ``kind`` says how it is shown: ``"points_per_map"`` is a whole number per map sheet (BfN's air and AA
+    points, 11.1).  Controls with the same ``edit_op`` are applied together by one button
+    (``button``), as one edit ``{"op": edit_op, edit_field: value, ...}``; ``help`` is the sentence shown
+    above them, its rule numbers linked to the rule notes.
+    """
+
+    key: str
+    label: str
+    rule: str
+    kind: str
+    edit_op: str
+    edit_field: str
+    button: str = "Apply"
+    help: str = ""
+
+
 # eq=False: a rule system is itself, compared and hashed by identity, so that it keys the caches of what
 # is derived from it (edge costs, ranges) and a variant made with dataclasses.replace gets caches of its own.
 @dataclass(frozen=True, eq=False)
@@ -92,6 +112,8 @@ class RuleSet:
     markers: dict[str, Any] = field(default_factory=dict)
     #: The supply states every unit's report gives, the first the one that counts as "in supply".
     supply_states: tuple[SupplyState, ...] = (SupplyState("general", "in supply", ""),)
+    #: The inputs the explorer shows for this game, beside the core's (weather, edit modes).
+    controls: tuple[ControlSpec, ...] = ()
     variant: str = ""
 
     # -- the verdicts a game gives its own way (a game's class overrides them) ----------------

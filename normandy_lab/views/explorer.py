@@ -665,10 +665,9 @@ class Explorer:
         self._quiet = True
         try:
             self.weather.value = state.weather
-            for sheet, box in self.air.items():
-                box.value = int(state.air_points.get(sheet, 0))
-            for sheet, box in self.aa.items():
-                box.value = int(state.aa_points.get(sheet, 0))
+            for key, boxes in self.control_boxes.items():
+                for sheet, box in boxes.items():
+                    box.value = int(state.markers.get(key, {}).get(sheet, 0))
             self.slider.max = max(len(self.phase_ends()) - 1, 0)
             self.slider.value = self.phase_number()
         finally:
@@ -859,7 +858,7 @@ class Explorer:
         sheets = sorted(grid(self.system).scheme.sheets)
 
         def point_boxes(points: Any, label: str) -> dict[str, Any]:
-            # One box per map sheet (each map is a region for air allocation).
+            # One box per map sheet (a "points_per_map" control: BfN's air and AA, each map a region).
             return {
                 s: w.BoundedIntText(
                     value=int(points.get(s, 0)), min=0, max=999, description=f"{label} {s}",
@@ -868,9 +867,18 @@ class Explorer:
                 for s in sheets
             }  # fmt: skip
 
-        self.air = point_boxes(self.state.air_points, "air")
-        self.aa = point_boxes(self.state.aa_points, "AA")
-        self.apply_air = w.Button(description="Apply air", layout=small)
+        # The rule system's own controls (RuleSet.controls), grouped by the edit they make.
+        controls = [c for c in self.state.rules.controls if c.kind == "points_per_map"]
+        self.control_boxes = {
+            c.key: point_boxes(self.state.markers.get(c.key, {}), c.label) for c in controls
+        }
+        self.control_groups: dict[str, list] = {}
+        for c in controls:
+            self.control_groups.setdefault(c.edit_op, []).append(c)
+        self.apply_buttons = {
+            op: w.Button(description=group[0].button, layout=small)
+            for op, group in self.control_groups.items()
+        }
         self.undo_button = w.Button(description="Undo", layout=small)
         self.redo_button = w.Button(description="Redo", layout=small)
         self.save_path = w.Text(value="study.json", description="Study:")
@@ -898,15 +906,8 @@ class Explorer:
             ),
             names="value",
         )
-        self.apply_air.on_click(
-            lambda _: self.apply(
-                {
-                    "op": "air",
-                    "allied": {s: x.value for s, x in self.air.items()},
-                    "german_aa": {s: x.value for s, x in self.aa.items()},
-                }
-            )
-        )
+        for op, group in self.control_groups.items():
+            self.apply_buttons[op].on_click(lambda _, op=op, group=group: self._apply_controls(op, group))
         self.save_button.on_click(lambda _: self._save_from_box())
         self.export_button.on_click(lambda _: self._export_from_box())
         scenarios = sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
@@ -966,19 +967,32 @@ class Explorer:
                 w.HBox([self.view, self.show_all_paths, self.show_sources, self.show_key]),
                 w.HBox([self.map_box, panel], layout=w.Layout(width="100%")),
                 w.HBox([self.weather, self.undo_button, self.redo_button]),
-                w.HTML(
-                    "<small>Air allocation per map sheet "
-                    f"({wording.rule_ref(self.system, 'air_allocation')}): where Allied air points beat "
-                    "the German AA points, German units on that map lose "
-                    f"movement points ({wording.rule_ref(self.system, 'air_interdiction')}).</small>"
-                ),
-                w.HBox([*self.air.values()], layout=w.Layout(flex_flow="row wrap")),
-                w.HBox([*self.aa.values(), self.apply_air], layout=w.Layout(flex_flow="row wrap")),
+                *self._control_rows(w),
                 w.HBox([self.save_path, self.save_button, self.export_button]),
                 self.refresh_count,
             ]
         )
         self.app.add_class("nl-explorer")
+
+    def _apply_controls(self, op: str, group: list) -> None:
+        """Apply one group of the rule system's controls as the one edit they make."""
+        edit = {"op": op}
+        for control in group:
+            edit[control.edit_field] = {s: box.value for s, box in self.control_boxes[control.key].items()}
+        self.apply(edit)
+
+    def _control_rows(self, w: Any) -> list:
+        """Lay out the rule system's controls: per group its help, a row of boxes per control, its button."""
+        rows: list = []
+        for op, group in self.control_groups.items():
+            said = " ".join(c.help for c in group if c.help)
+            if said:
+                rows.append(w.HTML(f"<small>{wording.link_rules(said, self.system)}</small>"))
+            for n, control in enumerate(group):
+                boxes = list(self.control_boxes[control.key].values())
+                tail = [self.apply_buttons[op]] if n == len(group) - 1 else []
+                rows.append(w.HBox([*boxes, *tail], layout=w.Layout(flex_flow="row wrap")))
+        return rows
 
     def _on_play(self, change: dict[str, Any]) -> None:
         """Step once per Play tick, skipping ticks that queued up while a step was being drawn.

@@ -10,7 +10,7 @@ and every reconstructed number can be changed through :data:`BFN_RULES`'s
 
 from __future__ import annotations
 
-from normandy_lab.rules.base import CalendarEntry, Phase, SupplyState
+from normandy_lab.rules.base import CalendarEntry, ControlSpec, Phase, SupplyState
 from normandy_lab.rules.bfn.scenario import MARKERS
 from normandy_lab.rules.bfn.system import BfnRules
 
@@ -416,5 +416,27 @@ BFN_RULES = BfnRules(
         SupplyState("general", "General Supply", "7.2"),
         SupplyState("combat", "Combat Supply", "7.6.1"),
         SupplyState("isolated", "isolated", "7.5o"),
+    ),
+    controls=(
+        ControlSpec(
+            key="air_points",
+            label="air",
+            rule="11.1",
+            kind="points_per_map",
+            edit_op="air",
+            edit_field="allied",
+            button="Apply air",
+            help="Air allocation per map sheet (11.1): where Allied air points beat the German AA points, "
+            "German units on that map lose movement points (11.2).",
+        ),
+        ControlSpec(
+            key="aa_points",
+            label="AA",
+            rule="11.1",
+            kind="points_per_map",
+            edit_op="air",
+            edit_field="german_aa",
+            button="Apply air",
+        ),
     ),
 )
