@@ -1,22 +1,81 @@
 """normandy_lab: the 1944 Normandy campaign on the hex grids of four wargames.
 
-The public API is re-exported here; see ``docs/architecture.md``.
+The public API is re-exported here; see ``docs/architecture.md``.  Each name is imported when first used
+(PEP 562), so ``import normandy_lab`` is cheap: the engine, its compiled searches (numba), the terrain and
+the views load only when a program asks for them.
 """
 
 from __future__ import annotations
 
-from normandy_lab import gazetteer, geography, hexgrid
-from normandy_lab.engine import GameState, ScenarioError, Unit, ezoc, ezoc_coverage, load_scenario, supply
-from normandy_lab.engine.sequence import next_phase, phase_effects, previous_phase
-from normandy_lab.engine.study import Study, StudyError, load_study, save_study
-from normandy_lab.engine.whatif import supply_summary, supply_table
-from normandy_lab.gazetteer import UnknownPlaceError, lookup
-from normandy_lab.georef import ControlPoint, Georeference
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Eager, because the function has the name of its module: importing ``normandy_lab.grid`` anywhere binds
+# the module to this package's ``grid``, and only an import here, after it, keeps ``nl.grid`` the function.
 from normandy_lab.grid import HexGrid, grid
-from normandy_lab.numbering import SYSTEMS, HexIdError, scheme
-from normandy_lab.terrain import TerrainConfig, TerrainMap, terrain_map
 
 __version__ = "0.1.0"
+# The modules the package offers as attributes.
+_MODULES = ("gazetteer", "geography", "hexgrid", "rules")
+
+# Public name -> the module that defines it (a module's own name for the modules themselves).
+_LAZY: dict[str, str] = {
+    "gazetteer": "normandy_lab.gazetteer",
+    "geography": "normandy_lab.geography",
+    "hexgrid": "normandy_lab.hexgrid",
+    "rules": "normandy_lab.rules",
+    "GameState": "normandy_lab.engine",
+    "ScenarioError": "normandy_lab.engine",
+    "Unit": "normandy_lab.engine",
+    "ezoc": "normandy_lab.engine",
+    "ezoc_coverage": "normandy_lab.engine",
+    "load_scenario": "normandy_lab.engine",
+    "supply": "normandy_lab.engine",
+    "next_phase": "normandy_lab.engine.sequence",
+    "phase_effects": "normandy_lab.engine.sequence",
+    "previous_phase": "normandy_lab.engine.sequence",
+    "Study": "normandy_lab.engine.study",
+    "StudyError": "normandy_lab.engine.study",
+    "load_study": "normandy_lab.engine.study",
+    "save_study": "normandy_lab.engine.study",
+    "supply_summary": "normandy_lab.engine.whatif",
+    "supply_table": "normandy_lab.engine.whatif",
+    "UnknownPlaceError": "normandy_lab.gazetteer",
+    "lookup": "normandy_lab.gazetteer",
+    "ControlPoint": "normandy_lab.georef",
+    "Georeference": "normandy_lab.georef",
+    "SYSTEMS": "normandy_lab.numbering",
+    "HexIdError": "normandy_lab.numbering",
+    "scheme": "normandy_lab.numbering",
+    "TerrainConfig": "normandy_lab.terrain",
+    "TerrainMap": "normandy_lab.terrain",
+    "terrain_map": "normandy_lab.terrain",
+}
+
+if TYPE_CHECKING:  # what a type checker and an editor see: the same names, imported eagerly
+    from normandy_lab import gazetteer, geography, hexgrid, rules
+    from normandy_lab.engine import GameState, ScenarioError, Unit, ezoc, ezoc_coverage, load_scenario, supply
+    from normandy_lab.engine.sequence import next_phase, phase_effects, previous_phase
+    from normandy_lab.engine.study import Study, StudyError, load_study, save_study
+    from normandy_lab.engine.whatif import supply_summary, supply_table
+    from normandy_lab.gazetteer import UnknownPlaceError, lookup
+    from normandy_lab.georef import ControlPoint, Georeference
+    from normandy_lab.numbering import SYSTEMS, HexIdError, scheme
+    from normandy_lab.terrain import TerrainConfig, TerrainMap, terrain_map
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'normandy_lab' has no attribute {name!r}")
+    loaded = importlib.import_module(module)
+    value = loaded if name in _MODULES else getattr(loaded, name)
+    globals()[name] = value  # the next use is a plain lookup
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
 
 
 def explore(source, **kwargs):  # -> normandy_lab.views.explorer.Explorer
@@ -57,6 +116,7 @@ __all__ = [
     "next_phase",
     "phase_effects",
     "previous_phase",
+    "rules",
     "save_study",
     "scheme",
     "supply",

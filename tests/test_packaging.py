@@ -49,3 +49,28 @@ def test_run_sh_installs_chromium_and_runs_notebooks():
     assert "apt-get install" in script and "chromium" in script
     assert "--nbmake" in script
     assert "/lab/tree/notebooks/01_tour.ipynb" in script
+
+
+def test_import_normandy_lab_loads_neither_the_engine_nor_numba():
+    """Issue 15: ``import normandy_lab`` is cheap; the engine and numba load on first use (PEP 562 names)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, normandy_lab as nl; "
+        "print(sorted(m for m in ('numba', 'normandy_lab.engine', 'geopandas', 'bokeh') if m in sys.modules)); "
+        "nl.load_scenario; print('normandy_lab.engine' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    assert out[0] == "[]" and out[1] == "True"
+
+
+def test_every_public_name_of_the_package_resolves():
+    import normandy_lab as nl
+
+    for name in nl.__all__:
+        assert getattr(nl, name) is not None, name
+    assert callable(nl.grid) and nl.grid("bfn").system == "bfn"  # the function, not the module of that name
+    assert set(dir(nl)) >= set(nl.__all__)
