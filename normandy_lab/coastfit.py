@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from normandy_lab.errors import FileRefusedError
 from normandy_lab.georef import METRIC_CRS, Georeference, fit_similarity, read_system_entries
 from normandy_lab.paths import map_file
 
@@ -52,7 +53,7 @@ MAX_ITERATIONS = 50
 CONVERGED_M = 0.01
 
 
-class CoastHexError(ValueError):
+class CoastHexError(FileRefusedError):
     """A malformed coastal-hex entry; the message names the file, entry and field."""
 
 

@@ -35,6 +35,7 @@ import numpy as np
 import yaml
 
 from normandy_lab import yamllines
+from normandy_lab.errors import FileRefusedError, UnknownNameError
 from normandy_lab.paths import map_file
 
 # Accept hand entries only inside a generous box around the campaign area:
@@ -48,14 +49,14 @@ BASES = ("sourced", "derived", "estimated")
 """How a coordinate was obtained, from strongest to weakest."""
 
 
-class UnknownPlaceError(KeyError):
+class UnknownPlaceError(UnknownNameError):
     """A name the gazetteer does not know; the message suggests close names."""
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else "unknown place"
 
 
-class GazetteerDataError(ValueError):
+class GazetteerDataError(FileRefusedError):
     """A gazetteer data file is malformed: the message names the file, entry and field."""
 
 

@@ -28,6 +28,7 @@ import numpy as np
 import yaml
 
 from normandy_lab import gazetteer, yamllines
+from normandy_lab.errors import FileRefusedError
 from normandy_lab.paths import map_file
 
 AREA = (-2.0, 48.3, 0.6, 49.8)
@@ -61,7 +62,7 @@ HAND_LAYERS: dict[str, dict[str, Any]] = {
 _REQUIRED = ("name", "class", "source", "accuracy_m")
 
 
-class GeographyDataError(ValueError):
+class GeographyDataError(FileRefusedError):
     """A malformed geography file: the message names the file, entry and field."""
 
 

@@ -33,6 +33,7 @@ import numpy.typing as npt
 from pyproj import Transformer
 
 from normandy_lab import yamllines
+from normandy_lab.errors import FileRefusedError
 from normandy_lab.paths import map_file
 
 METRIC_CRS = "EPSG:2154"
@@ -43,7 +44,7 @@ METRIC_CRS = "EPSG:2154"
 PLANE_HEX_WIDTH = math.sqrt(3.0)
 
 
-class ControlPointError(ValueError):
+class ControlPointError(FileRefusedError):
     """A malformed control-point entry; the message names the file, entry and field."""
 
 

@@ -42,10 +42,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from normandy_lab.errors import RefusedError
 from normandy_lab.hexgrid import EVEN, ODD
 
 
-class HexIdError(ValueError):
+class HexIdError(RefusedError):
     """A hex id that is malformed or lies off the maps of its system."""
 
 

@@ -12,6 +12,7 @@ from dataclasses import replace
 from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
 from normandy_lab.engine.movement import move_unit
 from normandy_lab.engine.state import GameState, Unit, check_unit_id
+from normandy_lab.errors import RefusedError
 from normandy_lab.grid import grid
 from normandy_lab.terrain import terrain_map
 
@@ -33,7 +34,7 @@ def _side_key(state: GameState, a: str, b: str) -> str:
     g = grid(state.system)
     a, b = g.canonical(a), g.canonical(b)
     if g.distance(a, b) != 1:
-        raise ValueError(
+        raise RefusedError(
             f"{a} and {b} are not adjacent: a bridge is on the hexside between two adjacent hexes"
         )
     return f"{a}|{b}" if a < b else f"{b}|{a}"
@@ -44,7 +45,7 @@ def destroy_bridge(state: GameState, a: str, b: str) -> GameState:
     key = _side_key(state, a, b)
     side = terrain_map(state.system, progress=False).hexsides.loc[key]
     if not (side["road_bridge"] or side["rail_bridge"]):
-        raise ValueError(
+        raise RefusedError(
             f"there is no bridge on the {key} hexside "
             f"(water: {side['water'] or 'none'}, road: {side['road']})"
         )
@@ -57,7 +58,7 @@ def repair_bridge(state: GameState, a: str, b: str) -> GameState:
     """Repair a destroyed bridge (14.2)."""
     key = _side_key(state, a, b)
     if key not in state.destroyed_bridges:
-        raise ValueError(f"the bridge on {key} is not destroyed")
+        raise RefusedError(f"the bridge on {key} is not destroyed")
     return state.evolve(
         destroyed_bridges=state.destroyed_bridges - {key}, log=state.log.then(f"repair bridge {key}")
     )
@@ -67,7 +68,7 @@ def set_weather(state: GameState, weather: str) -> GameState:
     """Set the day's weather (an analyst's what-if; 8.0 lists the weathers)."""
     rules = state.rules
     if weather not in rules.weather_effects:
-        raise ValueError(f"unknown weather {weather!r}; choose one of {', '.join(rules.weather_effects)}")
+        raise RefusedError(f"unknown weather {weather!r}; choose one of {', '.join(rules.weather_effects)}")
     return state.evolve(weather=weather, log=state.log.then(f"weather {weather}"))
 
 
@@ -79,7 +80,7 @@ def set_air(
     for name, values in (("allied", allied or {}), ("german_aa", german_aa or {})):
         for sheet, points in values.items():
             if sheet not in sheets or points < 0:
-                raise ValueError(f"{name}: map {sheet!r} must be one of {sorted(sheets)} with points >= 0")
+                raise RefusedError(f"{name}: map {sheet!r} must be one of {sorted(sheets)} with points >= 0")
     return state.evolve(
         air_points={**state.air_points, **(allied or {})},
         aa_points={**state.aa_points, **(german_aa or {})},
@@ -91,12 +92,12 @@ def add_unit(state: GameState, unit: Unit) -> GameState:
     """Add a unit (its hex must be a land hex, its id new and of the allowed characters)."""
     problem = check_unit_id(unit.id)
     if problem:
-        raise ValueError(f"cannot add the unit: {problem}")
+        raise RefusedError(f"cannot add the unit: {problem}")
     if any(u.id == unit.id for u in state.units):
-        raise ValueError(f"a unit with id {unit.id!r} already exists")
+        raise RefusedError(f"a unit with id {unit.id!r} already exists")
     hex_id = grid(state.system).canonical(unit.hex)
     if terrain_map(state.system, progress=False).hex(hex_id)["terrain"] in ("Sea", "All Sea", "Impassable"):
-        raise ValueError(f"{hex_id} is a sea hex")
+        raise RefusedError(f"{hex_id} is a sea hex")
     unit = replace(unit, hex=hex_id)
     return state.evolve(units=(*state.units, unit), log=state.log.then(f"add {unit.id} at {hex_id}"))
 
@@ -109,7 +110,7 @@ def remove_unit(state: GameState, unit_id: str) -> GameState:
     )
 
 
-class EditError(ValueError):
+class EditError(RefusedError):
     """An edit given as data that is not well formed: the field, what is wrong and how to fix it."""
 
 
@@ -181,4 +182,4 @@ def _apply(state: GameState, edit: dict) -> GameState:
         from normandy_lab.engine.sequence import next_phase
 
         return next_phase(state)
-    raise ValueError(f"unknown edit {op!r}")
+    raise RefusedError(f"unknown edit {op!r}")

@@ -39,12 +39,13 @@ import numpy as np
 
 from normandy_lab.engine.state import GameState, Unit, other_side
 from normandy_lab.engine.zoc import zoc_mask
+from normandy_lab.errors import RefusedError
 from normandy_lab.grid import grid
 from normandy_lab.network import edge_arrays
 from normandy_lab.terrain import ROAD_CLASSES, terrain_map
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(RefusedError):
     """A move the rules refuse; the message gives the reason and the rule."""
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from normandy_lab.engine.state import ExpectedOut, GameState, Unit
+from normandy_lab.errors import FileRefusedError
 from normandy_lab.grid import grid
 from normandy_lab.numbering import HexIdError
 from normandy_lab.paths import REPO_ROOT
@@ -47,7 +48,7 @@ NATIONALITIES = {"allied": ("US", "UK", "CA", "FR", "PL"), "german": ("DE",)}
 MAX_STEPS = {"regiment": 9, "brigade": 12}
 
 
-class ScenarioError(ValueError):
+class ScenarioError(FileRefusedError):
     """A scenario file that cannot be loaded; the message says where and how to fix it."""
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.errors import RefusedError
 from normandy_lab.rules import Phase
 
 
@@ -38,7 +39,7 @@ def next_phase(state: GameState) -> GameState:
         return state.evolve(turn=order[position + 1], phase_index=0)
     date = state.date + dt.timedelta(days=1)
     if date > dt.date.fromisoformat(rules.campaign[1]):
-        raise ValueError(f"the campaign ends on {rules.campaign[1]}; there is no next phase")
+        raise RefusedError(f"the campaign ends on {rules.campaign[1]}; there is no next phase")
     return rules.new_day(state, date)
 
 
@@ -46,7 +47,7 @@ def previous_phase(state: GameState, history: list[GameState]) -> GameState:
     """Return the state before ``state`` in ``history`` (states are immutable, so stepping back is free)."""
     index = next((i for i, s in enumerate(history) if s is state), None)
     if index is None or index == 0:
-        raise ValueError("no earlier state in this history")
+        raise RefusedError("no earlier state in this history")
     return history[index - 1]
 
 

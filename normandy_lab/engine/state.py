@@ -19,6 +19,8 @@ from typing import Any, overload
 
 import numpy as np
 
+from normandy_lab.errors import RefusedError, UnknownNameError
+
 SIDES = ("allied", "german")
 
 
@@ -281,7 +283,9 @@ class GameState:
         import difflib
 
         close = difflib.get_close_matches(unit_id, [u.id for u in self.units], n=3)
-        raise KeyError(f"no unit {unit_id!r}" + (f"; did you mean {', '.join(close)}?" if close else ""))
+        raise UnknownNameError(
+            f"no unit {unit_id!r}" + (f"; did you mean {', '.join(close)}?" if close else "")
+        )
 
     def units_of(self, side: str) -> tuple[Unit, ...]:
         """Return the active units of ``side``."""
@@ -323,7 +327,7 @@ class GameState:
 
         rules = get(rules)
         if rules.system != self.system:
-            raise ValueError(
+            raise RefusedError(
                 f"the rules of {rules.system!r} cannot play a state on the {self.system!r} maps; "
                 "make the variant from this game's rules (dataclasses.replace(state.rules, ...))"
             )

@@ -24,13 +24,14 @@ from typing import Any
 from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.scenario import SCENARIO_DIR, load_scenario, scenario_path
 from normandy_lab.engine.state import GameState
+from normandy_lab.errors import FileRefusedError
 from normandy_lab.savefile import write_text_atomically
 from normandy_lab.yamllines import read_user_text
 
 FORMAT = "normandy_lab.study/1"
 
 
-class StudyError(ValueError):
+class StudyError(FileRefusedError):
     """A study that cannot be loaded; the message says why and what to do."""
 
 

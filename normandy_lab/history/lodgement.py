@@ -24,6 +24,7 @@ from typing import Any, Literal
 import numpy as np
 
 from normandy_lab import gazetteer
+from normandy_lab.errors import FileRefusedError
 from normandy_lab.paths import map_file, maps_dir
 from normandy_lab.schemas import LodgementFileSchema, validate
 from normandy_lab.yamllines import LineDict, load_yaml_with_lines, read_user_text
@@ -39,7 +40,7 @@ Side = Literal["allied", "german", "contested"]
 _EDGE_TOLERANCE_DEG = 1e-5
 
 
-class HistoryError(ValueError):
+class HistoryError(FileRefusedError):
     """A malformed historical record, or a question outside the record."""
 
 

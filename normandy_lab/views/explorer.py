@@ -26,12 +26,14 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from bokeh.core.property.descriptors import UnsetValueError
 
 from normandy_lab.engine import supply
 from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.state import GameState
-from normandy_lab.engine.study import Study, StudyError, load_study, save_study
+from normandy_lab.engine.study import Study, load_study, save_study
 from normandy_lab.engine.whatif import supply_summary
+from normandy_lab.errors import NormandyLabError
 from normandy_lab.grid import grid
 from normandy_lab.views import layers, wording
 from normandy_lab.views.basemap import basemap
@@ -189,7 +191,7 @@ class Explorer:
         before, before_report = self.state, self.report
         try:
             self._append_edit(edit)
-        except Exception as exc:  # the engine's refusal, with its reason
+        except NormandyLabError as exc:  # the engine's refusal, with its reason (anything else is a bug)
             self.message = f"Refused: {exc}"
             self._refresh_text()
             return False
@@ -240,7 +242,7 @@ class Explorer:
             else:
                 try:
                     self._append_edit({"op": "next_phase"})
-                except Exception as exc:  # the sequence cannot go on (the campaign's end)
+                except NormandyLabError as exc:  # the sequence cannot go on (the campaign's end)
                     refused = f" (stopped: {exc})"
                     break
                 self.position = len(self.states) - 1
@@ -310,7 +312,7 @@ class Explorer:
                 for edit in kept:
                     states.append(apply_edit(states[-1], edit))
                 self._states, self._edits = states, kept
-        except Exception as exc:
+        except NormandyLabError as exc:
             self.message = f"Cannot remove edit {index + 1}: a later edit depends on it ({exc})"
             self._refresh_text()
             return False
@@ -532,7 +534,7 @@ class Explorer:
         span = float(self.fig.x_range.end) - float(self.fig.x_range.start)
         try:  # the plot's drawn width, as the browser last reported it
             width = self.fig.inner_width or self.fig.width or 900
-        except Exception:  # never drawn (no browser): the width asked for
+        except UnsetValueError:  # never drawn (no browser): the width asked for
             width = self.fig.width or 900
         return pixels * span / max(width, 1)
 
@@ -1022,7 +1024,7 @@ class Explorer:
     def _open_from_picker(self) -> None:
         try:
             self.open(self.picker.value)
-        except Exception as exc:  # a bad name or file: say so, keep what is shown
+        except (NormandyLabError, OSError) as exc:  # a bad name or file: say so, keep what is shown
             self.message = f"Could not open {self.picker.value!r}: {exc}"
             self._refresh_text()
 
@@ -1043,7 +1045,7 @@ class Explorer:
     def _save_from_box(self) -> None:
         try:
             self.save(self.save_path.value)
-        except (OSError, ValueError, StudyError) as exc:
+        except (OSError, NormandyLabError) as exc:
             self.message = f"Could not save: {exc}"
             self._refresh_text()
 

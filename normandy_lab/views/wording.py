@@ -19,6 +19,7 @@ from normandy_lab.engine.reasons import CODE_WORDS
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.grid import grid
+from normandy_lab.numbering import HexIdError
 
 # One line per kind of phase (the rule system's phases say which kind they are).
 PHASE_KINDS = {
@@ -117,7 +118,7 @@ def reason_words(system: str, reason: str) -> str:
         token = match.group(0)
         try:
             return place_of(system, g.canonical(token))
-        except Exception:  # not a hex of this grid: a word that looks like one
+        except HexIdError:  # not a hex of this grid: a word that looks like one
             return token
 
     text = re.sub(r"\b[A-Z]?\d{2,4}(?:\.\d{3})?\b", place, reason)
@@ -276,7 +277,7 @@ def _water_between(system: str, a: str, b: str) -> str:
 
     try:
         return str(terrain_map(system, progress=False).hexside(a, b).get("water_name", "") or "")
-    except Exception:  # an unknown hexside: the words go without the river's name
+    except KeyError:  # an unknown hexside: the words go without the river's name
         return ""
 
 
