@@ -60,23 +60,24 @@ from normandy_lab.georef import metric_to_lonlat
 from normandy_lab.grid import HexGrid, grid
 from normandy_lab.hexgrid import HEX_DIRECTIONS, Hex, hex_linedraw, hex_round_array, pixel_to_hex_array
 from normandy_lab.paths import REPO_ROOT, map_file
-from normandy_lab.terrain_vocab import VOCABULARIES
+from normandy_lab.terrain_vocab import BUILTUP_CLASSES, ROAD_CLASSES, VOCABULARIES, WATER_CLASSES
 
-WATER_CLASSES = ("none", "canal", "stream", "river", "major_river")
-"""Water on a hexside, in increasing order of importance (array code = index)."""
-ROAD_CLASSES = ("none", "secondary", "primary", "highway")
-"""Road linking two hexes, in increasing order (array code = index)."""
-BUILTUP_CLASSES = ("none", "village", "town", "city")
-"""Built-up class of a hex (array code = index)."""
-
+# Every module a terrain map's content depends on (a test keeps the list complete): a change to any of
+# them makes a new cache key, so a cached map is never one the code would no longer build.
 _CODE_FILES = (
+    "__init__.py",
+    "coastfit.py",
+    "errors.py",
+    "gazetteer.py",
+    "geography.py",
+    "georef.py",
+    "grid.py",
+    "hexgrid.py",
+    "numbering.py",
+    "paths.py",
     "terrain.py",
     "terrain_vocab.py",
-    "geography.py",
-    "grid.py",
-    "georef.py",
-    "coastfit.py",
-    "numbering.py",
+    "yamllines.py",
 )
 
 

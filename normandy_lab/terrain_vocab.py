@@ -26,6 +26,13 @@ from typing import Any
 
 import numpy as np
 
+WATER_CLASSES = ("none", "canal", "stream", "river", "major_river")
+"""Water on a hexside, in increasing order of importance (array code = index)."""
+ROAD_CLASSES = ("none", "secondary", "primary", "highway")
+"""Road linking two hexes, in increasing order (array code = index)."""
+BUILTUP_CLASSES = ("none", "village", "town", "city")
+"""Built-up class of a hex (array code = index)."""
+
 SETTLEMENTS = ("", "Village", "Town", "City")
 
 
@@ -108,8 +115,6 @@ class TerrainVocabulary:
         self, sides: dict[str, Any], facts: dict[str, Any], config: Any
     ) -> dict[str, np.ndarray]:
         """Return the water feature of every hexside in the system's words."""
-        from normandy_lab.terrain import WATER_CLASSES
-
         names = np.array([self.water_names.get(c, "") for c in WATER_CLASSES], dtype=object)
         return {"water_feature": names[sides["water"]]}
 

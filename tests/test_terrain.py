@@ -407,3 +407,33 @@ def test_cache_is_reused_and_rebuilt_when_an_input_changes(tmp_path, monkeypatch
     assert len(list((tmp_path / "cache" / "terrain").glob("cobra-*.pickle"))) == 2
     geography.clear_cache()
     terrain.forget()
+
+
+def test_the_terrain_cache_key_covers_every_module_the_terrain_is_built_with():
+    """Issue 15: a change to any module the terrain map's build imports makes a new cache key."""
+    import subprocess
+    import sys
+
+    from normandy_lab.terrain import _CODE_FILES
+
+    code = (
+        "import sys, normandy_lab.terrain, normandy_lab.gazetteer; "
+        "print(' '.join(sorted(m for m in sys.modules if m.startswith('normandy_lab'))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    files = {
+        "__init__.py" if m == "normandy_lab" else m.split(".", 1)[1].replace(".", "/") + ".py" for m in loaded
+    }
+    assert files <= set(_CODE_FILES), sorted(files - set(_CODE_FILES))
+
+
+def test_the_terrain_vocabulary_does_not_import_the_terrain():
+    """The one import cycle of the package (terrain <-> terrain_vocab) is gone."""
+    import ast
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[1] / "normandy_lab" / "terrain_vocab.py").read_text()
+    imported = {n.module for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom)}
+    assert "normandy_lab.terrain" not in imported
