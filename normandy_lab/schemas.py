@@ -22,26 +22,31 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import functools
 import json
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args, get_origin
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+)
 
 from normandy_lab.coastfit import SIDE_BANDS
 from normandy_lab.engine.state import EXPECTED_WHY, UNIT_ID_PATTERN
 from normandy_lab.paths import REPO_ROOT
-from normandy_lab.rules.bfn import BFN_RULES
 
 SCHEMA_DIR = REPO_ROOT / "schemas"
 
-# The BfN categories, from the rule system (the other games get theirs with issue 15's plug-ins).
-UnitType = Literal[tuple(BFN_RULES.unit_types)]  # type: ignore[valid-type]
-Size = Literal[tuple(BFN_RULES.sizes)]  # type: ignore[valid-type]
-Turn = Literal[tuple(BFN_RULES.sequence)]  # type: ignore[valid-type]
-Weather = Literal[tuple(BFN_RULES.weather_effects)]  # type: ignore[valid-type]
-SupplyCity = Literal[tuple(BFN_RULES.supply["german_supply_cities"])]  # type: ignore[valid-type]
+# The categories every game shares; a game's own (unit types, sizes, turns, weathers) are in its rule
+# system's scenario schema (``RuleSet.scenario_schema``; BfN's in normandy_lab.rules.bfn.schema).
 Side = Literal["allied", "german"]
 Nationality = Literal["US", "UK", "CA", "FR", "PL", "DE"]
 Status = Literal["active", "eliminated", "off_map"]
@@ -84,14 +89,17 @@ class _Strict(BaseModel):
 
 
 class UnitSchema(_Strict):
-    """A unit of a scenario (or one added by an edit)."""
+    """A unit of a scenario (or one added by an edit): the fields every game shares.
+
+    A game's scenario schema narrows ``type`` and ``size`` to its own categories.
+    """
 
     id: UnitId
     name: Text
     side: Side
     nationality: Nationality
-    type: UnitType
-    size: Size
+    type: Text
+    size: Text
     hex: HexId
     steps: Annotated[StrictInt, Field(ge=1, le=12)]
     mechanized: StrictBool | None = None
@@ -109,35 +117,6 @@ class UnitSchema(_Strict):
     note: str | None = None
 
 
-class BeachheadSchema(_Strict):
-    """An Allied beachhead: a supply source (7.4)."""
-
-    name: Text
-    nationality: Literal["US", "UK", "CA"]
-    hex: HexId
-
-
-class AirSchema(_Strict):
-    """Air points per map: the Allied allocation and the German AA (11.x)."""
-
-    allied: Points | None = None
-    german_aa: Points | None = None
-
-
-class OptionsSchema(_Strict):
-    """The options a scenario may set (their meanings: ``rules.bfn``, ``docs/engine.md``)."""
-
-    historical_weather: StrictBool | None = None
-    what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
-    night_halving_until: Date | None = None
-    strength_per_step: dict[str, Any] | None = None
-    german_artillery_attach: Literal["counts", "free"] | None = None
-    combat_supply_chain: Literal["own_army", "any_army"] | None = None
-    isolation_corps_hq: Literal["in_supply", "any"] | None = None
-    hq_bridging: Literal["own_line", "for_its_units"] | None = None
-    mulberry_sources: Literal["beach_rows", "beachhead_only"] | None = None
-
-
 class ExpectedOutSchema(_Strict):
     """A unit the scenario expects out of General Supply, and why."""
 
@@ -148,24 +127,22 @@ class ExpectedOutSchema(_Strict):
 
 
 class ScenarioSchema(_Strict):
-    """A scenario file (``normandy_lab.scenario/1``, ``docs/scenarios.md``)."""
+    """A scenario file's core (``normandy_lab.scenario/1``, ``docs/scenarios.md``): what every game shares.
+
+    A rule system's scenario schema (``RuleSet.scenario_schema``) derives from it: it names its game in
+    ``system``, narrows the turns, weathers, units and options to its own, and adds its own section.
+    """
 
     model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab scenario")
 
     format: Literal["normandy_lab.scenario/1"] = "normandy_lab.scenario/1"
-    system: Literal["bfn"]
+    system: Text
     name: Text
     date: Date
-    turn: Turn
+    turn: Text
     phase: Text | None = None
-    weather: Weather | None = None
+    weather: Text | None = None
     seed: Count = 0
-    csp: Count = 0
-    air: AirSchema | None = None
-    beachheads: list[BeachheadSchema] | None = None
-    mulberries: list[Text] | None = None
-    pathfinders: list[HexId] | None = None
-    german_supply_cities: list[SupplyCity] | None = None
     destroyed_bridges: list[HexPair] | None = None
     interdiction: list[HexId] | None = None
     control: dict[HexId, Side] | None = None
@@ -173,7 +150,7 @@ class ScenarioSchema(_Strict):
     sources: list[Any] | None = None
     description: str | None = None
     off_map: list[Any] | None = None
-    options: OptionsSchema | None = None
+    options: dict[str, Any] | None = None
     independent_formations: list[Text] | None = None
     expected_out_of_supply: list[ExpectedOutSchema] | None = None
 
@@ -209,7 +186,7 @@ class WeatherEdit(_Edit):
     """Set the weather of the day."""
 
     op: Literal["weather"]
-    weather: Weather
+    weather: Text  # one of the game's weathers: the edit checks it against the state's rules
 
 
 class AirEdit(_Edit):
@@ -221,7 +198,7 @@ class AirEdit(_Edit):
 
 
 class AddUnitEdit(_Edit):
-    """Add a unit (its fields as in a scenario)."""
+    """Add a unit (its fields as in a scenario; its game's categories are checked against the state's)."""
 
     op: Literal["add_unit"]
     unit: UnitSchema
@@ -403,7 +380,6 @@ ControlPointsFile = TypeAdapter(dict[GridSystem, list[ControlPointSchema] | None
 CoastHexesFile = TypeAdapter(dict[GridSystem, list[CoastHexSchema] | None])
 
 SCHEMAS: dict[str, type[BaseModel] | TypeAdapter] = {
-    "scenario": ScenarioSchema,
     "study": StudySchema,
     "lodgement": LodgementFileSchema,
     "facts": FactsFileSchema,
@@ -413,7 +389,6 @@ SCHEMAS: dict[str, type[BaseModel] | TypeAdapter] = {
 }
 # Where each kind's fields are described, for the "unknown field" advice.
 _DOC_PAGE: dict[Any, str] = {
-    ScenarioSchema: "docs/scenarios.md",
     StudySchema: "docs/files.md",
     EDIT: "docs/files.md",
     LodgementFileSchema: "docs/history.md",
@@ -439,8 +414,33 @@ def validate(model: type[BaseModel] | TypeAdapter, data: Any, path: str, error: 
     except ValidationError as exc:
         errors = exc.errors()
         first = _most_useful(errors)
-        message = _message(first, data, path, _DOC_PAGE.get(model, "docs/files.md"))
+        message = _message(first, data, path, _doc_page(model))
         raise error(message + _misspelt(first, errors, model)) from None
+
+
+@functools.lru_cache(maxsize=8)
+def weather_model(rules: Any) -> type[BaseModel]:
+    """Return a model of ``{"weather": ...}`` whose value must be one of a rule system's weathers."""
+    choices = Literal[tuple(rules.weather_effects)]  # type: ignore[valid-type]
+    return create_model("Weather", __config__=ConfigDict(extra="forbid", strict=True), weather=(choices, ...))
+
+
+def check_game_fields(rules: Any, edit: dict[str, Any], where: str, error: type[Exception]) -> None:
+    """Check the fields of an edit that are a game's own: a weather among its weathers, an added unit's.
+
+    ``where`` prefixes the message (a study's ``file: edits[2]``); the error is raised at the field.
+    """
+    if edit.get("op") == "weather":
+        validate(weather_model(rules), {"weather": edit.get("weather")}, where, error)
+    elif edit.get("op") == "add_unit":
+        validate(rules.unit_schema(), edit.get("unit"), f"{where}: unit", error)
+
+
+def _doc_page(model: Any) -> str:
+    """Return where a file kind's fields are described."""
+    if isinstance(model, type) and issubclass(model, (ScenarioSchema, UnitSchema)):
+        return "docs/scenarios.md"
+    return _DOC_PAGE.get(model, "docs/files.md")
 
 
 def _most_useful(errors: list[dict[str, Any]]) -> dict[str, Any]:
@@ -597,9 +597,16 @@ def _advice(err: dict[str, Any], doc: str) -> str:
     return f"see {doc}"
 
 
+def _kinds() -> dict[str, type[BaseModel] | TypeAdapter]:
+    """Every file kind with its schema: the scenario is The Battle for Normandy's (its categories)."""
+    from normandy_lab.rules import get
+
+    return {"scenario": get("bfn").scenario_schema(), **SCHEMAS}
+
+
 def json_schema(name: str) -> dict[str, Any]:
-    """Return the JSON Schema of a file kind (a key of :data:`SCHEMAS`)."""
-    model = SCHEMAS[name]
+    """Return the JSON Schema of a file kind (``scenario`` or a key of :data:`SCHEMAS`)."""
+    model = _kinds()[name]
     if isinstance(model, TypeAdapter):
         schema = model.json_schema(mode="validation")
         schema["title"] = f"normandy_lab {name.replace('_', ' ')}"
@@ -616,7 +623,7 @@ def write_json_schemas(folder: Path = SCHEMA_DIR) -> list[Path]:
 
     return [
         write_text_atomically(folder / f"{name}.schema.json", json.dumps(json_schema(name), indent=2) + "\n")
-        for name in SCHEMAS
+        for name in _kinds()
     ]
 
 

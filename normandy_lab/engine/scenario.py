@@ -79,10 +79,19 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     # The file's typed schema (normandy_lab.schemas, exported to schemas/) checks every field's type, the
     # values of every category, the fields required and those unknown; what follows is what a type cannot
     # say: dates that do not exist or fall outside the campaign, hexes on the map, references between fields.
-    from normandy_lab.schemas import ScenarioSchema, validate
+    from normandy_lab.rules import available
+    from normandy_lab.schemas import validate
 
-    validate(ScenarioSchema, data, path, ScenarioError)
-    rules = ruleset(data["system"])
+    system = data.get("system")
+    if system is None:
+        raise check.fail(
+            data.line, "system", "missing required field", f"add 'system:' ({', '.join(available())})"
+        )
+    if not isinstance(system, str) or system not in available():
+        known = ", ".join(repr(k) for k in available())
+        raise check.fail(data, "system", f"{system!r} is not allowed", f"use one of {known}")
+    rules = ruleset(system)
+    validate(rules.scenario_schema(), data, path, ScenarioError)  # the core and the game's own section
     g = grid(rules.system)
     date = data["date"]
     if isinstance(date, str):

@@ -193,6 +193,10 @@ def load_study(path: str | Path) -> Study:
         study = Study(scenario, title=payload.get("title", ""))
     except (ValueError, OSError) as exc:  # ScenarioError is a ValueError
         raise StudyError(f"{path}: its scenario cannot be loaded: {exc}") from None
+    from normandy_lab.schemas import check_game_fields
+
+    for n, edit in enumerate(edits):  # the fields that are the game's own, before any edit is replayed
+        check_game_fields(study.state.rules, edit, f"{path}: edits[{n}]", StudyError)
     for n, edit in enumerate(edits):
         try:
             study.apply(edit)

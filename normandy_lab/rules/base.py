@@ -160,6 +160,18 @@ class RuleSet:
         """Return a unit's (attack, defense) as shown, after what supply does to it (printed by default)."""
         return int(unit.attack or 0), int(unit.defense or 0)
 
+    def scenario_schema(self) -> Any:
+        """Return the pydantic model a scenario of this game is checked against (the core by default)."""
+        from normandy_lab.schemas import ScenarioSchema
+
+        return ScenarioSchema
+
+    def unit_schema(self) -> Any:
+        """Return the pydantic model of one unit of this game (a scenario's, or one an edit adds)."""
+        from normandy_lab.schemas import UnitSchema
+
+        return UnitSchema
+
     def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
         """Read this game's section of a scenario file into the state's markers (after the file's schema).
 
