@@ -29,7 +29,6 @@ Rules implemented:
 
 from __future__ import annotations
 
-import datetime as dt
 import heapq
 import math
 from dataclasses import dataclass, replace
@@ -61,30 +60,12 @@ class MoveCheck:
 
 
 def allowance(state: GameState, unit: Unit, in_supply: bool = True, isolated: bool = False) -> float:
-    """Return the unit's movement allowance now, after interdiction, supply, night and phase.
+    """Return the unit's movement allowance now, as the state's rule system says (``movement_allowance``).
 
-    7.5o: an isolated mechanized unit (no line of any length to a friendly
-    corps HQ) has an allowance of 2, and none in the Mechanized Movement Phase.
+    BfN: after interdiction (11.2), the Mechanized Movement phase (10.5), night (10.7), supply (7.5) and
+    isolation (7.5o); :func:`normandy_lab.rules.bfn.movement.allowance`.
     """
-    from normandy_lab.engine.sequence import current_phase
-
-    rules = state.rules
-    ma = float(unit.ma if unit.ma is not None else rules.unit_defaults[unit.type]["ma"])
-    ma = max(0.0, ma - rules.air_ma_penalty(state, unit))  # BfN 11.2: before any other effect
-    phase = current_phase(state)
-    if phase.kind == "mech_movement":
-        # 10.5: only mechanized units move; yellow MAs at half (rounded up), the light-blue MAs of
-        # mechanized recon units at full allowance.
-        full = bool(rules.unit_defaults.get(unit.type, {}).get("full_ma_in_mech_phase"))
-        ma = (ma if full else math.ceil(ma / 2)) if unit.mechanized else 0.0
-    night_until = dt.date.fromisoformat(state.options.get("night_halving_until", "1944-07-01"))
-    if state.turn == "Night" and unit.side == "allied" and state.date < night_until:
-        ma = math.ceil(ma / 2)
-    if not in_supply:
-        ma = math.ceil(ma / 2)
-    if isolated and unit.mechanized:
-        ma = 0.0 if phase.kind == "mech_movement" else 2.0
-    return float(ma)
+    return float(state.rules.movement_allowance(state, unit, in_supply, isolated))
 
 
 class _EdgeCosts:

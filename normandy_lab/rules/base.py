@@ -148,6 +148,10 @@ class RuleSet:
         """
         return ~edges.all_sea
 
+    def movement_allowance(self, state: GameState, unit: Any, in_supply: bool, isolated: bool) -> float:
+        """Return a unit's movement allowance now (its printed or default MA, by default)."""
+        return float(unit.ma if unit.ma is not None else self.unit_defaults.get(unit.type, {}).get("ma", 0))
+
     def air_regions(self, state: GameState) -> list[AirRegion]:
         """Return the areas air power acts on today, with what it does there (none by default)."""
         return []

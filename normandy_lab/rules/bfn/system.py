@@ -60,6 +60,12 @@ class BfnRules(RuleSet):
         settlement = terrain_map(self.system, progress=False).hexes["settlement"].to_numpy()
         return ~edges.all_sea & (settlement[edges.dst] != "City")
 
+    def movement_allowance(self, state: GameState, unit: Any, in_supply: bool, isolated: bool) -> float:
+        """Return the allowance after interdiction, phase, night, supply, isolation (11.2, 10.5-7.5o)."""
+        from normandy_lab.rules.bfn.movement import allowance
+
+        return allowance(state, unit, in_supply, isolated)
+
     def air_regions(self, state: GameState) -> list[Any]:
         """Return every map with its air and AA points and its interdiction penalty (11.1.2, 11.2)."""
         from normandy_lab.rules.bfn.air import air_regions
