@@ -143,6 +143,7 @@ class ScenarioSchema(_Strict):
     phase: Text | None = None
     weather: Text | None = None
     seed: Count = 0
+    maps: list[Text] | None = None
     destroyed_bridges: list[HexPair] | None = None
     interdiction: list[HexId] | None = None
     control: dict[HexId, Side] | None = None

@@ -7,6 +7,9 @@ interdiction never takes one out; a friendly unit never blocks a friendly line; 
 on the order of the units; bad weather never lengthens a range; every report follows the schema; an
 exemption names its rule.
 
+The examples are drawn the same way on every run (``derandomize``): the suite is a regression check; a
+search for new cases runs with ``--hypothesis-seed`` or with the setting removed.
+
 Where a rule system shares out places of limited number (BfN's attachment to a division HQ, 7.2, at most
 three, given as the owner's best choice), one unit can gain or lose a place because another lost or
 gained its line: such a unit must be one traced to an attachment place, and the number of units in supply
@@ -112,7 +115,7 @@ def test_adding_an_enemy_unit_never_puts_a_unit_into_supply(system, name):
     before = nl.supply(state)
     front = sorted(state.units_of("allied"), key=lambda u: u.id)[len(state.units_of("allied")) // 2].hex
 
-    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
     @given(st.sampled_from(_vacant_land_hexes(state, front)), st.sampled_from(["allied", "german"]))
     def check(hex_id, enemy_side):
         side = "german" if enemy_side == "allied" else "allied"
@@ -132,7 +135,7 @@ def test_removing_an_interdiction_never_takes_a_unit_out_of_supply(system, name)
     state = _example(system, name)
     front = state.units[len(state.units) // 2].hex
 
-    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
     @given(st.sampled_from(_vacant_land_hexes(state, front)))
     def check(hex_id):
         blocked = interdict_hex(state, hex_id)
@@ -151,7 +154,7 @@ def test_a_friendly_unit_never_blocks_a_friendly_line(system, name):
     if not anchors:
         pytest.skip("no unit of a formation in supply")
 
-    @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @settings(max_examples=6, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
     @given(st.sampled_from(anchors), st.integers(0, 5))
     def check(anchor, pick):
         # Beside a unit in supply, of its formation: a unit that needs no place of limited number.
@@ -160,7 +163,8 @@ def test_a_friendly_unit_never_blocks_a_friendly_line(system, name):
         friend = replace(friend, nationality=anchor.nationality)
         after = nl.supply(add_unit(state, friend))
         was = {u for u in _in(before) if before[u].side == anchor.side}
-        now = {u for u in _in(after) if after[u].side == anchor.side} - {"NEW-FRIEND"}
+        now = {u for u in _in(after) if after[u].side == anchor.side}
+        # The newcomer may take a shared place (7.2) that another unit held: never a line.
         _moved_only_by_shared_places(before, after, set(), was - now)
         assert len(now) >= len(was), name
 

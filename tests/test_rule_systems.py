@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -107,3 +108,29 @@ def test_a_rule_system_says_which_units_exert_a_zone_of_control():
     hq_only = bfn_zoc - toy_zoc
     allied_hqs = {u.hex for u in state.units_of("allied") if u.hq}
     assert all(any(g.distance(h, hq) == 1 for hq in allied_hqs) for h in hq_only)
+
+
+def test_a_scenario_names_the_maps_in_play_and_their_edges_are_the_map_edge():
+    """Issue 15 (and BfN 7.4): with only some sheets in play, the German road sources are where roads leave
+    those sheets to the east or south, lines never run over a sheet not in play, and a unit may not stand
+    on one; a state with every sheet keeps its fingerprint (``maps`` is left out while empty)."""
+    from normandy_lab.engine import ScenarioError, load_scenario_text
+    from normandy_lab.engine.study import fingerprint
+    from normandy_lab.rules.common import edge_road_hexes
+
+    text = (Path(__file__).parent / "data" / "bfn_pegasus_1944-06-07.yaml").read_text()
+    every = load_scenario_text(text, "pegasus.yaml")
+    only_c = load_scenario_text(text.replace("turn: AM", "turn: AM\nmaps: [C]"), "pegasus.yaml")
+    assert only_c.maps == frozenset({"C"}) and every.maps == frozenset()
+    g = nl.grid("bfn")
+    full = set(edge_road_hexes("bfn"))
+    c_edges = set(edge_road_hexes("bfn", only_c.maps))
+    assert c_edges and c_edges != full and {g.sheet_of(g._ids[i]) for i in c_edges} == {"C"}
+    assert c_edges - full  # C's own east or south edge, inside the full map
+    report = nl.supply(only_c)
+    assert all(g.sheet_of(h) == "C" for r in report.units.values() for h in r.path)
+    assert fingerprint(every) != fingerprint(only_c)
+    with pytest.raises(ScenarioError, match=r"units\[\d+\]\.hex: \w+ is on map [A-Z], not in play \(B\)"):
+        load_scenario_text(text.replace("turn: AM", "turn: AM\nmaps: [B]"), "pegasus.yaml")
+    with pytest.raises(ScenarioError, match=r"maps: Z: not a map of the game"):
+        load_scenario_text(text.replace("turn: AM", "turn: AM\nmaps: [C, Z]"), "pegasus.yaml")

@@ -171,10 +171,19 @@ def _water_names(system: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _impassable(system: str) -> np.ndarray:
-    """Hexes no line may enter: sea and impassable terrain."""
+def _impassable(system: str, maps: frozenset[str] = frozenset()) -> np.ndarray:
+    """Hexes no line may enter: sea and impassable terrain, and the hexes of sheets not in play."""
     terrain = terrain_map(system, progress=False).hexes["terrain"].to_numpy()
-    return np.isin(terrain, ["Sea", "All Sea", "Impassable"])
+    return np.isin(terrain, ["Sea", "All Sea", "Impassable"]) | ~in_play(system, maps)
+
+
+@lru_cache(maxsize=16)
+def in_play(system: str, maps: frozenset[str] = frozenset()) -> np.ndarray:
+    """Return which hexes lie on the map sheets in play (every hex when ``maps`` is empty: all sheets)."""
+    g = grid(system)
+    if not maps:
+        return np.ones(len(g), dtype=bool)
+    return np.isin(g._sheets.astype(str), sorted(maps))
 
 
 def _flat_flags(wanted: list | None, count: int) -> np.ndarray:
@@ -252,7 +261,8 @@ class TraceNet:
             for hex_id in state.interdicted_hexes:
                 interdicted[g.index(hex_id)] = True
         self.interdicted = interdicted
-        self.blocked = self.enemy | (self.in_ezoc & ~self.friendly) | interdicted | _impassable(state.system)
+        closed = _impassable(state.system, state.maps)  # the sea, and the sheets not in play
+        self.blocked = self.enemy | (self.in_ezoc & ~self.friendly) | interdicted | closed
         self._labels: np.ndarray | None = None
 
     def _weights(self, metric: str, free: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -326,7 +336,7 @@ class TraceNet:
         if interdicted_hex >= 0:
             interdicted = interdicted.copy()
             interdicted[interdicted_hex] = False
-        return enemy | (in_ezoc & ~self.friendly) | interdicted | _impassable(self.g.system)
+        return enemy | (in_ezoc & ~self.friendly) | interdicted | _impassable(self.g.system, self.state.maps)
 
     def bridged(self, edges) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return the map's edge masks with the hexsides of some edges bridged (both directions of each).

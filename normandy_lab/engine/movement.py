@@ -36,6 +36,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from normandy_lab.engine.lines import in_play
 from normandy_lab.engine.state import GameState, Unit, other_side
 from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.errors import RefusedError
@@ -156,6 +157,7 @@ def _costs(state: GameState, unit: Unit, in_supply: bool, isolated: bool = False
     along = np.where(in_supply & on_road, road_cost, 1.0)
     cost = np.where(on_road | on_rail, along, off_road)
     cost[e.all_sea] = np.nan
+    cost[~in_play(state.system, state.maps)[e.dst]] = np.nan  # a sheet not in play is not there
     what_if = state.options.get("what_if_interdiction", "block")
     if what_if != "block" and state.interdicted_hexes:
         g = grid(state.system)

@@ -123,7 +123,22 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
 
     weather = data.get("weather") or rules.historical_weather.get(date.isoformat(), "Overcast")
     seed = data.get("seed", 0)
+    maps = frozenset(data.get("maps") or ())
+    unknown = sorted(maps - set(g.scheme.sheets))
+    if unknown:
+        sheets = ", ".join(sorted(g.scheme.sheets))
+        raise check.fail(
+            data, "maps", f"{', '.join(unknown)}: not a map of the game", f"its maps are {sheets}"
+        )
     units = _units(check, data, rules, g)
+    for n, unit in enumerate(units):  # (units are in file order here)
+        if maps and unit.status == "active" and g.sheet_of(unit.hex) not in maps:
+            raise check.fail(
+                data["units"][n],
+                f"units[{n}].hex",
+                f"{unit.hex} is on map {g.sheet_of(unit.hex)}, not in play ({', '.join(sorted(maps))})",
+                "add its map to maps, or move the unit",
+            )
     bridges = _bridges(check, data, g)
     interdicted = _hex_list(check, data, "interdiction", g)
     control = _control(check, data, g)
@@ -139,6 +154,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         phase_index=phases.index(phase_name),
         weather=weather,
         units=tuple(units),
+        maps=maps,
         destroyed_bridges=frozenset(bridges),
         interdicted_hexes=frozenset(interdicted),
         control=control,

@@ -218,6 +218,8 @@ class GameState:
     units: tuple[Unit, ...]
     destroyed_bridges: frozenset[str] = frozenset()
     interdicted_hexes: frozenset[str] = frozenset()
+    #: The map sheets in play (empty: every sheet of the game); their outer edges are "the map edge".
+    maps: frozenset[str] = field(default=frozenset(), metadata={"canonical": "omit_if_empty"})
     control: MappingProxyType = field(default_factory=lambda: _freeze({}))
     #: What the rule system keeps beside the units (for BfN its sources, supply points, air points per map:
     #: :mod:`normandy_lab.rules.bfn.scenario`), read as attributes (``state.seed`` style) and changed with

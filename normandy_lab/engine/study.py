@@ -46,8 +46,8 @@ def canonical(value: Any) -> Any:
         out: dict[str, Any] = {}
         for f in fields(value):
             how, held = f.metadata.get("canonical"), getattr(value, f.name)
-            if how == "omit_if_none" and held is None:
-                continue
+            if (how == "omit_if_none" and held is None) or (how == "omit_if_empty" and not held):
+                continue  # a field added later, at its default: the fingerprints saved before it stay true
             if how == "flatten":  # a state's markers stand beside its fields, where they were before
                 out.update(canonical(held))
             else:

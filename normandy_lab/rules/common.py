@@ -10,16 +10,18 @@ from functools import lru_cache
 
 import numpy as np
 
+from normandy_lab.engine.lines import in_play
 from normandy_lab.grid import grid
 from normandy_lab.network import edge_arrays
 from normandy_lab.terrain import terrain_map
 
 
 @lru_cache(maxsize=8)
-def edge_road_hexes(system: str) -> tuple[int, ...]:
-    """Return the land hexes with a road on the east or south edge of a game's maps (the map only).
+def edge_road_hexes(system: str, maps: frozenset[str] = frozenset()) -> tuple[int, ...]:
+    """Return the land hexes with a road on the east or south edge of the maps in play (all by default).
 
-    The east edge: the eastward neighbour is off the map; the south edge: both southward neighbours are.
+    The east edge: the eastward neighbour is off the maps in play; the south edge: both southward
+    neighbours are.  A neighbour on a sheet not in play is off them.
     """
     from normandy_lab.hexgrid import HEX_DIRECTIONS
 
@@ -29,9 +31,12 @@ def edge_road_hexes(system: str) -> tuple[int, ...]:
     names = g.directions()
     on_map = g._index_of_axial
 
+    playing = in_play(system, maps)
+
     def off(q: int, r: int, direction: str) -> bool:
         d = HEX_DIRECTIONS[names.index(direction)]
-        return (q + d.q, r + d.r) not in on_map
+        there = on_map.get((q + d.q, r + d.r))
+        return there is None or not playing[there]
 
     # The east edge: the eastward neighbour is off the map; the south edge:
     # both southward neighbours are (a west-edge hex misses only one).
@@ -46,6 +51,6 @@ def edge_road_hexes(system: str) -> tuple[int, ...]:
     found = []
     for i, (q, r) in enumerate(zip(g._q.tolist(), g._r.tolist(), strict=True)):
         land = terrain[i] not in ("Sea", "All Sea", "Impassable")
-        if has_road[i] and land and on_edge(q, r):
+        if has_road[i] and land and playing[i] and on_edge(q, r):
             found.append(i)
     return tuple(found)

@@ -117,7 +117,7 @@ class _Explainer:
         self.graph = det.lines.graph
         self.ids = det.ids
         self.edges = edge_arrays(det.state.system)
-        self.impassable = _impassable(det.state.system)
+        self.impassable = _impassable(det.state.system, det.state.maps)
         self._free_routes: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
     # -- the candidates -------------------------------------------------------------------------

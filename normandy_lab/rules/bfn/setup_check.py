@@ -199,7 +199,7 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14) -> HqProposal
     at = det.at
     # 7.8: not in an EZOC, not on an enemy unit, on land; and within the stacking limit (6.0),
     # with no unit of the other Allied army (6.3).
-    allowed = ~(lines.in_ezoc | lines.enemy | _impassable(state.system)) & _room_for(state, hq)
+    allowed = ~(lines.in_ezoc | lines.enemy | _impassable(state.system, state.maps)) & _room_for(state, hq)
     apart = _hexes_from(g, here)
     near_units = np.zeros(len(g), dtype=bool)
     if own:
@@ -263,7 +263,7 @@ def propose_corps_hq_hex(
     stranded = [u for u in hqs if not report[u.id].general]
     depends = [u for u, d in zip(hqs, elsewhere.tolist(), strict=True) if report[u.id].general and d > limit]
     apart = _hexes_from(g, here)
-    allowed = ~(lines.in_ezoc | lines.enemy | _impassable(state.system)) & (apart <= radius)
+    allowed = ~(lines.in_ezoc | lines.enemy | _impassable(state.system, state.maps)) & (apart <= radius)
     allowed &= _room_for(state, corps)
     allowed &= lines.reaches(det.sources, np.arange(len(g)))
     candidates = np.nonzero(allowed)[0]

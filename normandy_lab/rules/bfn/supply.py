@@ -71,7 +71,7 @@ def _german_sources(state: GameState, rules, control: np.ndarray) -> list[int]:
     """7.4: road hexes leaving the east or south map edge, and German-controlled supply-city hexes."""
     cities = _city_hexes(state.system, frozenset(state.german_supply_cities))
     held = cities[control[cities] != "allied"]
-    return sorted(set(edge_road_hexes(state.system)) | set(held.tolist()))
+    return sorted(set(edge_road_hexes(state.system, state.maps)) | set(held.tolist()))
 
 
 @lru_cache(maxsize=32)
@@ -144,7 +144,7 @@ class _SideSupply:
         else:
             self.sources = _german_sources(state, rules, control)
             # 7.4: the supply cities give General Supply only.
-            self.by_army = {"DE": sorted(set(edge_road_hexes(state.system)))}
+            self.by_army = {"DE": sorted(set(edge_road_hexes(state.system, state.maps)))}
         self.reports = {u.id: UnitSupply(unit_id=u.id, side=side, hex=u.hex) for u in self.units}
         self.attached_to: dict[str, str] = {}  # unit id -> formation whose HQ supplies it
         self.refused: dict[str, list[str]] = {}  # unit id -> HQs in range whose places were all taken
