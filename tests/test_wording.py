@@ -113,7 +113,7 @@ def test_formation_symbols_stand_for_their_units():
     # A corps' own troops are named by the type most of them are, not by the corps' name.
     troops = data["key"].index("I. SS-Panzerkorps troops")
     kinds = [
-        layers.TYPE_GLYPHS[u.type]
+        layers.unit_glyph(state.rules, u.type)
         for u in state.units
         if u.corps == "I. SS-Panzerkorps" and not u.formation and not u.hq and u.status == "active"
     ]

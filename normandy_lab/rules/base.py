@@ -114,6 +114,9 @@ class RuleSet:
     supply_states: tuple[SupplyState, ...] = (SupplyState("general", "in supply", ""),)
     #: The inputs the explorer shows for this game, beside the core's (weather, edit modes).
     controls: tuple[ControlSpec, ...] = ()
+    #: The label on each unit type's counter ("INF", "PARA") and each size's echelon mark ("II", "XX").
+    glyphs: dict[str, str] = field(default_factory=dict)
+    size_marks: dict[str, str] = field(default_factory=dict)
     variant: str = ""
 
     # -- the verdicts a game gives its own way (a game's class overrides them) ----------------

@@ -20,26 +20,6 @@ from normandy_lab.views.mapview import to_mercator
 
 SIDE_COLOURS = {"allied": "#1f4e9e", "german": "#b22222"}
 # NATO-style type letters for the unit markers' labels.
-TYPE_GLYPHS = {
-    "infantry": "INF",
-    "parachute": "PARA",
-    "glider": "GLI",
-    "commando": "CDO",
-    "ranger": "RGR",
-    "armor": "ARM",
-    "assault_gun": "StuG",
-    "tank_destroyer": "TD",
-    "mech_infantry": "MECH",
-    "recon": "REC",
-    "artillery": "ART",
-    "rocket_artillery": "RKT",
-    "anti_tank": "AT",
-    "flak": "FLAK",
-    "engineer": "ENG",
-    "hq": "HQ",
-    "static": "STAT",
-    "strongpoint": "SP",
-}
 # The ring around a unit's marker says its supply state at a glance: General and
 # Combat Supply (7.2, 7.6.1), out of supply, and isolated (7.5o: no line of any
 # length to a friendly corps HQ).
@@ -64,15 +44,9 @@ def _ring(general: bool, combat: bool, isolated: bool) -> str:
     return "combat" if combat else "general"
 
 
-SIZE_MARKS = {
-    "company": "I",
-    "battalion": "II",
-    "regiment": "III",
-    "brigade": "X",
-    "division_hq": "XX",
-    "corps_hq": "XXX",
-    "army_hq": "XXXX",
-}
+def unit_glyph(rules, unit_type: str) -> str:
+    """Return the label a rule system gives a unit type on its counter, else the type's first letters."""
+    return rules.glyphs.get(unit_type) or unit_type[:4].upper()
 
 
 @lru_cache(maxsize=4)
@@ -130,9 +104,10 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
             data["name"].append(u.name)
             data["side"].append(u.side)
             data["colour"].append(SIDE_COLOURS[u.side])
-            data["glyph"].append(TYPE_GLYPHS.get(u.type, u.type[:4].upper()))
-            data["echelon"].append(SIZE_MARKS.get(u.size, ""))
-            data["label"].append(f"{TYPE_GLYPHS.get(u.type, u.type)} {SIZE_MARKS.get(u.size, '')}".strip())
+            data["glyph"].append(unit_glyph(state.rules, u.type))
+            data["echelon"].append(state.rules.size_marks.get(u.size, ""))
+            label = f"{state.rules.glyphs.get(u.type, u.type)} {state.rules.size_marks.get(u.size, '')}"
+            data["label"].append(label.strip())
             data["hex_id"].append(hex_id)
             data["steps"].append(u.steps)
             attack, defense = state.rules.unit_strength(state, u, r.general)
@@ -388,7 +363,7 @@ def formation_data(state: GameState, report: SupplyReport) -> dict[str, list]:
         data["bar"].append("▰" * cells + "▱" * (6 - cells))
         echelons = {u.size for u in units}
         data["echelon"].append("XX" if "division_hq" in echelons or len(units) > 6 else "X")
-        data["glyph"].append(_formation_arm(key, units))
+        data["glyph"].append(_formation_arm(key, units, state.rules))
     return data
 
 
@@ -400,13 +375,13 @@ _NAMED_ARMS = (
 )  # fmt: skip
 
 
-def _formation_arm(name: str, units: list) -> str:
+def _formation_arm(name: str, units: list, rules) -> str:
     """Return the arm written inside a formation's symbol: from its name, else its units' commonest type."""
     lowered = name.lower()
     for word, arm in _NAMED_ARMS if not lowered.endswith("troops") else ():  # a corps' troops are mixed
         if word in lowered:
             return arm
-    arms = [TYPE_GLYPHS.get(u.type, u.type[:4].upper()) for u in units if not u.hq]
+    arms = [unit_glyph(rules, u.type) for u in units if not u.hq]
     return max(sorted(set(arms)), key=arms.count) if arms else "HQ"
 
 

@@ -375,6 +375,37 @@ BFN_RULE_NOTES = {
     "20.3": "A German Kampfgruppe HQ supplies up to six units of any formation.",
 }
 
+# The label on each unit type's counter, and each size's echelon mark (the views draw them).
+GLYPHS = {
+    "infantry": "INF",
+    "parachute": "PARA",
+    "glider": "GLI",
+    "commando": "CDO",
+    "ranger": "RGR",
+    "armor": "ARM",
+    "assault_gun": "StuG",
+    "tank_destroyer": "TD",
+    "mech_infantry": "MECH",
+    "recon": "REC",
+    "artillery": "ART",
+    "rocket_artillery": "RKT",
+    "anti_tank": "AT",
+    "flak": "FLAK",
+    "engineer": "ENG",
+    "hq": "HQ",
+    "static": "STAT",
+    "strongpoint": "SP",
+}
+SIZE_MARKS = {
+    "company": "I",
+    "battalion": "II",
+    "regiment": "III",
+    "brigade": "X",
+    "division_hq": "XX",
+    "corps_hq": "XXX",
+    "army_hq": "XXXX",
+}
+
 BFN_RULES = BfnRules(
     system="bfn",
     title="The Battle for Normandy",
@@ -412,6 +443,8 @@ BFN_RULES = BfnRules(
     campaign=("1944-06-06", "1944-08-20"),
     calendar=CALENDAR,
     markers=MARKERS,
+    glyphs=GLYPHS,
+    size_marks=SIZE_MARKS,
     supply_states=(
         SupplyState("general", "General Supply", "7.2"),
         SupplyState("combat", "Combat Supply", "7.6.1"),
