@@ -524,9 +524,25 @@ def _paths_into(value, prefix=()):
         yield from _paths_into(inner, (*prefix, key))
 
 
+def _changed(data, pick: int, value, delete: bool):
+    """Return a copy of ``data`` with one place (chosen by ``pick``) given ``value``, or deleted."""
+    import copy
+
+    data = copy.deepcopy(data)
+    paths = list(_paths_into(data))
+    where = paths[pick % len(paths)]
+    parent = data
+    for part in where[:-1]:
+        parent = parent[part]
+    if delete and isinstance(parent, dict):
+        del parent[where[-1]]
+    else:
+        parent[where[-1]] = value
+    return data
+
+
 def test_a_record_file_with_any_field_replaced_by_junk_loads_or_says_where(tmp_path):
     """D11: lodgement, facts and timeline files answer with their data or a HistoryError at file:line: field."""
-    import copy
 
     import yaml
     from hypothesis import HealthCheck, given, settings
@@ -548,15 +564,7 @@ def test_a_record_file_with_any_field_replaced_by_junk_loads_or_says_where(tmp_p
     @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(st.sampled_from(sorted(_HISTORY_SAMPLES)), st.integers(0, 200), junk, st.booleans())
     def check(kind, pick, value, delete):
-        data = copy.deepcopy(_HISTORY_SAMPLES[kind])
-        where = list(_paths_into(data))[pick % len(list(_paths_into(data)))]
-        parent = data
-        for part in where[:-1]:
-            parent = parent[part]
-        if delete and isinstance(parent, dict):
-            del parent[where[-1]]
-        else:
-            parent[where[-1]] = value
+        data = _changed(_HISTORY_SAMPLES[kind], pick, value, delete)
         path = tmp_path / f"{kind}_{next(counter)}.yaml"  # a new name: the loaders cache by file
         path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
         start = time.perf_counter()
@@ -618,7 +626,6 @@ def test_the_record_files_validate_against_their_json_schema():
 
 def test_a_study_with_any_field_replaced_or_deleted_reopens_or_says_where(tmp_path):
     """D8, D10: a study file changed anywhere opens, or is refused with a StudyError naming the file."""
-    import copy
 
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
@@ -632,16 +639,7 @@ def test_a_study_with_any_field_replaced_or_deleted_reopens_or_says_where(tmp_pa
     @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(st.integers(0, 200), _hostile_values(), st.booleans())
     def check(pick, junk, delete):
-        data = copy.deepcopy(saved)
-        paths = list(_paths_into(data))
-        where = paths[pick % len(paths)]
-        parent = data
-        for part in where[:-1]:
-            parent = parent[part]
-        if delete and isinstance(parent, dict):
-            del parent[where[-1]]
-        else:
-            parent[where[-1]] = junk
+        data = _changed(saved, pick, junk, delete)
         path = tmp_path / f"study_{next(counter)}.json"
         path.write_text(json.dumps(data, default=str), encoding="utf-8")
         start = time.perf_counter()
