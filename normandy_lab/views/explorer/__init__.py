@@ -1,0 +1,138 @@
+"""The explorer: an ipywidgets application around a bokeh map of a situation.
+
+``normandy_lab.explore(scenario_or_state_or_study)`` returns an
+:class:`Explorer`; display it in JupyterLab.  The map fills the cell's width
+with a side panel beside it (no scrolling between a click and its answer):
+
+* the **banner** says what the last edit or step changed, in words, and the
+  units whose supply verdict changed are ringed on the map;
+* the **report** gives the clicked unit's verdict in sentences (what it
+  traces to, by name and place, how long against which limit, why not),
+  the units of a clicked stack or formation, or everything about a hex;
+* the **edits** of the study are listed, each with a button to remove it.
+
+Phases are stepped with Back / Step / Play, "next movement phase" and "next
+day"; the phase slider walks phases only (edits are listed, not slid over).
+Zoomed out, each division or brigade is one symbol with the supply state of
+its units as a bar; zoomed in, the battalion counters.  Views never compute
+rules: every verdict shown comes from the engine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+from normandy_lab.engine.state import GameState
+from normandy_lab.engine.study import Study, load_study
+from normandy_lab.views import layers
+from normandy_lab.views.basemap import basemap
+from normandy_lab.views.explorer._common import ENEMY, FRONT_VIEW, MODES, VIEWS, _default_extent, _edit_ops
+from normandy_lab.views.explorer.controls import _Controls
+from normandy_lab.views.explorer.drawing import _Drawing
+from normandy_lab.views.explorer.exports import _Exports
+from normandy_lab.views.explorer.history import _History
+from normandy_lab.views.explorer.interaction import _Interaction
+from normandy_lab.views.situation import add_state_layers
+
+
+class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
+    """The state of one explorer session: a study (scenario + edits), its map and its controls."""
+
+    def __init__(
+        self,
+        source: Any,
+        extent: tuple[float, float, float, float] | None = None,
+        width: int | None = None,
+        height: int = 640,
+    ) -> None:
+        self._size = (width, height)
+        self.changed_units: list[str] = []
+        self._set_source(source)
+        state = self.state
+        self.system = state.system
+        self._build_figure(extent)
+        self._build_widgets()
+        self.refresh()
+        # The map widget is made once its layers hold data: jupyter_bokeh sends the
+        # document as it is at creation, and patches sent before a front end shows
+        # the widget would be lost.
+        self._mount_map()
+
+    def _build_figure(self, extent: tuple[float, float, float, float] | None) -> None:
+        from bokeh.events import Tap
+
+        width, height = self._size
+        self.fig = basemap(
+            self.system, extent=extent or _default_extent(self.state), width=width or 900, height=height
+        )
+        if width is None:  # fill the cell's width beside the side panel
+            self.fig.sizing_mode = "stretch_width"
+            self.fig.min_width = 480
+        self.layers = add_state_layers(self.fig, self.system)
+        self.sources = self.layers.sources
+        self.layers.set_features("bridges", layers.bridge_data(self.system))
+        # Clicks arrive as Tap events with map coordinates, once per click.  (Selection
+        # changes would do too, but jupyter_bokeh runs on_change callbacks twice for
+        # changes made in the browser, and a second click on the same hex would be
+        # no change at all.)
+        self.fig.on_event(Tap, self._on_tap)
+
+    def _set_source(self, source: Any) -> None:
+        # Everything that can fail (reading the scenario or study) happens before
+        # anything shown is replaced.
+        if isinstance(source, str | Path) and str(source).endswith(".json"):
+            source = load_study(source)
+        if isinstance(source, Study):
+            self.study = source
+        elif isinstance(source, GameState):
+            self.study = None
+            self._states = [source]
+        else:
+            self.study = Study(str(source))
+        self._edits: list[dict[str, Any]] = []
+        self.redo_stack: list[dict[str, Any]] = []
+        self.selected_unit: str | None = None
+        self.selected_formation: str | None = None
+        self.pending_hex: str | None = None
+        self.position = len(self.states) - 1
+        self.message = ""
+        self.changed_units = []
+
+    def open(self, source: Any) -> None:
+        """Show another scenario (name or path), study (object or saved file) or state in this explorer.
+
+        A saved study (``.json``) is loaded and replayed; a scenario on another
+        game's map gets a new map.
+        """
+        self._set_source(source)
+        if self.state.system != self.system:
+            self.system = self.state.system
+            self._build_figure(None)
+            self.refresh()
+            self._mount_map()
+        else:
+            self.go_to(FRONT_VIEW)
+            self.refresh()
+        self.inspector.value = "Click a unit or a hex on the map."
+        self.message = f"Opened {source if isinstance(source, str | Path) else self.state.scenario}"
+        self._refresh_text()
+
+
+def explore(source: Any, **kwargs: Any) -> Explorer:
+    """Open the explorer on a scenario (name or path), a :class:`GameState` or a :class:`Study` (or its file).
+
+    Loads BokehJS from the installed package first (INLINE: nothing is
+    fetched), then returns the :class:`Explorer`; display it (or
+    ``explorer.app``) in a notebook cell.
+    """
+    from normandy_lab.views.mapview import show_inline
+
+    # Outside a notebook there is nothing to load BokehJS into.
+    with contextlib.suppress(Exception):
+        show_inline()
+    return Explorer(source, **kwargs)
+
+
+__all__ = ["ENEMY", "FRONT_VIEW", "MODES", "VIEWS", "Explorer", "_default_extent", "_edit_ops", "explore"]

@@ -1,0 +1,248 @@
+"""The widgets around the map: buttons, modes, the game's own controls, and their layout."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from normandy_lab.errors import NormandyLabError
+from normandy_lab.grid import grid
+from normandy_lab.views import wording
+from normandy_lab.views.explorer._common import FRONT_VIEW, MODES, VIEWS
+from normandy_lab.views.sectors import SECTORS
+
+
+class _Controls:
+    """A part of the explorer (:class:`~normandy_lab.views.explorer.Explorer`), in its own module."""
+
+    # -- widgets ---------------------------------------------------------------
+
+    def _build_widgets(self) -> None:
+        import ipywidgets as w
+
+        from normandy_lab.engine.scenario import SCENARIO_DIR
+
+        self._quiet = False
+        small = w.Layout(width="auto")
+        self.back_button = w.Button(description="◀ Back", layout=w.Layout(width="80px"))
+        self.step_button = w.Button(
+            description="Step ▶", layout=w.Layout(width="80px"), button_style="primary"
+        )
+        self.movement_button = w.Button(
+            description="next movement phase", layout=w.Layout(width="180px", min_width="180px")
+        )
+        self.day_button = w.Button(description="next day", layout=w.Layout(width="80px", min_width="80px"))
+        self.play = w.Play(value=0, min=0, max=200, step=1, interval=1500, description="Play")
+        self.speed = w.FloatSlider(
+            value=1.5, min=0.3, max=5.0, step=0.1, description="s / step", layout=w.Layout(width="230px")
+        )
+        self.speed.observe(
+            lambda change: setattr(self.play, "interval", int(change["new"] * 1000)), names="value"
+        )
+        self.slider = w.IntSlider(
+            value=0,
+            min=0,
+            max=0,
+            description="Phase",
+            continuous_update=False,
+            layout=w.Layout(width="300px"),
+        )
+        self.label = w.HTML()
+        self.status = w.HTML()
+        self.inspector = w.HTML("Click a unit or a hex on the map.")
+        self.edits_box = w.VBox()
+        self.mode = w.ToggleButtons(
+            options=MODES, value="inspect", description="Click to:", style={"button_width": "auto"}
+        )
+        self.show_all_paths = w.Checkbox(value=False, description="all lines of supply", indent=False)
+        self.view = w.Dropdown(options=VIEWS, value="phasing side", description="Seen by:", layout=small)
+        self.show_sources = w.Checkbox(value=False, description="supply ranges of the sources", indent=False)
+        self.sector = w.Dropdown(
+            options=["", FRONT_VIEW, *SECTORS], value="", description="Go to:", layout=w.Layout(width="300px")
+        )
+        self.weather = w.Dropdown(
+            options=list(self.state.rules.weather_effects),
+            value=self.state.weather,
+            description="Weather:",
+        )
+        sheets = sorted(grid(self.system).scheme.sheets)
+
+        def point_boxes(points: Any, label: str) -> dict[str, Any]:
+            # One box per map sheet (a "points_per_map" control: BfN's air and AA, each map a region).
+            return {
+                s: w.BoundedIntText(
+                    value=int(points.get(s, 0)), min=0, max=999, description=f"{label} {s}",
+                    layout=w.Layout(width="120px"), style={"description_width": "50px"},
+                )
+                for s in sheets
+            }  # fmt: skip
+
+        # The rule system's own controls (RuleSet.controls), grouped by the edit they make.
+        controls = [c for c in self.state.rules.controls if c.kind == "points_per_map"]
+        self.control_boxes = {
+            c.key: point_boxes(self.state.markers.get(c.key, {}), c.label) for c in controls
+        }
+        self.control_groups: dict[str, list] = {}
+        for c in controls:
+            self.control_groups.setdefault(c.edit_op, []).append(c)
+        self.apply_buttons = {
+            op: w.Button(description=group[0].button, layout=small)
+            for op, group in self.control_groups.items()
+        }
+        self.undo_button = w.Button(description="Undo", layout=small)
+        self.redo_button = w.Button(description="Redo", layout=small)
+        self.save_path = w.Text(value="study.json", description="Study:")
+        self.save_button = w.Button(description="Save study", layout=small)
+        self.export_button = w.Button(description="Export page", layout=small)
+        self.back_button.on_click(lambda _: self.back())
+        self.step_button.on_click(lambda _: self.step())
+        self.movement_button.on_click(lambda _: self.next_movement_phase())
+        self.day_button.on_click(lambda _: self.next_day())
+        self.undo_button.on_click(lambda _: self.undo())
+        self.redo_button.on_click(lambda _: self.redo())
+        self.play.observe(self._on_play, names="value")
+        self.slider.observe(self._on_slider, names="value")
+        self.show_all_paths.observe(lambda _: self.refresh(), names="value")
+        self.view.observe(lambda _: self.refresh(), names="value")
+        self.show_sources.observe(lambda _: self.refresh(), names="value")
+        self.sector.observe(
+            lambda change: self.go_to(change["new"]) if change["new"] else None, names="value"
+        )
+        self.weather.observe(
+            lambda change: (
+                self.apply({"op": "weather", "weather": change["new"]})
+                if change["new"] != self.state.weather and not self._quiet
+                else None
+            ),
+            names="value",
+        )
+        for op, group in self.control_groups.items():
+            self.apply_buttons[op].on_click(lambda _, op=op, group=group: self._apply_controls(op, group))
+        self.save_button.on_click(lambda _: self._save_from_box())
+        self.export_button.on_click(lambda _: self._export_from_box())
+        scenarios = sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
+        self.picker = w.Combobox(
+            options=scenarios, placeholder="scenario name, or a saved study .json", description="Open:",
+            ensure_option=False, layout=w.Layout(width="380px"),
+        )  # fmt: skip
+        self.open_button = w.Button(description="Open", layout=small)
+        self.open_button.on_click(lambda _: self._open_from_picker())
+        self.map_box = w.Box(layout=w.Layout(flex="1 1 auto", min_width="480px"))
+        panel = w.VBox(
+            [self.status, self.inspector, self.edits_box],
+            layout=w.Layout(width="360px", min_width="300px", max_height=f"{self._size[1] + 90}px",
+                            overflow="auto", padding="0 0 0 8px"),
+        )  # fmt: skip
+        # A counter the browser can watch: it changes once an update has sent everything.
+        self.refresh_count = w.HTML("0", layout=w.Layout(display="none"))
+        for widget, css in (
+            (self.step_button, "nl-step"), (self.back_button, "nl-back"), (self.undo_button, "nl-undo"),
+            (self.redo_button, "nl-redo"), (self.view, "nl-seen-by"), (self.weather, "nl-weather"),
+            (self.mode, "nl-mode"), (self.status, "nl-banner"), (self.label, "nl-label"),
+            (self.inspector, "nl-panel"), (self.refresh_count, "nl-refresh-count"), (self.play, "nl-play"),
+            (self.edits_box, "nl-edits"), (self.sector, "nl-sector"), (panel, "nl-side"),
+        ):  # fmt: skip
+            widget.add_class(css)
+        # Compact text in the side panel and the label (JupyterLab's widget text is spaced for
+        # one-line controls); scoped to the explorer's own classes.
+        style = w.HTML(
+            "<style>.nl-side .widget-html-content, .nl-label .widget-html-content "
+            "{line-height: 1.35; font-size: 12.5px; padding-top: 2px; padding-bottom: 2px}"
+            ".nl-edits .widget-html-content {line-height: 1.25; font-size: 12px}</style>",
+            layout=w.Layout(display="none"),
+        )
+        self.show_key = w.ToggleButton(
+            value=True, description="map key", tooltip="show or hide the map's key"
+        )
+        self.show_key.observe(
+            lambda change: setattr(self.fig.legend[0], "visible", change["new"]), names="value"
+        )
+        self.app = w.VBox(
+            [
+                style,
+                w.HBox([self.picker, self.open_button, self.sector]),
+                w.HBox(
+                    [
+                        self.back_button,
+                        self.step_button,
+                        self.movement_button,
+                        self.day_button,
+                        self.play,
+                        self.speed,
+                        self.slider,
+                    ]
+                ),
+                self.label,
+                w.HBox([self.mode]),
+                w.HBox([self.view, self.show_all_paths, self.show_sources, self.show_key]),
+                w.HBox([self.map_box, panel], layout=w.Layout(width="100%")),
+                w.HBox([self.weather, self.undo_button, self.redo_button]),
+                *self._control_rows(w),
+                w.HBox([self.save_path, self.save_button, self.export_button]),
+                self.refresh_count,
+            ]
+        )
+        self.app.add_class("nl-explorer")
+
+    def _apply_controls(self, op: str, group: list) -> None:
+        """Apply one group of the rule system's controls as the one edit they make."""
+        edit = {"op": op}
+        for control in group:
+            edit[control.edit_field] = {s: box.value for s, box in self.control_boxes[control.key].items()}
+        self.apply(edit)
+
+    def _control_rows(self, w: Any) -> list:
+        """Lay out the rule system's controls: per group its help, a row of boxes per control, its button."""
+        rows: list = []
+        for op, group in self.control_groups.items():
+            said = " ".join(c.help for c in group if c.help)
+            if said:
+                rows.append(w.HTML(f"<small>{wording.link_rules(said, self.system)}</small>"))
+            for n, control in enumerate(group):
+                boxes = list(self.control_boxes[control.key].values())
+                tail = [self.apply_buttons[op]] if n == len(group) - 1 else []
+                rows.append(w.HBox([*boxes, *tail], layout=w.Layout(flex_flow="row wrap")))
+        return rows
+
+    def _on_play(self, change: dict[str, Any]) -> None:
+        """Step once per Play tick, skipping ticks that queued up while a step was being drawn.
+
+        The Play widget ticks in the browser; ticks sent while the kernel was
+        busy arrive together afterwards.  A tick that arrives sooner than half
+        an interval after the last step ended is such a leftover: skipped, so
+        Play never falls behind and Pause takes effect at once.
+        """
+        import time
+
+        if change["new"] <= change["old"] or not self.play.playing:
+            return
+        now = time.monotonic()
+        if now - getattr(self, "_play_done", 0.0) < self.play.interval / 2000:
+            return
+        self.step()
+        self._play_done = time.monotonic()
+
+    def _mount_map(self) -> None:
+        import ipywidgets as w
+        from jupyter_bokeh.widgets import BokehModel
+
+        self.map_widget = BokehModel(self.fig, layout=w.Layout(width="100%"))
+        self.map_box.children = [self.map_widget]
+
+    def _open_from_picker(self) -> None:
+        try:
+            self.open(self.picker.value)
+        except (NormandyLabError, OSError) as exc:  # a bad name or file: say so, keep what is shown
+            self.message = f"Could not open {self.picker.value!r}: {exc}"
+            self._refresh_text()
+
+    def _on_slider(self, change: dict[str, Any]) -> None:
+        if self._quiet:
+            return
+        ends = self.phase_ends()
+        if 0 <= change["new"] < len(ends) and ends[change["new"]] != self.position:
+            self._show_position(ends[change["new"]])
+
+    def _ipython_display_(self) -> None:  # pragma: no cover - needs a front end
+        from IPython.display import display
+
+        display(self.app)

@@ -1,0 +1,216 @@
+"""Drawing the state: the layers, the caption, the inspector, the banner and the list of edits."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from normandy_lab.engine import supply
+from normandy_lab.engine.whatif import supply_summary
+from normandy_lab.grid import grid
+from normandy_lab.views import layers, wording
+from normandy_lab.views.explorer._common import ENEMY, _edit_ops
+
+
+class _Drawing:
+    """A part of the explorer (:class:`~normandy_lab.views.explorer.Explorer`), in its own module."""
+
+    # -- drawing ------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Recompute the engine's reports for the shown state and send what changed to the map."""
+        state = self.state
+        self.report = supply(state)
+        report = self.report
+        selected = self.selected_unit if any(u.id == self.selected_unit for u in state.units) else None
+        chosen = None if self.show_all_paths.value else [selected] if selected else []
+        owner = None
+        if selected and state.unit(selected).hq:
+            owner = selected if report[selected].general else None
+        viewer = self.viewing_side()
+        # Seen from one side, the zones that matter are the enemy's (EZOC, 5.4), and
+        # "all lines of supply" means that side's lines.
+        zoc_sides = ("allied", "german") if viewer == "" else (ENEMY[viewer],)
+        units = layers.unit_data(state, report)
+        move_indices, move_costs = layers.move_hexes(state, report, selected)
+        g = grid(self.system)
+        blocking = report[selected].blocking_hex if selected else ""
+        hexes = {
+            "zoc_allied": layers.zoc_hexes(state, "allied") if "allied" in zoc_sides else [],
+            "zoc_german": layers.zoc_hexes(state, "german") if "german" in zoc_sides else [],
+            "range": (
+                layers.range_hexes(state, report, owner)
+                if owner or not self.show_sources.value
+                else layers.source_range_hexes(state, report, (viewer,) if viewer else ("allied", "german"))
+            ),
+            "moves": move_indices,
+            "interdiction": layers.interdiction_hexes(state),
+            "blocking": [g.index(blocking)] if blocking else [],
+        }
+        features = {
+            "units": units,
+            "formations": layers.formation_data(state, report),
+            "paths": layers.path_data(
+                state, report, chosen, side=(viewer or None) if chosen is None else None
+            ),
+            "move_costs": move_costs,
+            "regional": layers.regional_interdiction_data(state),
+            "history": layers.history_front_data(state),
+            "implied": layers.implied_front_data(state),
+            "broken_bridges": layers.broken_bridge_data(state),
+            "selection": {
+                key: values
+                for key, values in layers.unit_positions(units, [selected] if selected else []).items()
+                if key in ("x", "y")
+            },
+            "changed": layers.unit_positions(units, []),
+        }
+        for name, indices in hexes.items():
+            self.layers.set_hexes(name, indices)
+        for name, data in features.items():
+            # Whole columns at once, and only for layers that changed: a phase
+            # step that moves nothing sends the browser almost nothing.
+            self.layers.set_features(name, data)
+        # The controls follow the state shown (setting the state's own weather applies no edit).
+        self._quiet = True
+        try:
+            self.weather.value = state.weather
+            for key, boxes in self.control_boxes.items():
+                for sheet, box in boxes.items():
+                    box.value = int(state.markers.get(key, {}).get(sheet, 0))
+            self.slider.max = max(len(self.phase_ends()) - 1, 0)
+            self.slider.value = self.phase_number()
+        finally:
+            self._quiet = False
+        if selected:
+            self.inspector.value = self.unit_report_html(selected)
+        elif self.selected_formation:
+            self.inspector.value = self.formation_report_html(self.selected_formation)
+        self._refresh_edits()
+        self.changed_units = []
+        self.message = ""
+        self._refresh_text()
+
+    def _refresh_text(self) -> None:
+        state = self.state
+        self.label.value = (
+            f"<b>{html.escape(state.label)}</b> — {html.escape(layers.supply_summary(state, self.report))} — "
+            f"seen by: {self.viewing_side() or 'both sides'}"
+            f"<br><small class='nl-why-summary'>{html.escape(supply_summary(self.report))}</small>"
+            f"<br>{wording.phase_line(state)}<br>{layers.RING_KEY_HTML}"
+        )
+        self.status.value = (
+            f"<div style='background:#fff8dc;border-left:4px solid #e0a800;padding:4px 8px'>"
+            f"{html.escape(self.message)}</div>"
+            if self.message
+            else ""
+        )
+        self._bump()
+
+    def _bump(self) -> None:
+        # Last of every update: the browser (and the browser benchmark) can tell it is all sent.
+        self.refresh_count.value = str(int(self.refresh_count.value) + 1)
+
+    def _refresh_edits(self) -> None:
+        """List the study's edits (phase steps excepted), each with a button that removes it."""
+        import json
+
+        import ipywidgets as w
+
+        listed = [(k, e) for k, e in enumerate(_edit_ops(self)) if e.get("op") != "next_phase"]
+        signature = json.dumps(listed, sort_keys=True, default=str)
+        if signature == getattr(self, "_edits_signature", None):
+            return  # the same list: no new widgets (each one is a comm in the page)
+        self._edits_signature = signature
+        for old in self.edits_box.children:
+            for part in getattr(old, "children", ()):
+                part.close()
+            old.close()
+        rows = []
+        for index, edit in enumerate(_edit_ops(self)):
+            if edit.get("op") == "next_phase":
+                continue
+            remove = w.Button(
+                description="✕",
+                tooltip="remove this edit",
+                layout=w.Layout(width="28px", min_width="28px", height="24px"),
+            )
+            remove.on_click(lambda _, k=index: self.remove_edit(k))
+            words = w.HTML(html.escape(wording.edit_words(self.system, edit)), layout=w.Layout(width="320px"))
+            rows.append(w.HBox([remove, words]))
+        self.edits_box.children = [
+            w.HTML(f"<b>Edits of this study</b> ({len(rows)})" if rows else "<i>No edits yet.</i>"),
+            *rows,
+        ]
+
+    def unit_report_html(self, unit_id: str) -> str:
+        """Return the side panel's text for a unit: verdict in sentences, chain, strengths, its stack."""
+        from normandy_lab.engine.movement import allowance
+
+        state = self.state
+        unit = state.unit(unit_id)
+        r = self.report[unit_id]
+        shown_attack, defense = state.rules.unit_strength(state, unit, r.general)
+        halved = " (halved, out of supply)" if not r.general else ""
+        lines = [
+            wording.unit_report(state, self.report, unit_id),
+            f"Combat Supply chain ({wording.rule_ref(self.system, 'combat_supply_chain')}): "
+            f"{self._combat_chain(unit)}",
+            f"Line: {html.escape(' → '.join(r.path)) if r.path else 'none'}",
+            f"Strength: attack {shown_attack}{halved}, defense {defense}; "
+            f"movement allowance now {allowance(state, unit, r.general, r.isolated):g}",
+        ]
+        stack = [u for u in state.units if u.hex == unit.hex and u.status == "active" and u.id != unit_id]
+        if stack:
+            lines.append(
+                "<b>Also in this hex:</b><br>"
+                + "<br>".join(
+                    f"&nbsp;&nbsp;{html.escape(u.name)} ({html.escape(u.id)}): "
+                    f"{'in supply' if self.report[u.id].general else 'OUT OF SUPPLY'}"
+                    for u in stack
+                )
+            )
+        return "<br>".join(lines)
+
+    def formation_report_html(self, key: str) -> str:
+        """Return the side panel's list of a formation's units and their supply (a click on its symbol)."""
+        ids = layers.formation_units(self.state, key)
+        rows = []
+        for uid in ids:
+            u = self.state.unit(uid)
+            r = self.report[uid]
+            state_words = "in supply" if r.general else "<b style='color:#c0392b'>OUT OF SUPPLY</b>"
+            rows.append(
+                f"&nbsp;&nbsp;{html.escape(u.name)} ({html.escape(uid)}), "
+                f"{html.escape(wording.place_of(self.system, u.hex))}: {state_words}"
+            )
+        out = sum(not self.report[u].general for u in ids)
+        return (
+            f"<b>{html.escape(key)}</b>: {len(ids)} units, {out} out of General Supply. "
+            "Zoomed in on them; click a counter for its report.<br>" + "<br>".join(rows)
+        )
+
+    def _combat_chain(self, unit: Any) -> str:
+        """Describe the links of a unit's Combat Supply: its division HQ, and what that HQ traces to."""
+        yes_no = {True: "yes", False: "no"}
+        if unit.hq in ("corps", None) and not unit.formation:
+            r = self.report[unit.id]
+            return (
+                f"{html.escape(unit.id)} → {html.escape(r.traced_to or 'nothing')} "
+                f"(Combat Supply {yes_no[r.combat]})"
+            )
+        hq = next(
+            (u for u in self.state.units if u.hq in ("division", "kg") and u.formation == unit.formation),
+            None,
+        )
+        if hq is None or hq.id == unit.id:
+            r = self.report[unit.id]
+            return (
+                f"{html.escape(unit.id)} → {html.escape(r.traced_to or 'nothing')} "
+                f"(Combat Supply {yes_no[r.combat]})"
+            )
+        h = self.report[hq.id]
+        return (
+            f"{html.escape(unit.id)} → {html.escape(hq.id)} (HQ in Combat Supply: {yes_no[h.combat]}) → "
+            f"{html.escape(h.traced_to or 'nothing')}"
+        )
