@@ -16,7 +16,7 @@ from normandy_lab.engine.edits import add_unit, destroy_bridge, remove_unit, set
 from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
 from normandy_lab.engine.state import Unit
 from normandy_lab.engine.zoc import ezoc, hex_control, zoc_mask
-from normandy_lab.rules.bfn.supply import supply_distances, supply_networkx
+from normandy_lab.rules.bfn.reference import supply_distances, supply_networkx
 
 DATA = Path(__file__).parent / "data"
 PEGASUS = DATA / "bfn_pegasus_1944-06-07.yaml"

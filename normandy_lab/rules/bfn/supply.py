@@ -28,7 +28,7 @@ Rules implemented:
 
 Distances are computed by the engine's compiled searches
 (:mod:`normandy_lab.engine.search`) over the edges of
-:func:`normandy_lab.network.edge_arrays`; :func:`supply_networkx` computes
+:func:`normandy_lab.network.edge_arrays`; :func:`.reference.supply_networkx` computes
 the same distances with networkx weight callables, and the tests prove the
 two agree.  :func:`determine_supply` is what
 ``BFN_RULES.determine_supply(state)`` (and so :func:`normandy_lab.supply`) runs.
@@ -39,7 +39,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
@@ -740,77 +739,6 @@ def determine_supply(state: GameState) -> SupplyReport:
     )
     report.determination = BfnDetermination(state, sides, limits)
     return report
-
-
-def supply_networkx(state: GameState, side: str) -> dict[str, float]:
-    """Compute each unit's supply-MP distance to the nearest source with networkx (the reference).
-
-    Nothing here is the fast path's: the weight of each step is worked out from
-    the networkx graph's own edge attributes (road, railway, water, bridges,
-    the terrain entered) and the rule system's tables (7.3.2), and the hexes a
-    line may not enter from the units, their zones of control
-    (:func:`~normandy_lab.engine.zoc.ezoc`) and the interdictions (7.3), so
-    that the tests compare two determinations, not one Dijkstra with another.
-    Unbridged water is closed here (the first-step exception is not applied:
-    the tests compare plain distances).
-    """
-    import networkx as nx
-
-    from normandy_lab.engine.zoc import ezoc
-    from normandy_lab.network import to_networkx
-
-    rules = state.rules
-    graph = to_networkx(terrain_map(state.system, progress=False))
-    infantry = rules.terrain_cost["infantry"]
-    road_rate = rules.supply["road_cost"]
-    other = "german" if side == "allied" else "allied"
-    friendly = {u.hex for u in state.units_of(side) if u.status == "active"}
-    enemy = {u.hex for u in state.units_of(other) if u.status == "active"}
-    closed = enemy | (ezoc(state, side) - friendly)
-    if state.options.get("what_if_interdiction", "block") == "block":
-        closed |= set(state.interdicted_hexes)
-    closed |= {h for h, d in graph.nodes(data=True) if d["terrain"] in ("Sea", "All Sea", "Impassable")}
-
-    def entering(data: dict[str, Any]) -> float:
-        """Supply MP of entering a hex off the road (7.3.2: infantry rates; City 1; marsh its own cost)."""
-        if data["settlement"] == "City":
-            return 1.0
-        cost = infantry.get(data["terrain"])
-        if cost == "all":
-            return float(rules.supply["marsh_supply_cost"])
-        return float(cost or 0.0) or 1.0
-
-    def weight(u: str, v: str, data: dict[str, Any]) -> float | None:
-        # The search runs from the sources outward over the reversed graph: this is the step v -> u.
-        step = graph.edges[v, u]
-        bridged = (step["road_bridge"] or step["rail_bridge"]) and "|".join(
-            sorted((u, v))
-        ) not in state.destroyed_bridges
-        if step["all_sea"] or u in closed or v in closed or (step["water"] != "none" and not bridged):
-            return None
-        if step["road"] != "none":
-            return float(road_rate[step["road"]])
-        return float(road_rate["railway"]) if step["railway"] else entering(step)
-
-    if side == "allied":
-        sources = [b.hex for b in state.beachheads]
-    else:
-        sources = [str(grid(state.system)._ids[i]) for i in _german_sources(state, rules, hex_control(state))]
-    dist = nx.multi_source_dijkstra_path_length(graph.reverse(copy=False), sources, weight=weight)
-    return {u.id: float(dist.get(u.hex, INF)) for u in state.units_of(side)}
-
-
-def supply_distances(state: GameState, side: str) -> dict[str, float]:
-    """Compute each unit's plain supply-MP distance to the nearest source on the fast path."""
-    rules = state.rules
-    g = grid(state.system)
-    lines = _side_lines(state, side)
-    if side == "allied":
-        sources = sorted({g.index(b.hex) for b in state.beachheads})
-    else:
-        sources = _german_sources(state, rules, hex_control(state))
-    dist, _ = lines.search(sources, "mp")
-    return {u.id: float(_as_mp(dist[g.index(u.hex)])) for u in state.units_of(side)}
 
 
 def _side_lines(state: GameState, side: str) -> TraceNet:
