@@ -10,9 +10,14 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# Eager, because the function has the name of its module: importing ``normandy_lab.grid`` anywhere binds
-# the module to this package's ``grid``, and only an import here, after it, keeps ``nl.grid`` the function.
-from normandy_lab.grid import HexGrid, grid
+from normandy_lab.grids import HexGrid, grid
+
+# The function ``grid`` has the name of the module the grids lived in before they became the ``grids``
+# room; that old path (``normandy_lab.grid``, an alias of ``normandy_lab.grids`` for one release) is
+# loaded now, and the function bound again after it, so that importing it later cannot make
+# ``normandy_lab.grid`` a module.
+importlib.import_module("normandy_lab.grid")
+grid = importlib.import_module("normandy_lab.grids").grid  # noqa: F811 - bound again on purpose
 
 __version__ = "0.1.0"
 # The modules the package offers as attributes.
@@ -20,9 +25,9 @@ _MODULES = ("gazetteer", "geography", "hexgrid", "rules")
 
 # Public name -> the module that defines it (a module's own name for the modules themselves).
 _LAZY: dict[str, str] = {
-    "gazetteer": "normandy_lab.gazetteer",
-    "geography": "normandy_lab.geography",
-    "hexgrid": "normandy_lab.hexgrid",
+    "gazetteer": "normandy_lab.geo.gazetteer",
+    "geography": "normandy_lab.geo.geography",
+    "hexgrid": "normandy_lab.grids.hexgrid",
     "rules": "normandy_lab.rules",
     "GameState": "normandy_lab.engine",
     "ScenarioError": "normandy_lab.engine",
@@ -40,27 +45,29 @@ _LAZY: dict[str, str] = {
     "save_study": "normandy_lab.engine.study",
     "supply_summary": "normandy_lab.engine.whatif",
     "supply_table": "normandy_lab.engine.whatif",
-    "UnknownPlaceError": "normandy_lab.gazetteer",
-    "lookup": "normandy_lab.gazetteer",
-    "ControlPoint": "normandy_lab.georef",
-    "Georeference": "normandy_lab.georef",
-    "SYSTEMS": "normandy_lab.numbering",
-    "HexIdError": "normandy_lab.numbering",
-    "scheme": "normandy_lab.numbering",
+    "UnknownPlaceError": "normandy_lab.geo.gazetteer",
+    "lookup": "normandy_lab.geo.gazetteer",
+    "ControlPoint": "normandy_lab.grids.georef",
+    "Georeference": "normandy_lab.grids.georef",
+    "SYSTEMS": "normandy_lab.grids.numbering",
+    "HexIdError": "normandy_lab.grids.numbering",
+    "scheme": "normandy_lab.grids.numbering",
     "TerrainConfig": "normandy_lab.terrain",
     "TerrainMap": "normandy_lab.terrain",
     "terrain_map": "normandy_lab.terrain",
 }
 
 if TYPE_CHECKING:  # what a type checker and an editor see: the same names, imported eagerly
-    from normandy_lab import gazetteer, geography, hexgrid, rules
+    from normandy_lab import rules
     from normandy_lab.engine import GameState, ScenarioError, Unit, ezoc, ezoc_coverage, load_scenario, supply
     from normandy_lab.engine.sequence import next_phase, phase_effects, previous_phase
     from normandy_lab.engine.study import Study, StudyError, load_study, save_study
     from normandy_lab.engine.whatif import supply_summary, supply_table
-    from normandy_lab.gazetteer import UnknownPlaceError, lookup
-    from normandy_lab.georef import ControlPoint, Georeference
-    from normandy_lab.numbering import SYSTEMS, HexIdError, scheme
+    from normandy_lab.geo import gazetteer, geography
+    from normandy_lab.geo.gazetteer import UnknownPlaceError, lookup
+    from normandy_lab.grids import hexgrid
+    from normandy_lab.grids.georef import ControlPoint, Georeference
+    from normandy_lab.grids.numbering import SYSTEMS, HexIdError, scheme
     from normandy_lab.terrain import TerrainConfig, TerrainMap, terrain_map
 
 

@@ -39,8 +39,8 @@ from pydantic import (
     create_model,
 )
 
-from normandy_lab.coastfit import SIDE_BANDS
 from normandy_lab.engine.state import EXPECTED_WHY, UNIT_ID_PATTERN
+from normandy_lab.grids.coastfit import SIDE_BANDS
 from normandy_lab.paths import REPO_ROOT
 
 SCHEMA_DIR = REPO_ROOT / "schemas"

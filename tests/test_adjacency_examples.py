@@ -218,8 +218,8 @@ def test_gts_3_2_zones_are_most_compact_with_odd_columns_shoved_south():
     """The zone lists of GTS 3.2 fix the column parity: the other parity breaks them apart."""
     from dataclasses import replace
 
-    from normandy_lab.grid import HexGrid
-    from normandy_lab.hexgrid import EVEN
+    from normandy_lab.grids import HexGrid
+    from normandy_lab.grids.hexgrid import EVEN
 
     ours = grid("gts")
     other = HexGrid(replace(ours.scheme, offset=EVEN))

@@ -11,7 +11,8 @@ import pytest
 import shapely
 
 from normandy_lab import grid
-from normandy_lab.coastfit import (
+from normandy_lab.grids import control_sigma, fit_control_points, plane_of_ids
+from normandy_lab.grids.coastfit import (
     SIDE_BANDS,
     CoastHexError,
     Shoreline,
@@ -21,9 +22,8 @@ from normandy_lab.coastfit import (
     fit_with_coast,
     shoreline,
 )
-from normandy_lab.georef import Georeference, control_points, fit_similarity
-from normandy_lab.grid import control_sigma, fit_control_points, plane_of_ids
-from normandy_lab.numbering import scheme
+from normandy_lab.grids.georef import Georeference, control_points, fit_similarity
+from normandy_lab.grids.numbering import scheme
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 
@@ -176,7 +176,7 @@ def test_a_bad_coastal_hex_entry_is_refused_with_file_entry_and_field(maps_copy,
 
 def test_a_bad_control_point_is_refused_through_the_same_reader(maps_copy):
     """control_points.yaml is read by the same checks (georef.read_system_entries)."""
-    from normandy_lab.georef import ControlPointError, _load_control_points
+    from normandy_lab.grids.georef import ControlPointError, _load_control_points
 
     _append(
         maps_copy / "grids" / "control_points.yaml",

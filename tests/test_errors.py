@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 
 import normandy_lab as nl
-from normandy_lab.coastfit import CoastHexError
 from normandy_lab.engine.edits import EditError
 from normandy_lab.engine.movement import IllegalMoveError
 from normandy_lab.engine.scenario import ScenarioError
 from normandy_lab.engine.study import StudyError
 from normandy_lab.errors import FileRefusedError, NormandyLabError, RefusedError, UnknownNameError
-from normandy_lab.gazetteer import GazetteerDataError, UnknownPlaceError
-from normandy_lab.geography import GeographyDataError
-from normandy_lab.georef import ControlPointError
+from normandy_lab.geo.gazetteer import GazetteerDataError, UnknownPlaceError
+from normandy_lab.geo.geography import GeographyDataError
+from normandy_lab.grids.coastfit import CoastHexError
+from normandy_lab.grids.georef import ControlPointError
+from normandy_lab.grids.numbering import HexIdError
 from normandy_lab.history.lodgement import HistoryError
-from normandy_lab.numbering import HexIdError
 
 FILES = (ScenarioError, StudyError, HistoryError, GeographyDataError, GazetteerDataError, ControlPointError)
 REFUSALS = (EditError, IllegalMoveError, HexIdError)

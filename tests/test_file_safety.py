@@ -595,7 +595,7 @@ def test_a_record_file_with_any_field_replaced_by_junk_loads_or_says_where(tmp_p
 )
 def test_a_control_point_file_is_checked_by_its_schema(tmp_path, entry, says):
     """Control points: the fields, their types and the uses are the schema's; the error has file:line: field."""
-    from normandy_lab.georef import ControlPointError, read_system_entries
+    from normandy_lab.grids.georef import ControlPointError, read_system_entries
     from normandy_lab.schemas import ControlPointsFile
 
     path = tmp_path / "control_points.yaml"

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from normandy_lab import UnknownPlaceError, gazetteer, lookup
-from normandy_lab.gazetteer import GazetteerDataError, normalize_name
+from normandy_lab.geo.gazetteer import GazetteerDataError, normalize_name
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 
@@ -159,7 +159,7 @@ def test_distances_between_places(a, b, km):
 def test_hand_entries_cite_sources_and_lie_on_land_unless_at_sea():
     import shapely
 
-    from normandy_lab import geography
+    from normandy_lab.geo import geography
 
     land = shapely.union_all(geography.layer("land").geometry.values)
     table = gazetteer.places()

@@ -10,8 +10,8 @@ import pytest
 import shapely
 import yaml
 
-from normandy_lab import geography
-from normandy_lab.geography import GeographyDataError
+from normandy_lab.geo import geography
+from normandy_lab.geo.geography import GeographyDataError
 
 MAPS = Path(__file__).resolve().parents[1] / "maps"
 

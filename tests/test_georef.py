@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from normandy_lab import SYSTEMS, grid, lookup
-from normandy_lab.georef import Georeference, control_points, fit_similarity
-from normandy_lab.numbering import BFN_SHIFTS, KG_E_COL_SHIFT, scheme
-from normandy_lab.sheetfit import search_sheet_shifts
+from normandy_lab.grids.georef import Georeference, control_points, fit_similarity
+from normandy_lab.grids.numbering import BFN_SHIFTS, KG_E_COL_SHIFT, scheme
+from normandy_lab.grids.sheetfit import search_sheet_shifts
 
 
 def test_fit_similarity_recovers_a_known_transform():
@@ -95,7 +95,7 @@ def test_fit_points_follow_the_policy(system):
     Where a system has fewer than three such points (GTS), derived places
     known to better than one hex are admitted (docs/grids.md).
     """
-    from normandy_lab import gazetteer
+    from normandy_lab.geo import gazetteer
 
     size = scheme(system).hex_size_m
     points = control_points(system)
@@ -154,7 +154,7 @@ def test_gts_river_example_puts_the_douve_between_28_050_and_28_049():
     """
     from shapely.geometry import LineString
 
-    from normandy_lab import geography
+    from normandy_lab.geo import geography
 
     g = grid("gts")
     rivers = geography.layer("rivers")

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from normandy_lab.hexgrid import (
+from normandy_lab.grids.hexgrid import (
     EVEN,
     HEX_DIRECTIONS,
     LAYOUT_FLAT,

@@ -74,3 +74,15 @@ def test_every_public_name_of_the_package_resolves():
         assert getattr(nl, name) is not None, name
     assert callable(nl.grid) and nl.grid("bfn").system == "bfn"  # the function, not the module of that name
     assert set(dir(nl)) >= set(nl.__all__)
+
+
+def test_the_old_module_paths_are_the_modules_they_moved_to():
+    """Issue 15: the rooms geo/, grids/, terrain/; the old paths import as the same module for one release."""
+    import importlib
+
+    import normandy_lab as nl
+    from normandy_lab._moved import MOVED
+
+    for old, new in MOVED.items():
+        assert importlib.import_module(old) is importlib.import_module(new), old
+    assert callable(nl.grid)  # importing the old path of the grids did not rebind the function

@@ -13,7 +13,7 @@ from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
 from normandy_lab.engine.movement import move_unit
 from normandy_lab.engine.state import GameState, Unit, check_unit_id
 from normandy_lab.errors import RefusedError
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.terrain import terrain_map
 
 __all__ = [

@@ -8,7 +8,7 @@ a penalty by map) is the rule system's (``RuleSet.air_regions``, ``RuleSet.air_m
 from __future__ import annotations
 
 from normandy_lab.engine.state import GameState
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 
 
 def interdict_hex(state: GameState, hex_id: str) -> GameState:

@@ -32,7 +32,7 @@ from normandy_lab.engine.search import (
 )
 from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.engine.zoc import zoc_mask
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
 from normandy_lab.terrain import ROAD_CLASSES, terrain_map
 

@@ -40,7 +40,7 @@ from normandy_lab.engine.lines import in_play
 from normandy_lab.engine.state import GameState, Unit, other_side
 from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.errors import RefusedError
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
 from normandy_lab.terrain import ROAD_CLASSES, terrain_map
 

@@ -17,7 +17,7 @@ import numpy as np
 from normandy_lab.engine.lines import INF
 from normandy_lab.engine.reasons import Block
 from normandy_lab.engine.state import GameState
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 
 
 class SupplyDetermination(Protocol):

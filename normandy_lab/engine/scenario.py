@@ -34,8 +34,8 @@ from typing import Any
 
 from normandy_lab.engine.state import ExpectedOut, GameState, Unit
 from normandy_lab.errors import FileRefusedError
-from normandy_lab.grid import grid
-from normandy_lab.numbering import HexIdError
+from normandy_lab.grids import grid
+from normandy_lab.grids.numbering import HexIdError
 from normandy_lab.paths import REPO_ROOT
 from normandy_lab.rules import ruleset
 from normandy_lab.yamllines import LineDict, load_yaml_with_lines, read_user_text

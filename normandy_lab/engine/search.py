@@ -37,7 +37,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
 
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from normandy_lab.engine.state import GameState, other_side
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
 
 

@@ -153,7 +153,7 @@ def implied_sides(state) -> np.ndarray:
     """
     from scipy.sparse.csgraph import dijkstra
 
-    from normandy_lab.grid import grid
+    from normandy_lab.grids import grid
 
     g = grid(state.system)
     adjacency, land = _land_graph(state.system)
@@ -222,7 +222,7 @@ def compare_with_history(state, tolerance_km: float | None = None) -> FrontCompa
     """
     import shapely
 
-    from normandy_lab.grid import grid
+    from normandy_lab.grids import grid
 
     rec = record_for(state.date, state.turn)
     bracket = records_bracketing(state.date, state.turn)

@@ -23,8 +23,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from normandy_lab import gazetteer
 from normandy_lab.errors import FileRefusedError
+from normandy_lab.geo import gazetteer
 from normandy_lab.paths import map_file, maps_dir
 from normandy_lab.schemas import LodgementFileSchema, validate
 from normandy_lab.yamllines import LineDict, load_yaml_with_lines, read_user_text
@@ -354,7 +354,7 @@ def front_line(date: Any, files: Sequence[str | Path] | None = None):  # -> shap
 def _to_metric(geometry):
     import shapely
 
-    from normandy_lab.georef import lonlat_to_metric
+    from normandy_lab.grids.georef import lonlat_to_metric
 
     def project(coords: np.ndarray) -> np.ndarray:
         x, y = lonlat_to_metric(coords[:, 0], coords[:, 1])

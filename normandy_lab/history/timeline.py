@@ -12,7 +12,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any, get_args
 
-from normandy_lab import gazetteer
+from normandy_lab.geo import gazetteer
 from normandy_lab.history.lodgement import (
     HistoryError,
     _fail,

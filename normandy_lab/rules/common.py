@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from normandy_lab.engine.lines import in_play
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
 from normandy_lab.terrain import terrain_map
 
@@ -23,7 +23,7 @@ def edge_road_hexes(system: str, maps: frozenset[str] = frozenset()) -> tuple[in
     The east edge: the eastward neighbour is off the maps in play; the south edge: both southward
     neighbours are.  A neighbour on a sheet not in play is off them.
     """
-    from normandy_lab.hexgrid import HEX_DIRECTIONS
+    from normandy_lab.grids.hexgrid import HEX_DIRECTIONS
 
     g = grid(system)
     tmap = terrain_map(system, progress=False)

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from normandy_lab import geography
-from normandy_lab.numbering import SCHEMES
+from normandy_lab.geo import geography
+from normandy_lab.grids.numbering import SCHEMES
 from normandy_lab.views.hexcells import TERRAIN_SOURCE, ngon_specs, packed_ids, terrain_columns
 from normandy_lab.views.mapview import land_source_data, map_frame, to_mercator
 

@@ -187,7 +187,7 @@ def scenario_positions() -> tuple[list[int], list[str], list[dict[str, list]]]:
     """
     from normandy_lab.engine import supply
     from normandy_lab.engine.scenario import SCENARIO_DIR, load_scenario
-    from normandy_lab.numbering import SCHEMES
+    from normandy_lab.grids.numbering import SCHEMES
     from normandy_lab.views.layers import formation_data
 
     days, labels, columns = [], [], []
@@ -371,7 +371,7 @@ def campaign_map(width: int = 980, height: int = 720, start: Any = "1944-06-06",
 @lru_cache(maxsize=1)
 def _sea() -> Any:
     """Return the sea of the coast data as one shape, simplified for display."""
-    from normandy_lab import geography
+    from normandy_lab.geo import geography
 
     return geography.layer("sea").geometry.union_all().simplify(SIMPLIFY_DEG, preserve_topology=True)
 
@@ -380,7 +380,7 @@ def _beach_names(fig: Any) -> None:
     """Name the five invasion beaches at the middle of each beach line."""
     from bokeh.models import ColumnDataSource, LabelSet
 
-    from normandy_lab import geography
+    from normandy_lab.geo import geography
 
     coast = geography.layer("coast_features")
     beaches = coast[(coast["class"] == "beach") & (coast.geometry.geom_type == "LineString")]

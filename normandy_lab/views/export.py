@@ -109,7 +109,7 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
     import geopandas as gpd
 
     from normandy_lab.engine.zoc import zoc_mask
-    from normandy_lab.grid import grid
+    from normandy_lab.grids import grid
     from normandy_lab.views.layers import sheet_polygons
 
     path = Path(path)

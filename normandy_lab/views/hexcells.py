@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.views.mapview import to_mercator
 
 #: Name of the terrain hexes' data source in a basemap (the source every hex layer shares).

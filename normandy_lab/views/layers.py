@@ -15,7 +15,7 @@ import numpy as np
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.engine.zoc import zoc_mask
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.views.mapview import to_mercator
 
 SIDE_COLOURS = {"allied": "#1f4e9e", "german": "#b22222"}

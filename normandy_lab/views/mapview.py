@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 from pyproj import Transformer
 
-from normandy_lab import geography
-from normandy_lab.grid import grid
-from normandy_lab.numbering import SCHEMES, SYSTEMS
+from normandy_lab.geo import geography
+from normandy_lab.grids import grid
+from normandy_lab.grids.numbering import SCHEMES, SYSTEMS
 
 # One colour per sheet letter, so that the sheets of a map can be told apart.
 _SHEET_COLOURS = {
@@ -152,7 +152,7 @@ def land_source_data(simplify_deg: float = 0.0) -> dict[str, list]:
 @lru_cache(maxsize=1)
 def places_source_data(names: tuple[str, ...] = LABELLED_PLACES) -> dict[str, list]:
     """Return point columns (``x``, ``y``, ``name``) of the labelled places."""
-    from normandy_lab import gazetteer
+    from normandy_lab.geo import gazetteer
 
     entries = [gazetteer.place(name) for name in names]
     x, y = to_mercator([p.lon for p in entries], [p.lat for p in entries])

@@ -116,7 +116,7 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     """
     from bokeh.models import CDSView, ColumnDataSource, CustomJS, HoverTool, IndexFilter, LabelSet
 
-    from normandy_lab.grid import grid
+    from normandy_lab.grids import grid
 
     hex_size_m = grid(system).georeference.hex_size_m
     terrain = fig.select_one({"name": TERRAIN_SOURCE})

@@ -18,8 +18,8 @@ from typing import Any
 from normandy_lab.engine.reasons import CODE_WORDS
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
-from normandy_lab.grid import grid
-from normandy_lab.numbering import HexIdError
+from normandy_lab.grids import grid
+from normandy_lab.grids.numbering import HexIdError
 
 # One line per kind of phase (the rule system's phases say which kind they are).
 PHASE_KINDS = {
@@ -39,8 +39,8 @@ PHASE_KINDS = {
 
 
 def place_of(system: str, hex_id: str) -> str:
-    """Return a hex id with where it is (:func:`normandy_lab.gazetteer.hex_place`)."""
-    from normandy_lab.gazetteer import hex_place
+    """Return a hex id with where it is (:func:`normandy_lab.geo.gazetteer.hex_place`)."""
+    from normandy_lab.geo.gazetteer import hex_place
 
     return hex_place(system, hex_id)
 

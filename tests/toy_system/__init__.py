@@ -19,7 +19,7 @@ from normandy_lab.engine.reasons import CUT_OFF, OUT_OF_RANGE
 from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.search import FAR
 from normandy_lab.engine.state import GameState
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.rules import RuleSet, get
 
 RULE = "toy 1"

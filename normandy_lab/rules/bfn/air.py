@@ -21,7 +21,7 @@ import datetime as dt
 import math
 
 from normandy_lab.engine.state import GameState, Unit
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.rules.base import AirRegion
 
 HALVED_MAPS = ("B", "C")

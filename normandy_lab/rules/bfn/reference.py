@@ -12,7 +12,7 @@ from typing import Any
 from normandy_lab.engine.lines import INF, _as_mp
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.zoc import hex_control
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.rules.bfn.supply import _german_sources, _side_lines
 from normandy_lab.terrain import terrain_map
 

@@ -120,7 +120,7 @@ def combat_odds(state: GameState, side: str) -> list[dict[str, Any]]:
     resolution (the CRT) is not implemented yet: this shows what would go in.
     """
     from normandy_lab.engine.supply import supply
-    from normandy_lab.grid import grid
+    from normandy_lab.grids import grid
 
     g = grid(state.system)
     report = supply(state)

@@ -36,7 +36,7 @@ from normandy_lab.engine.lines import TraceNet, _as_mp, _impassable
 from normandy_lab.engine.search import SIXTHS
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import supply
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
 
 

@@ -58,7 +58,7 @@ from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.search import FAR, SIXTHS
 from normandy_lab.engine.state import GameState, Unit
 from normandy_lab.engine.zoc import hex_control
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.rules.common import edge_road_hexes
 from normandy_lab.terrain import terrain_map
 
@@ -85,7 +85,7 @@ def _city_hexes(system: str, cities: frozenset[str]) -> np.ndarray:
 @lru_cache(maxsize=8)
 def _beach_hexes(system: str) -> np.ndarray:
     """Return the Beach hexes of a map (the landing rows beside a beachhead, 19.4.1)."""
-    from normandy_lab.terrain_vocab import VOCABULARIES
+    from normandy_lab.terrain.vocab import VOCABULARIES
 
     tmap = terrain_map(system, progress=False)
     return tmap.hexes["terrain"].to_numpy() == VOCABULARIES[system].beach
@@ -187,7 +187,7 @@ class _SideSupply:
 
     def _name_target(self, r: UnitSupply, kind: str, target_hex: str, hq: Unit | None = None) -> None:
         """Fill a report's ``traced_kind``, ``traced_id`` and ``traced_to`` (id, name and place)."""
-        from normandy_lab.gazetteer import hex_place
+        from normandy_lab.geo.gazetteer import hex_place
 
         r.traced_kind = kind
         r.traced_id = hq.id if hq is not None else target_hex

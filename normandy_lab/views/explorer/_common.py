@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from normandy_lab.engine.state import GameState
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 
 ENEMY = {"allied": "german", "german": "allied"}
 VIEWS = ("phasing side", "allied", "german", "both sides")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from normandy_lab.errors import NormandyLabError
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.views import wording
 from normandy_lab.views.explorer._common import FRONT_VIEW, MODES, VIEWS
 from normandy_lab.views.sectors import SECTORS

@@ -7,7 +7,7 @@ from typing import Any
 
 from normandy_lab.engine import supply
 from normandy_lab.engine.whatif import supply_summary
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.views import layers, wording
 from normandy_lab.views.explorer._common import ENEMY, _edit_ops
 

@@ -8,7 +8,7 @@ from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.study import Study
 from normandy_lab.errors import NormandyLabError
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.views import layers, wording
 from normandy_lab.views.explorer._common import _edit_ops
 

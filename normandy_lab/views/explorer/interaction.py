@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from bokeh.core.property.descriptors import UnsetValueError
 
-from normandy_lab.grid import grid
+from normandy_lab.grids import grid
 from normandy_lab.views import layers, wording
 from normandy_lab.views.explorer._common import FRONT_VIEW, _default_extent
 from normandy_lab.views.sectors import SECTORS

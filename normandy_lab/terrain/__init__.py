@@ -1,7 +1,7 @@
 """The terrain of every hex and hexside of a grid, derived from geography.
 
 The printed maps are not in the rulebooks, so each grid's terrain is derived
-from the real geography of :mod:`normandy_lab.geography`.  A
+from the real geography of :mod:`normandy_lab.geo.geography`.  A
 :class:`TerrainMap` holds
 
 ``hexes``
@@ -55,28 +55,29 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from normandy_lab import geography
-from normandy_lab.georef import metric_to_lonlat
-from normandy_lab.grid import HexGrid, grid
-from normandy_lab.hexgrid import HEX_DIRECTIONS, Hex, hex_linedraw, hex_round_array, pixel_to_hex_array
+from normandy_lab.geo import geography
+from normandy_lab.grids import HexGrid, grid
+from normandy_lab.grids.georef import metric_to_lonlat
+from normandy_lab.grids.hexgrid import HEX_DIRECTIONS, Hex, hex_linedraw, hex_round_array, pixel_to_hex_array
 from normandy_lab.paths import REPO_ROOT, map_file
-from normandy_lab.terrain_vocab import BUILTUP_CLASSES, ROAD_CLASSES, VOCABULARIES, WATER_CLASSES
+from normandy_lab.terrain.vocab import BUILTUP_CLASSES, ROAD_CLASSES, VOCABULARIES, WATER_CLASSES
 
 # Every module a terrain map's content depends on (a test keeps the list complete): a change to any of
 # them makes a new cache key, so a cached map is never one the code would no longer build.
 _CODE_FILES = (
     "__init__.py",
-    "coastfit.py",
     "errors.py",
-    "gazetteer.py",
-    "geography.py",
-    "georef.py",
-    "grid.py",
-    "hexgrid.py",
-    "numbering.py",
+    "geo/__init__.py",
+    "geo/gazetteer.py",
+    "geo/geography.py",
+    "grids/__init__.py",
+    "grids/coastfit.py",
+    "grids/georef.py",
+    "grids/hexgrid.py",
+    "grids/numbering.py",
     "paths.py",
-    "terrain.py",
-    "terrain_vocab.py",
+    "terrain/__init__.py",
+    "terrain/vocab.py",
     "yamllines.py",
 )
 
@@ -195,7 +196,7 @@ class TerrainMap:
         """
         import math
 
-        from normandy_lab.gazetteer import compass_point, lookup, offset_km
+        from normandy_lab.geo.gazetteer import compass_point, lookup, offset_km
 
         origin = lookup(place) if isinstance(place, str) else place
         bridges = self.bridges(water_name)

@@ -1,0 +1,282 @@
+"""Each rule system's terrain vocabulary, and how geographic facts map onto it.
+
+The geography gives facts per hex (land fraction, built-up class, shares of
+bocage, open country, woods and marsh, heights, beaches) and per hexside
+(water class, road class, railway, all-sea).  Each rule system names its
+terrain in its own words; this module turns the facts into those words.
+
+The printed Terrain Effects Charts are not in the rulebooks; the types below
+are the ones the rule texts name (rule numbers in each vocabulary's
+docstring).  Where a choice had to be made, it is said here, and the
+thresholds are the :class:`~normandy_lab.terrain.TerrainConfig`'s.
+
+Common precedence (BfN 12.6.5: "use the most predominant terrain"; Cobra
+5.6: the single highest cost): sea, then marsh/flooded, woods, then the
+country type (bocage, open, or the mixed farmland between).  Built-up
+areas are a separate ``settlement`` label, because in every system towns and
+villages add to the underlying terrain rather than replace it (BfN 12.6.5;
+Cobra 5.6b; GTS keeps one dot per hex, for which ``gts`` lets a town or
+city replace the country).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+WATER_CLASSES = ("none", "canal", "stream", "river", "major_river")
+"""Water on a hexside, in increasing order of importance (array code = index)."""
+ROAD_CLASSES = ("none", "secondary", "primary", "highway")
+"""Road linking two hexes, in increasing order (array code = index)."""
+BUILTUP_CLASSES = ("none", "village", "town", "city")
+"""Built-up class of a hex (array code = index)."""
+
+SETTLEMENTS = ("", "Village", "Town", "City")
+
+
+def _country(facts: dict[str, Any], config: Any, bocage: str, open_: str, mixed: str) -> np.ndarray:
+    """Bocage where it is at least half the hex and more than the open share; open likewise; else mixed."""
+    b, o = facts["bocage_fraction"], facts["open_fraction"]
+    out = np.full(len(b), mixed, dtype=object)
+    out[(b >= 0.5) & (b >= o)] = bocage
+    out[(o >= 0.5) & (o > b)] = open_
+    return out
+
+
+@dataclass(frozen=True)
+class TerrainVocabulary:
+    """A rule system's names for hex terrain and hexside features.
+
+    Attributes
+    ----------
+    system
+        Rule-system key.
+    terrains
+        The hex terrain types (array code = index).
+    water_names
+        Name of each water class on a hexside (``canal``, ``stream``,
+        ``river``, ``major_river``) in the system's words.
+    rules
+        Rule references of each type, for hover text and documentation.
+    forced_city_names, forced_city_hexes
+        Towns whose built-up hexes the rules call City hexes whatever their
+        size (BfN 7.4's supply cities), and hexes the rules list as city
+        hexes (Cobra 16.1, 17.3.6c): the derivation cannot see a map's art,
+        so the rules' own lists win.
+    villages
+        Whether the system marks villages: then every hex where a populated
+        place stands is at least a Village.
+    """
+
+    system: str
+    terrains: tuple[str, ...]
+    water_names: dict[str, str]
+    rules: dict[str, str]
+    sea: str
+    marsh: str
+    flooded: str
+    woods: str
+    bocage: str
+    open: str
+    mixed: str
+    beach: str
+    settlement_replaces_country: bool = False
+    forced_city_names: tuple[str, ...] = ()
+    forced_city_hexes: tuple[str, ...] = ()
+    villages: bool = False
+
+    def classify_hexes(self, facts: dict[str, Any], config: Any) -> dict[str, np.ndarray]:
+        """Return ``terrain`` and ``settlement`` labels for every hex."""
+        terrain = _country(facts, config, self.bocage, self.open, self.mixed)
+        terrain[facts["forest_fraction"] >= config.cover_fraction] = self.woods
+        wet = facts["marsh_fraction"] >= config.marsh_fraction
+        inundated = wet & (facts["inundation_fraction"] >= facts["marsh_fraction"] / 2)
+        terrain[wet] = self.marsh
+        terrain[inundated] = self.flooded
+        beach = np.array([bool(b) for b in facts["beach"]])
+        terrain[beach & (facts["land_fraction"] >= config.sea_land_fraction)] = self.beach
+        settlement = np.array(SETTLEMENTS, dtype=object)[facts["builtup"]]
+        if self.villages:
+            settlement[(settlement == "") & facts["village_point"]] = "Village"
+        if self.forced_city_names:
+            named = np.isin(facts["builtup_name"], list(self.forced_city_names)) & (settlement != "")
+            settlement[named] = "City"
+        if self.forced_city_hexes:
+            settlement[np.isin(facts["hex_id"], list(self.forced_city_hexes))] = "City"
+        if self.settlement_replaces_country:
+            has = settlement != ""
+            terrain[has] = settlement[has]
+        terrain[facts["land_fraction"] < config.sea_land_fraction] = self.sea
+        return {"terrain": terrain, "settlement": settlement}
+
+    def classify_hexsides(
+        self, sides: dict[str, Any], facts: dict[str, Any], config: Any
+    ) -> dict[str, np.ndarray]:
+        """Return the water feature of every hexside in the system's words."""
+        names = np.array([self.water_names.get(c, "") for c in WATER_CLASSES], dtype=object)
+        return {"water_feature": names[sides["water"]]}
+
+    def codes(self, labels: np.ndarray) -> np.ndarray:
+        """Return the array codes (index in :attr:`terrains`) of terrain labels."""
+        lookup = {name: code for code, name in enumerate(self.terrains)}
+        return np.array([lookup[label] for label in labels], dtype=np.int8)
+
+
+BFN = TerrainVocabulary(
+    system="bfn",
+    terrains=("Sea", "Clear", "Farmland", "Bocage", "Forest", "Flooded/Marsh", "Beach"),
+    water_names={
+        # The canals (the Caen canal beside the Orne, the Vire-Taute canal) bar like the major rivers;
+        # the smaller named rivers (class "river": Aure, Drôme, Seulles, Odon, Elle, Taute, ...) are
+        # Streams, as the docstring below and docs/terrain.md say.
+        "canal": "Major River",
+        "stream": "Stream",
+        "river": "Stream",
+        "major_river": "Major River",
+    },
+    rules={
+        "Clear": "mandatory-attack terrain, 12.3",
+        "Farmland": "light bocage: infantry 2 MP (10.x example), -1 combat (12.6.5)",
+        "Bocage": "-3 combat, no advance unless all steps eliminated (12.6.5)",
+        "Forest": "-2 firing into it (13.3)",
+        "Flooded/Marsh": "all MPs; mechanized only by road (10.6); +2 DRM attacking into it",
+        "Beach": "landing hexes (18.1)",
+        "Sea": "all-sea: no ZOC across (5.3)",
+        "City": "no ZOC into city hexes (5.3); German supply cities (7.4)",
+        "Stream": "+2 MP, vehicles prohibited, supply only to an adjacent unit (7.3.2, 10.6)",
+        "Major River": "infantry all MPs, mech only by bridge (10.6); the major rivers and the canals",
+    },
+    sea="Sea",
+    marsh="Flooded/Marsh",
+    flooded="Flooded/Marsh",
+    woods="Forest",
+    bocage="Bocage",
+    open="Clear",
+    mixed="Farmland",
+    beach="Beach",
+    forced_city_names=("Bayeux", "Cherbourg", "Caen", "Argentan", "Flers", "Vire"),
+    villages=True,
+)
+"""The Battle for Normandy: 10.6 and the reconstructed TEC (digest 5.1).  Mixed
+country (neither bocage nor open dominant) is Farmland, the rulebook's
+"light bocage".  Only the major rivers (class ``major_river``: Seine, Orne,
+Dives, Vire, Douve, Sée, Sélune, and the sea inlets) and the canals are Major
+River hexsides: the bridging example treats the Caen canal as a river beside
+the Orne, and the Vire-Taute canal, the layer's other canal, keeps the same
+class.  The smaller named rivers (class ``river``) are Streams like the
+brooks, or every valley would be a Major River line.  The six
+German supply cities of 7.4 are City hexes whatever their size; a City
+replaces the country in combat, a Town or Village adds to it (12.6.5)."""
+
+COBRA = TerrainVocabulary(
+    system="cobra",
+    terrains=("All Sea", "Clear", "Bocage", "Light Woods", "Marsh", "Beach"),
+    water_names={"canal": "", "stream": "", "river": "Minor River", "major_river": "Major River"},
+    rules={
+        "Clear": "1 MP (5.1a)",
+        "Bocage": "Bocage Area, hedge pattern (8.3.2a); supply counts 2 hexes off road (10.3d)",
+        "Light Woods": "light forest (5.6 example)",
+        "Marsh": "mechanized only along a road (5.2f); CS halved (8.3.2b)",
+        "Beach": "Allied supply and entry (17.3.6f, 17.3.9)",
+        "City": "Caen, Cherbourg (7.0b); Bayeux, St-Lô (16.2)",
+        "Major River": "blocks ZOC (7.0a); supply 6 hexes off road (10.3g)",
+        "Minor River": "cost added to the hex (5.6)",
+        "All Sea": "blocks movement, supply, combat, command and ZOC (5.6d)",
+    },
+    sea="All Sea",
+    marsh="Marsh",
+    flooded="Marsh",
+    woods="Light Woods",
+    bocage="Bocage",
+    open="Clear",
+    mixed="Clear",
+    beach="Beach",
+    forced_city_names=("Caen", "Cherbourg", "Bayeux", "Saint-Lô"),
+    forced_city_hexes=("B1207", "B1307", "B1308", "B1407", "B3620", "A2601", "A2701"),
+)
+"""Cobra: 5.x, 7.0, 8.3.2, 10.3 (digest 5.2).  At 3.2 km a hex, only
+dominant bocage makes a Bocage hex; mixed country is Clear.  Streams are
+below the map's scale (no hexside), and the Caen canal runs beside the Orne
+within a hex, so it adds no hexside of its own.  The rules' city hexes
+(Cherbourg 16.1, Bayeux 17.3.6c) and cities (Caen, St-Lô, 16.2) are City."""
+
+KG = TerrainVocabulary(
+    system="kg",
+    terrains=("All Sea", "Clear", "Hedgerow", "Bocage", "Woods", "Marsh", "Beach"),
+    water_names={"canal": "", "stream": "", "river": "River", "major_river": "Major River"},
+    rules={
+        "Clear": "KG base terrain (the KG terrain chart is not in the seeds)",
+        "Hedgerow": "26.8.1-26.8.2: exempts its occupant from attacking adjacent units",
+        "Bocage": "26.8.1: a German final step loss may become a retreat",
+        "Beach": "treated as clear (26.4.5)",
+        "Major River": "bridge repair over a major river (26.19.5)",
+        "All Sea": "naval fire protection ranges (26.8.2)",
+        "City": "German city supply (26.11.2); Cherbourg's N1410",
+    },
+    sea="All Sea",
+    marsh="Marsh",
+    flooded="Marsh",
+    woods="Woods",
+    bocage="Bocage",
+    open="Clear",
+    mixed="Hedgerow",
+    beach="Beach",
+    forced_city_hexes=("N1410",),
+)
+"""The Killing Ground with OVERLORD: 26.4.5, 26.8.1-26.8.2, 26.19.5.  The
+base KG terrain chart is not in the seeds; woods and marsh follow the other
+systems (marked as a reconstruction).  Mixed hedged farmland is Hedgerow,
+dominant bocage Bocage.  The Caen canal adds no hexside beside the Orne at
+2.5 km a hex."""
+
+GTS = TerrainVocabulary(
+    system="gts",
+    terrains=(
+        "Impassable",
+        "Clear",
+        "Hedgerow",
+        "Woods",
+        "Marsh",
+        "Flooded",
+        "Beach",
+        "Village",
+        "Town",
+        "City",
+    ),
+    water_names={"canal": "River", "stream": "Stream", "river": "River", "major_river": "River"},
+    rules={
+        "Clear": "2.1.1",
+        "Woods": "2.1.2: blocking, -2",
+        "Village": "2.1.3",
+        "Town": "2.1.4",
+        "City": "2.1.5",
+        "Marsh": "2.1.7: the 1944 inundations; vehicles only in column on a road",
+        "Beach": "2.1.8: only on the Beach Overlay",
+        "Hedgerow": "2.1.9: the bocage; allows German Bocage markers (16.3)",
+        "Flooded": "2.1.11: wet, ditched farmland; passable",
+        "Impassable": "2.1.14: the sea",
+        "Stream": "2.2.3: +2 MP leg, vehicles by road only",
+        "River": "2.2.4: crossed only at bridges or ferries",
+    },
+    sea="Impassable",
+    marsh="Flooded",
+    flooded="Marsh",
+    woods="Woods",
+    bocage="Hedgerow",
+    open="Clear",
+    mixed="Hedgerow",
+    beach="Beach",
+    settlement_replaces_country=True,
+    villages=True,
+)
+"""The Greatest Day: Utah Beach, exclusive rules 2.1-2.2 (digest 3.1-3.2).
+One centre dot decides a hex's terrain, so a village, town or city replaces
+the country; mixed country in the Cotentin is hedgerow.  The 1944
+inundations, which vehicles crossed only on the causeways and which drowned
+paratroopers, are Marsh (2.1.7: vehicles only on roads, drop +3); other wet
+ground is Flooded (2.1.11: ditched farmland, passable)."""
+
+VOCABULARIES: dict[str, TerrainVocabulary] = {v.system: v for v in (BFN, COBRA, KG, GTS)}
+"""The vocabulary of every rule system."""
