@@ -134,3 +134,20 @@ def test_a_scenario_names_the_maps_in_play_and_their_edges_are_the_map_edge():
         load_scenario_text(text.replace("turn: AM", "turn: AM\nmaps: [B]"), "pegasus.yaml")
     with pytest.raises(ScenarioError, match=r"maps: Z: not a map of the game"):
         load_scenario_text(text.replace("turn: AM", "turn: AM\nmaps: [C, Z]"), "pegasus.yaml")
+
+
+def test_the_counter_rings_and_their_key_come_from_the_rule_system():
+    """BfN: full ring in General and Combat Supply, partial General only, cut isolated (7.2, 7.6.1, 7.5o)."""
+    from types import SimpleNamespace as Row
+
+    from normandy_lab.views import layers
+
+    bfn = rules.get("bfn")
+    assert bfn.supply_ring(Row(general=True, combat=True, isolated=False)) == "full"
+    assert bfn.supply_ring(Row(general=True, combat=False, isolated=False)) == "partial"
+    assert bfn.supply_ring(Row(general=False, combat=False, isolated=True)) == "cut"
+    assert bfn.supply_ring(Row(general=False, combat=False, isolated=False)) == "out"
+    assert "grey General only" in layers.ring_key_html(bfn) and "yellow isolated" in layers.ring_key_html(bfn)
+    plain = replace(bfn, ring_words={"full": "in supply", "out": "out of supply"}, variant="two rings")
+    assert "grey" not in layers.ring_key_html(plain) and "orange out of supply" in layers.ring_key_html(plain)
+    assert layers.worst_ring(["full", "cut", "partial"]) == "cut"

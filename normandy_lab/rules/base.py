@@ -114,6 +114,10 @@ class RuleSet:
     supply_states: tuple[SupplyState, ...] = (SupplyState("general", "in supply", ""),)
     #: The inputs the explorer shows for this game, beside the core's (weather, edit modes).
     controls: tuple[ControlSpec, ...] = ()
+    #: What each supply ring on a counter means ("full", "partial", "out", "cut"; see ``supply_ring``).
+    ring_words: dict[str, str] = field(
+        default_factory=lambda: {"full": "in supply", "out": "out of supply", "cut": "cut off"}
+    )
     #: The label on each unit type's counter ("INF", "PARA") and each size's echelon mark ("II", "XX").
     glyphs: dict[str, str] = field(default_factory=dict)
     size_marks: dict[str, str] = field(default_factory=dict)
@@ -154,6 +158,12 @@ class RuleSet:
     def movement_allowance(self, state: GameState, unit: Any, in_supply: bool, isolated: bool) -> float:
         """Return a unit's movement allowance now (its printed or default MA, by default)."""
         return float(unit.ma if unit.ma is not None else self.unit_defaults.get(unit.type, {}).get("ma", 0))
+
+    def supply_ring(self, row: Any) -> str:
+        """Return the ring a unit's supply report gets on its counter: full, partial, out or cut."""
+        if row.general:
+            return "full"
+        return "cut" if row.isolated else "out"
 
     def air_regions(self, state: GameState) -> list[AirRegion]:
         """Return the areas air power acts on today, with what it does there (none by default)."""

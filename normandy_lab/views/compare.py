@@ -139,8 +139,8 @@ def compare(
     table, changed = difference_table(before, after)
     right_layers.set_features("changed", layers.unit_positions(drawn["units"], changed))
     key = (
-        f"{layers.RING_KEY_HTML}<br><small>Dashed green rings on the right: the units whose supply "
-        "differs. Hatched hexes: zones of control. Pan or zoom either map: both follow.</small>"
+        f"{layers.ring_key_html(before.rules)}<br><small>Dashed green rings on the right: the units "
+        "whose supply differs. Hatched hexes: zones of control. Pan or zoom either map: both follow.</small>"
     )
     app = w.VBox([BokehModel(row(left, right)), w.HTML(key), w.HTML(table)])
     app.add_class("nl-compare")

@@ -7,6 +7,7 @@ report and the terrain into the columns of bokeh ``ColumnDataSource``s
 
 from __future__ import annotations
 
+import html
 from functools import lru_cache
 from typing import Any
 
@@ -19,29 +20,40 @@ from normandy_lab.grids import grid
 from normandy_lab.views.mapview import to_mercator
 
 SIDE_COLOURS = {"allied": "#1f4e9e", "german": "#b22222"}
-# NATO-style type letters for the unit markers' labels.
-# The ring around a unit's marker says its supply state at a glance: General and
-# Combat Supply (7.2, 7.6.1), out of supply, and isolated (7.5o: no line of any
-# length to a friendly corps HQ).
+# The ring around a unit's marker says its supply state at a glance; the rule system says which ring a
+# unit's report gets (``RuleSet.supply_ring``: BfN's full ring is General and Combat Supply, 7.2 and
+# 7.6.1, partial General only, cut isolated, 7.5o) and what each means (``RuleSet.ring_words``).
 RING_COLOURS = {
-    "combat": "#000000",  # in General and Combat Supply
-    "general": "#888888",  # in General Supply only
-    "out": "#ff8c00",  # out of General Supply
-    "isolated": "#ffe000",  # out of supply and isolated
+    "full": "#000000",
+    "partial": "#888888",
+    "out": "#ff8c00",
+    "cut": "#ffe000",
 }
+# Each ring's colour in words, and the colour its words are written in on the key.
+_RING_KEY = {
+    "full": ("black", ""),
+    "partial": ("grey", ""),
+    "out": ("orange", "#e07000"),
+    "cut": ("yellow", "#b89b00"),
+}
+_RING_ORDER = ("full", "partial", "out", "cut")  # from the best to the worst
 
 
-RING_KEY_HTML = (
-    "<small>counter rings: black in General and Combat Supply, grey General only, "
-    "<span style='color:#e07000'>orange out of supply</span>, "
-    "<span style='color:#b89b00'>yellow isolated</span></small>"
-)
+def ring_key_html(rules) -> str:
+    """Return the key of the counter rings in the rule system's words (``<small>counter rings: ...``)."""
+    parts = []
+    for ring in _RING_ORDER:
+        words = rules.ring_words.get(ring)
+        if words:
+            colour, ink = _RING_KEY[ring]
+            text = f"{colour} {html.escape(words)}"
+            parts.append(f"<span style='color:{ink}'>{text}</span>" if ink else text)
+    return f"<small>counter rings: {', '.join(parts)}</small>"
 
 
-def _ring(general: bool, combat: bool, isolated: bool) -> str:
-    if not general:
-        return "isolated" if isolated else "out"
-    return "combat" if combat else "general"
+def worst_ring(rings: list[str]) -> str:
+    """Return the worst of several rings (a formation symbol shows its worst unit's)."""
+    return max(rings, key=_RING_ORDER.index) if rings else "full"
 
 
 def unit_glyph(rules, unit_type: str) -> str:
@@ -116,7 +128,7 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
             data["combat"].append(r.combat)
             data["isolated"].append(r.isolated)
             data["supply"].append(supply)
-            data["line"].append(RING_COLOURS[_ring(r.general, r.combat, r.isolated)])
+            data["line"].append(RING_COLOURS[state.rules.supply_ring(r)])
             data["reason"].append(r.reason)
             data["stack"].append(len(units))
             data["formation"].append(u.formation or "corps troops")
@@ -345,8 +357,6 @@ def formation_data(state: GameState, report: SupplyReport) -> dict[str, list]:
         idx = [g.index(u.hex) for u in units]
         supplied = [report[u.id].general for u in units]
         out = len(units) - sum(supplied)
-        isolated = any(report[u.id].isolated and not report[u.id].general for u in units)
-        combat = all(report[u.id].combat for u in units)
         cells = round(6 * sum(supplied) / len(units))
         data["x"].append(round(float(np.median(cx[idx])), 1))
         data["y"].append(round(float(np.median(cy[idx])), 1))
@@ -355,9 +365,7 @@ def formation_data(state: GameState, report: SupplyReport) -> dict[str, list]:
         data["short"].append(short_formation_name(key))
         data["side"].append(side)
         data["colour"].append(SIDE_COLOURS[side])
-        data["line"].append(
-            RING_COLOURS["isolated" if isolated else "out" if out else "combat" if combat else "general"]
-        )
+        data["line"].append(RING_COLOURS[worst_ring([state.rules.supply_ring(report[u.id]) for u in units])])
         data["units"].append(len(units))
         data["out"].append(out)
         data["bar"].append("▰" * cells + "▱" * (6 - cells))

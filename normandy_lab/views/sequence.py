@@ -75,7 +75,9 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
         for name in FEATURE_NAMES
     }
     stored_hexes = {name: [hexes[name] for _, hexes, _ in computed] for name in HEX_NAMES}
-    caption = Div(text=f"<b>{captions[0]}</b><br>{layers.RING_KEY_HTML}", width=width, name="caption")
+    caption = Div(
+        text=f"<b>{captions[0]}</b><br>{layers.ring_key_html(first.rules)}", width=width, name="caption"
+    )
     slider = Slider(
         start=0,
         end=max(len(states) - 1, 1),
@@ -94,7 +96,7 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
             "filters": {name: shown.filters[name] for name in HEX_NAMES},
             "stored_hexes": stored_hexes,
             "captions": captions,
-            "key": layers.RING_KEY_HTML,
+            "key": layers.ring_key_html(first.rules),
             "caption": caption,
             "slider": slider,
         },

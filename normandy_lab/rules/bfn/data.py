@@ -444,6 +444,12 @@ BFN_RULES = BfnRules(
     calendar=CALENDAR,
     markers=MARKERS,
     glyphs=GLYPHS,
+    ring_words={
+        "full": "in General and Combat Supply",
+        "partial": "General only",
+        "out": "out of supply",
+        "cut": "isolated",
+    },
     size_marks=SIZE_MARKS,
     supply_states=(
         SupplyState("general", "General Supply", "7.2"),

@@ -66,6 +66,12 @@ class BfnRules(RuleSet):
 
         return allowance(state, unit, in_supply, isolated)
 
+    def supply_ring(self, row: Any) -> str:
+        """Full: General and Combat Supply; partial: General only (7.2, 7.6.1); cut: isolated (7.5o)."""
+        if row.general:
+            return "full" if row.combat else "partial"
+        return "cut" if row.isolated else "out"
+
     def air_regions(self, state: GameState) -> list[Any]:
         """Return every map with its air and AA points and its interdiction penalty (11.1.2, 11.2)."""
         from normandy_lab.rules.bfn.air import air_regions

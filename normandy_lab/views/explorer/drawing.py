@@ -97,7 +97,7 @@ class _Drawing:
             f"<b>{html.escape(state.label)}</b> — {html.escape(layers.supply_summary(state, self.report))} — "
             f"seen by: {self.viewing_side() or 'both sides'}"
             f"<br><small class='nl-why-summary'>{html.escape(supply_summary(self.report))}</small>"
-            f"<br>{wording.phase_line(state)}<br>{layers.RING_KEY_HTML}"
+            f"<br>{wording.phase_line(state)}<br>{layers.ring_key_html(state.rules)}"
         )
         self.status.value = (
             f"<div style='background:#fff8dc;border-left:4px solid #e0a800;padding:4px 8px'>"

@@ -57,7 +57,7 @@ class _Exports:
         return (
             f"<h3 style='margin:4px 0'>{html.escape(self.state.label)}</h3>"
             f"<div>{html.escape(layers.supply_summary(self.state, self.report))}</div>"
-            f"<div>{wording.phase_line(self.state)}</div><div>{layers.RING_KEY_HTML}</div>"
+            f"<div>{wording.phase_line(self.state)}</div><div>{layers.ring_key_html(self.state.rules)}</div>"
             f"<div><b>Edits:</b><ul style='margin:2px 0'>{listed}</ul></div>"
         )
 
