@@ -78,6 +78,14 @@ def test_every_registered_rule_system_has_example_states_here():
     assert set(rules.available()) <= set(EXAMPLES), "add example states for the new rule system"
 
 
+@pytest.mark.parametrize("system", sorted(EXAMPLES))
+def test_every_rule_system_fills_the_contract(system):
+    from normandy_lab.rules import RuleSystem
+
+    state = next(iter(EXAMPLES[system].values()))()
+    assert isinstance(state.rules, RuleSystem)
+
+
 def _in(report) -> set[str]:
     return {u for u, r in report.units.items() if r.general}
 

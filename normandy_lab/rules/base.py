@@ -1,14 +1,23 @@
-"""What a rule system provides to the engine.
+"""What a rule system provides to the engine: the contract every game fills.
 
 A :class:`RuleSet` is data (the terrain costs, the weather table, the
-sequence of play, supply ranges, unit defaults) plus the few functions that
-differ between systems.  The engine core reads only this interface.
+sequence of play, supply numbers, unit types, markers, controls) and the
+verdicts a game gives its own way, as methods with defaults that a game's
+class overrides (The Battle for Normandy's: :class:`~normandy_lab.rules.bfn.BfnRules`).
+:class:`RuleSystem` names the same contract as a typed Protocol.  The engine
+core and the views read only this interface.
+
+Why a base class with defaults rather than the separate time, weather and
+zone-of-control objects first sketched: each of those is one or two methods
+here, a game overrides only what differs from the defaults, and a variant made
+with :func:`dataclasses.replace` keeps its class, so it plays everywhere a key
+does (``docs/rule-systems.md``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
@@ -232,3 +241,61 @@ class CalendarEntry:
     event: str
     rules: str
     effect: str = ""
+
+
+@runtime_checkable
+class RuleSystem(Protocol):
+    """The contract of a rule system, for type checkers: what the engine and the views ask of a game."""
+
+    system: str
+    title: str
+    sequence: dict[str, tuple[Phase, ...]]
+    weather_effects: dict[str, dict[str, Any]]
+    markers: dict[str, Any]
+    supply_states: tuple[SupplyState, ...]
+    controls: tuple[ControlSpec, ...]
+
+    def turn_order(self, date: Any) -> tuple[str, ...]:
+        """See :meth:`RuleSet.turn_order`."""
+
+    def turn_problem(self, date: Any, turn: str) -> tuple[str, str] | None:
+        """See :meth:`RuleSet.turn_problem`."""
+
+    def new_day(self, state: GameState, date: Any) -> GameState:
+        """See :meth:`RuleSet.new_day`."""
+
+    def phase_results(self, state: GameState, phase: Phase) -> dict[str, Any]:
+        """See :meth:`RuleSet.phase_results`."""
+
+    def exerts_zoc(self, unit: Any) -> bool:
+        """See :meth:`RuleSet.exerts_zoc`."""
+
+    def zoc_crosses(self, edges: Any) -> Any:
+        """See :meth:`RuleSet.zoc_crosses`."""
+
+    def movement_allowance(self, state: GameState, unit: Any, in_supply: bool, isolated: bool) -> float:
+        """See :meth:`RuleSet.movement_allowance`."""
+
+    def supply_ring(self, row: Any) -> str:
+        """See :meth:`RuleSet.supply_ring`."""
+
+    def air_regions(self, state: GameState) -> list[AirRegion]:
+        """See :meth:`RuleSet.air_regions`."""
+
+    def air_ma_penalty(self, state: GameState, unit: Any) -> float:
+        """See :meth:`RuleSet.air_ma_penalty`."""
+
+    def unit_strength(self, state: GameState, unit: Any, in_supply: bool) -> tuple[int, int]:
+        """See :meth:`RuleSet.unit_strength`."""
+
+    def scenario_schema(self) -> Any:
+        """See :meth:`RuleSet.scenario_schema`."""
+
+    def unit_schema(self) -> Any:
+        """See :meth:`RuleSet.unit_schema`."""
+
+    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
+        """See :meth:`RuleSet.scenario_markers`."""
+
+    def determine_supply(self, state: GameState) -> SupplyReport:
+        """See :meth:`RuleSet.determine_supply`."""
