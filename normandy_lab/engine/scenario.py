@@ -363,9 +363,9 @@ def _control(check: _Checker, data: LineDict, g) -> dict[str, str]:
     return {_canonical_hex(check, control, f"control.{h}", str(h), g): side for h, side in control.items()}
 
 
-def historical_scenarios() -> list[str]:
-    """Return the names of the historical scenarios (``scenarios/bfn_1944-*.yaml``), in date order."""
-    return sorted(p.stem for p in SCENARIO_DIR.glob("bfn_1944-*.yaml"))
+def historical_scenarios(system: str = "bfn") -> list[str]:
+    """Return the names of a game's historical scenarios (``scenarios/<system>_1944-*.yaml``), by date."""
+    return sorted(p.stem for p in SCENARIO_DIR.glob(f"{system}_1944-*.yaml"))
 
 
 def scenario_path(path_or_name: str | Path) -> Path:
