@@ -1,8 +1,12 @@
-"""Typed schemas of the files users write: scenarios, studies and their edits (pydantic v2).
+"""Typed schemas of the files users write and read (pydantic v2).
 
+Scenarios, studies and their edits, the historical record and the grid data.
 Each file kind has one model: the types of its fields, the values a
-category may take (sides, nationalities, unit types and sizes, statuses,
-turns, weathers, options), and no field it does not know.  The loaders
+category may take (sides, nationalities, statuses, event categories), and
+no field it does not know.  A scenario's model is a core every game shares
+(:class:`ScenarioSchema`) narrowed by its rule system to its own turns,
+weathers, unit types and sizes and options, with its own section
+(``RuleSet.scenario_schema``).  The loaders
 validate a file against its model first, and an error is reported at the
 file's line with the field, what is wrong and the values allowed
 (:func:`validate`); the loaders then check what a type cannot say (a hex
