@@ -250,7 +250,7 @@ class GameState:
             raise TypeError(
                 f"{', '.join(unknown)}: not a field of a state nor a marker of the {self.system!r} rules"
             )
-        frozen = {k: _freeze(v) if isinstance(v, dict | MappingProxyType) else v for k, v in markers.items()}
+        frozen = {k: _freeze(v) if isinstance(v, dict) else v for k, v in markers.items()}
         object.__setattr__(self, "markers", MappingProxyType(frozen))
         if not isinstance(self.log, EditLog):
             object.__setattr__(self, "log", EditLog(self.log))
