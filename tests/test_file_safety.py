@@ -448,14 +448,16 @@ def test_every_scenario_and_a_saved_study_validate_against_their_json_schema(tmp
     jsonschema = pytest.importorskip("jsonschema")
     from normandy_lab.schemas import json_schema
 
-    for name in SCENARIOS:
+    each_game = [(name, "scenario") for name in SCENARIOS]
+    each_game += [(name, "scenario_cobra") for name in historical_scenarios("cobra")]
+    for name, kind in each_game:
         data = yaml.safe_load((ROOT / "scenarios" / f"{name}.yaml").read_text())
         data["date"] = str(data["date"])  # YAML's date, JSON's text
         for key in ("options",):
             for option, value in (data.get(key) or {}).items():
                 if hasattr(value, "isoformat"):
                     data[key][option] = value.isoformat()
-        jsonschema.validate(data, json_schema("scenario"))
+        jsonschema.validate(data, json_schema(kind))
     study = nl.Study(str(SMALL))
     study.apply({"op": "interdict", "hex": "C2913"})
     saved = nl.save_study(study, tmp_path / "s.json")

@@ -19,6 +19,7 @@ from scipy.sparse import csr_matrix
 
 from normandy_lab.engine.search import (
     FAR,
+    NO_COSTS,
     SIXTHS,
     components,
     discard_workspace,
@@ -213,6 +214,7 @@ class Situation:
     occupied: dict[str, np.ndarray]  # side -> hexes its active units hold
     ground: dict[str, np.ndarray]  # side -> hexes its active ground units hold (they exert the ZOC, 5.1)
     zoc: dict[str, np.ndarray]  # side -> hexes in its ZOC (5.1, 5.3)
+    negating: dict[str, np.ndarray]  # side -> hexes where its units negate the enemy's ZOC for lines (5.4)
 
     @classmethod
     def of(cls, state: GameState) -> Situation:
@@ -222,14 +224,39 @@ class Situation:
         position = {u.id: index_of[u.hex] if u.hex in index_of else g.index(u.hex) for u in state.units}
         occupied = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
         ground = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
-        exerts = state.rules.exerts_zoc
+        negating = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
+        exerts, negates = state.rules.exerts_zoc, state.rules.negates_ezoc
         for u in state.units:
             if u.status == "active":
                 occupied[u.side][position[u.id]] = True
                 if exerts(u):
                     ground[u.side][position[u.id]] = True
+                if negates(u):
+                    negating[u.side][position[u.id]] = True
         zoc = {side: zoc_mask(state, side, ground[side]) for side in ("allied", "german")}
-        return cls(position, occupied, ground, zoc)
+        return cls(position, occupied, ground, zoc, negating)
+
+
+def interdicted_mask(state: GameState) -> np.ndarray:
+    """Return the hexes the analyst interdicted, where the state's option makes them block lines ("block")."""
+    g = grid(state.system)
+    interdicted = np.zeros(len(g), dtype=bool)
+    if state.options.get("what_if_interdiction", "block") == "block":
+        for hex_id in state.interdicted_hexes:
+            interdicted[g.index(hex_id)] = True
+    return interdicted
+
+
+def blocked_mask(state: GameState, side: str, situation: Situation) -> np.ndarray:
+    """Return the hexes no line of ``side`` may enter or leave, in every game.
+
+    Enemy units, vacant hexes in an enemy zone of control (a unit that negates it there opens it), the
+    analyst's interdicted hexes, the sea and impassable terrain, and the sheets not in play.
+    """
+    enemy = other_side(side)
+    ezoc = situation.zoc[enemy] & ~situation.negating[side]
+    closed = _impassable(state.system, state.maps)
+    return situation.occupied[enemy] | ezoc | interdicted_mask(state) | closed
 
 
 class TraceNet:
@@ -256,13 +283,9 @@ class TraceNet:
         for u in sorted(state.units_of(enemy_side), key=lambda u: u.id):
             self.enemy_units_at.setdefault(situation.position[u.id], []).append(u.id)
         self.in_ezoc = situation.zoc[enemy_side]
-        interdicted = np.zeros(self.n, dtype=bool)
-        if state.options.get("what_if_interdiction", "block") == "block":
-            for hex_id in state.interdicted_hexes:
-                interdicted[g.index(hex_id)] = True
-        self.interdicted = interdicted
-        closed = _impassable(state.system, state.maps)  # the sea, and the sheets not in play
-        self.blocked = self.enemy | (self.in_ezoc & ~self.friendly) | interdicted | closed
+        self.negating = situation.negating[side]
+        self.interdicted = interdicted_mask(state)
+        self.blocked = blocked_mask(state, side, situation)
         self._labels: np.ndarray | None = None
 
     def _weights(self, metric: str, free: bool = False) -> tuple[np.ndarray, np.ndarray]:
@@ -282,7 +305,7 @@ class TraceNet:
         step, _ = self._weights(metric)
         dist, pred, _ = search_full(
             gr.rev_ptr, gr.rev_nbr, self.costs.rev_open, step, self.blocked,
-            np.asarray(roots, dtype=np.int64), int(limit), np.asarray(stop, dtype=np.int64),
+            np.asarray(roots, dtype=np.int64), int(limit), np.asarray(stop, dtype=np.int64), NO_COSTS,
         )  # fmt: skip
         return dist, pred
 
@@ -336,7 +359,7 @@ class TraceNet:
         if interdicted_hex >= 0:
             interdicted = interdicted.copy()
             interdicted[interdicted_hex] = False
-        return enemy | (in_ezoc & ~self.friendly) | interdicted | _impassable(self.g.system, self.state.maps)
+        return enemy | (in_ezoc & ~self.negating) | interdicted | _impassable(self.g.system, self.state.maps)
 
     def bridged(self, edges) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Return the map's edge masks with the hexsides of some edges bridged (both directions of each).

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +43,6 @@ FORMAT = "normandy_lab.scenario/1"
 SCENARIO_DIR = REPO_ROOT / "scenarios"
 
 NATIONALITIES = {"allied": ("US", "UK", "CA", "FR", "PL"), "german": ("DE",)}
-# A regiment or brigade entry stands for its (up to three or four) battalions.
-MAX_STEPS = {"regiment": 9, "brigade": 12}
 
 
 class ScenarioError(FileRefusedError):
@@ -241,14 +238,10 @@ def unit_from_entry(check: _Checker, entry: dict, field: str, rules, g) -> Unit:
     if mech is None:
         mech = rules.unit_defaults[utype]["mechanized"]
     steps = entry["steps"]
-    most = MAX_STEPS.get(size, 3)
-    if steps > most:
-        raise check.fail(
-            entry,
-            f"{field}.steps",
-            f"{steps!r} is not between 1 and {most} for a {size}",
-            "BfN units have 1 to 3 steps (3.4); a regiment or brigade entry stands for its battalions",
-        )
+    problem = rules.unit_problem(entry)  # what the game says of one unit (BfN: steps per size, 3.4)
+    if problem:
+        where, what, fix = problem
+        raise check.fail(entry, f"{field}.{where}", what, fix)
     hex_id = _canonical_hex(check, entry, f"{field}.hex", entry["hex"], g)
     at_sea = terrain.loc[hex_id] in ("Sea", "All Sea", "Impassable")
     if at_sea and utype != "ship":
@@ -302,39 +295,11 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
             )
         seen[unit.id] = getattr(entry, "line", 0)
         units.append(unit)
-    # Every division unit needs its division HQ (7.2); independent brigades
-    # and regiments, declared as such, trace like corps units.
-    independent = data.get("independent_formations") or []
-    hqs = {(u.side, u.formation) for u in units if u.hq in ("division", "kg")}
-    for n, (entry, unit) in enumerate(zip(raw, units, strict=True)):
-        if (
-            unit.formation
-            and unit.hq is None
-            and (unit.side, unit.formation) not in hqs
-            and unit.formation not in independent
-        ):
-            raise check.fail(
-                entry,
-                f"units[{n}].formation",
-                f"no HQ of {unit.formation!r} in the scenario",
-                "add its division HQ (type: hq, hq: division), list it under independent_formations, "
-                "or clear 'formation' for a corps unit",
-            )
-    # Stacking (6.0): at most the RuleSet's stacking points per hex and side.
-    stacks: dict[tuple[str, str], int] = defaultdict(int)
-    first_line: dict[tuple[str, str], int] = {}
-    for entry, unit in zip(raw, units, strict=True):
-        key = (unit.hex, unit.side)
-        stacks[key] += rules.stacking_points[unit.type] * max(1, -(-unit.steps // 3))
-        first_line.setdefault(key, entry.line)
-        if stacks[key] > rules.stacking_limit:
-            raise check.fail(
-                entry,
-                "units",
-                f"hex {unit.hex} holds {stacks[key]} stacking points of {unit.side} units "
-                f"(the limit is {rules.stacking_limit}, 6.0)",
-                f"move some of the units stacked there (first one at line {first_line[key]})",
-            )
+    # What the game says of the units together (BfN: each division's HQ, 7.2; stacking, 6.0).
+    problem = rules.units_problem(data, units)
+    if problem:
+        n, where, what, fix = problem
+        raise check.fail(raw[n], where, what, fix)
     return units
 
 

@@ -94,6 +94,8 @@ def map_graph(system: str) -> MapGraph:
 FAR = np.int64(2**62)  # "no line": larger than any distance
 SIXTHS = 6
 MAX_STEP = 255  # the largest cost of one step the bucket ring holds (42 MP)
+NO_COSTS = np.empty(0, dtype=np.int64)  # "every root starts at 0" for the seeded searches
+NO_COSTS.flags.writeable = False
 
 
 class Workspace:
@@ -150,10 +152,14 @@ def discard_workspace(graph: MapGraph) -> None:
 
 @njit(cache=True)
 def _dial(
-    rev_ptr, rev_nbr, open_edge, weight, max_weight, blocked, roots, limit, n_stop,
+    rev_ptr, rev_nbr, open_edge, weight, max_weight, blocked, roots, root_cost, limit, n_stop,
     dist, pred, pred_edge, touched, stop, head, entry_next, entry_node, entry_dist,
 ):  # fmt: skip
     """Multi-source search in reverse over integer costs; returns how many hexes it touched.
+
+    Root ``i`` starts at distance ``root_cost[i]`` (0 for every root when ``root_cost`` is empty): a
+    line that ends at that root costs that much more.  ``max_weight`` must bound the step weights and
+    the root costs (the bucket ring spans it).
 
     ``open_edge`` and ``weight`` are in reverse-row order; ``pred_edge``
     records the row position of the step taken.
@@ -168,18 +174,24 @@ def _dial(
     n_touched = 0
     n_entries = 0
     live = 0
-    for r in roots:
+    seeded = len(root_cost) > 0
+    for i in range(len(roots)):
+        r = roots[i]
+        start = root_cost[i] if seeded else 0
+        if start > limit:
+            continue
         if dist[r] == FAR:
             touched[n_touched] = r
             n_touched += 1
-        if dist[r] > 0:
-            dist[r] = 0
+        if dist[r] > start:
+            dist[r] = start
             pred[r] = -1
             pred_edge[r] = -1
+            slot = start % n_buckets
             entry_node[n_entries] = r
-            entry_dist[n_entries] = 0
-            entry_next[n_entries] = head[0]
-            head[0] = n_entries
+            entry_dist[n_entries] = start
+            entry_next[n_entries] = head[slot]
+            head[slot] = n_entries
             n_entries += 1
             live += 1
     remaining = n_stop
@@ -287,8 +299,11 @@ def _append_line(flat, used, pred, o, via):
 
 
 @njit(cache=True)
-def search_full(rev_ptr, rev_nbr, open_edge, weight, blocked, roots, limit, stop_nodes):
-    """Run one search on fresh arrays; return full ``dist`` (FAR: no line), ``pred``, ``pred_edge``."""
+def search_full(rev_ptr, rev_nbr, open_edge, weight, blocked, roots, limit, stop_nodes, root_cost):
+    """Run one search on fresh arrays; return full ``dist`` (FAR: no line), ``pred``, ``pred_edge``.
+
+    ``root_cost`` gives each root its starting distance (empty: all 0).
+    """
     n = len(rev_ptr) - 1
     dist = np.full(n, FAR)
     pred = np.full(n, -1, dtype=np.int64)
@@ -300,9 +315,11 @@ def search_full(rev_ptr, rev_nbr, open_edge, weight, blocked, roots, limit, stop
             stop[v] = True
             n_stop += 1
     max_weight = _max(weight)
+    if len(root_cost):
+        max_weight = max(max_weight, _max(root_cost))
     capacity = len(rev_nbr) + n + 1
     _dial(
-        rev_ptr, rev_nbr, open_edge, weight, max_weight, blocked, roots, limit, n_stop,
+        rev_ptr, rev_nbr, open_edge, weight, max_weight, blocked, roots, root_cost, limit, n_stop,
         dist, pred, pred_edge, np.empty(n, dtype=np.int64), stop, np.full(max_weight + 1, -1, dtype=np.int64),
         np.empty(capacity, dtype=np.int64), np.empty(capacity, dtype=np.int64),
         np.empty(capacity, dtype=np.int64),
@@ -333,7 +350,8 @@ def lines_from(
                 stop[x] = True
                 n_stop += 1
     n_touched = _dial(
-        rev_ptr, rev_nbr, open_edge, weight, _max(weight), blocked, roots, limit, n_stop,
+        rev_ptr, rev_nbr, open_edge, weight, _max(weight), blocked, roots, np.empty(0, dtype=np.int64),
+        limit, n_stop,
         dist, pred, pred_edge, touched, stop, head, entry_next, entry_node, entry_dist,
     )  # fmt: skip
     m = len(origins)
@@ -395,7 +413,8 @@ def group_ranges(
             limit = limits[m]
             in_range = range_limits[m]
             n_touched = _dial(
-                rev_ptr, rev_nbr, open_edge, weights[m], max_weight, blocked, roots, limit, 0,
+                rev_ptr, rev_nbr, open_edge, weights[m], max_weight, blocked, roots,
+                np.empty(0, dtype=np.int64), limit, 0,
                 dist, pred, pred_edge, touched, stop, head, entry_next, entry_node, entry_dist,
             )  # fmt: skip
             # The range: every hex reached, and every hex whose own first step reaches one in time.
@@ -467,7 +486,7 @@ def nearest_each(
                 roots.append(np.int64(fwd_nbr[k]))
         root_array = np.array(roots, dtype=np.int64)
         n_touched = _dial(
-            rev_ptr, rev_nbr, open_edge, ones, 1, blocked, root_array, FAR, -1,
+            rev_ptr, rev_nbr, open_edge, ones, 1, blocked, root_array, np.empty(0, dtype=np.int64), FAR, -1,
             dist, pred, pred_edge, touched, is_target, head, entry_next, entry_node, entry_dist,
         )  # fmt: skip
         best = FAR

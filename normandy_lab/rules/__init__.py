@@ -69,6 +69,15 @@ def _bfn() -> RuleSet:
 register(_bfn, key="bfn")
 
 
+def _cobra() -> RuleSet:
+    from normandy_lab.rules.cobra import COBRA_RULES
+
+    return COBRA_RULES
+
+
+register(_cobra, key="cobra")
+
+
 def __getattr__(name: str):  # BFN_RULES, as before, without importing the game before it is asked for
     if name == "BFN_RULES":
         return get("bfn")

@@ -157,6 +157,10 @@ class RuleSet:
         """Tell whether ``unit`` exerts a zone of control (every unit by default)."""
         return True
 
+    def negates_ezoc(self, unit: Any) -> bool:
+        """Tell whether ``unit`` negates an enemy zone of control in its hex for supply lines (all do)."""
+        return True
+
     def zoc_crosses(self, edges: Any) -> Any:
         """Return, per directed edge of the map (``network.edge_arrays``), whether a ZOC extends along it.
 
@@ -197,6 +201,17 @@ class RuleSet:
         from normandy_lab.schemas import UnitSchema
 
         return UnitSchema
+
+    def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
+        """Say what is wrong with one unit's entry that its schema cannot: (field, problem, fix), or None."""
+        return None
+
+    def units_problem(self, data: Any, units: list[Any]) -> tuple[int, str, str, str] | None:
+        """Say what is wrong with a scenario's units together: (entry index, field, problem, fix), or None.
+
+        ``data`` is the line-aware mapping of the file, ``units`` its units in file order.
+        """
+        return None
 
     def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
         """Read this game's section of a scenario file into the state's markers (after the file's schema).
@@ -270,6 +285,9 @@ class RuleSystem(Protocol):
     def exerts_zoc(self, unit: Any) -> bool:
         """See :meth:`RuleSet.exerts_zoc`."""
 
+    def negates_ezoc(self, unit: Any) -> bool:
+        """See :meth:`RuleSet.negates_ezoc`."""
+
     def zoc_crosses(self, edges: Any) -> Any:
         """See :meth:`RuleSet.zoc_crosses`."""
 
@@ -293,6 +311,12 @@ class RuleSystem(Protocol):
 
     def unit_schema(self) -> Any:
         """See :meth:`RuleSet.unit_schema`."""
+
+    def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
+        """See :meth:`RuleSet.unit_problem`."""
+
+    def units_problem(self, data: Any, units: list[Any]) -> tuple[int, str, str, str] | None:
+        """See :meth:`RuleSet.units_problem`."""
 
     def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
         """See :meth:`RuleSet.scenario_markers`."""

@@ -46,7 +46,7 @@ from normandy_lab.engine.reasons import (
     join_words,
     mp_words,
 )
-from normandy_lab.engine.search import FAR, SIXTHS, components, search_full
+from normandy_lab.engine.search import FAR, NO_COSTS, SIXTHS, components, search_full
 from normandy_lab.network import edge_arrays
 
 if TYPE_CHECKING:
@@ -375,7 +375,7 @@ class _Explainer:
             step = c.rev_ones if metric == "hexes" else c.rev_mp
             dist, pred, _ = search_full(
                 gr.rev_ptr, gr.rev_nbr, c.rev_land, step, self.impassable,
-                np.asarray(targets, dtype=np.int64), int(limit), np.empty(0, dtype=np.int64),
+                np.asarray(targets, dtype=np.int64), int(limit), np.empty(0, dtype=np.int64), NO_COSTS,
             )  # fmt: skip
             self._free_routes[key] = (dist, pred)
         return self._free_routes[key]
@@ -400,7 +400,7 @@ class _Explainer:
                 found.append(Block("enemy", str(ids[b]), units=list(lines.enemy_units_at.get(b, []))))
             elif lines.interdicted[b]:
                 found.append(Block("interdicted", str(ids[b])))
-            elif lines.in_ezoc[b] and not lines.friendly[b]:
+            elif lines.in_ezoc[b] and not lines.negating[b]:
                 by = sorted(
                     uid
                     for near in lines.land_neighbours(b)
@@ -475,7 +475,7 @@ class _Explainer:
         sea = self.impassable[dst] | e.all_sea[leaving]
         enemy = lines.enemy[dst] & ~sea
         interdicted = lines.interdicted[dst] & ~enemy & ~sea
-        ezoc = lines.in_ezoc[dst] & ~lines.friendly[dst] & ~enemy & ~interdicted & ~sea
+        ezoc = lines.in_ezoc[dst] & ~lines.negating[dst] & ~enemy & ~interdicted & ~sea
         water = ~lines.costs.open[leaving] & ~sea & ~(enemy | ezoc | interdicted)
         parts = []
         enemy_hexes = sorted(set(self.ids[dst[enemy]].tolist()))

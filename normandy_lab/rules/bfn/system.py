@@ -11,6 +11,8 @@ from normandy_lab.rules.base import RuleSet
 INVASION_DAY = dt.date(1944, 6, 6)
 # Unit types that are not ground units: they exert no ZOC (5.1).
 NOT_GROUND = ("ship",)
+# A regiment or brigade entry stands for its (up to three or four) battalions (3.4).
+MAX_STEPS = {"regiment": 9, "brigade": 12}
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
@@ -52,6 +54,47 @@ class BfnRules(RuleSet):
     def exerts_zoc(self, unit: Any) -> bool:
         """Tell whether a unit exerts a ZOC: every ground unit (artillery, strongpoints), no ship (5.1)."""
         return unit.type not in NOT_GROUND
+
+    def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
+        """Refuse more steps than a unit of its size may have (3.4: 1 to 3; regiment entries more)."""
+        most = MAX_STEPS.get(entry["size"], 3)
+        if entry["steps"] > most:
+            return (
+                "steps",
+                f"{entry['steps']!r} is not between 1 and {most} for a {entry['size']}",
+                "BfN units have 1 to 3 steps (3.4); a regiment or brigade entry stands for its battalions",
+            )
+        return None
+
+    def units_problem(self, data: Any, units: list[Any]) -> tuple[int, str, str, str] | None:
+        """Refuse a division unit without its division HQ (7.2) and a stack over the limit (6.0)."""
+        independent = data.get("independent_formations") or []
+        hqs = {(u.side, u.formation) for u in units if u.hq in ("division", "kg")}
+        for n, unit in enumerate(units):
+            without_hq = unit.formation and unit.hq is None and (unit.side, unit.formation) not in hqs
+            if without_hq and unit.formation not in independent:
+                return (
+                    n,
+                    f"units[{n}].formation",
+                    f"no HQ of {unit.formation!r} in the scenario",
+                    "add its division HQ (type: hq, hq: division), list it under independent_formations, "
+                    "or clear 'formation' for a corps unit",
+                )
+        stacks: dict[tuple[str, str], int] = {}
+        first_line: dict[tuple[str, str], int] = {}
+        for n, (entry, unit) in enumerate(zip(data["units"], units, strict=True)):
+            key = (unit.hex, unit.side)
+            stacks[key] = stacks.get(key, 0) + self.stacking_points[unit.type] * max(1, -(-unit.steps // 3))
+            first_line.setdefault(key, getattr(entry, "line", 0))
+            if stacks[key] > self.stacking_limit:
+                return (
+                    n,
+                    "units",
+                    f"hex {unit.hex} holds {stacks[key]} stacking points of {unit.side} units "
+                    f"(the limit is {self.stacking_limit}, 6.0)",
+                    f"move some of the units stacked there (first one at line {first_line[key]})",
+                )
+        return None
 
     def zoc_crosses(self, edges: Any) -> Any:
         """Extend a ZOC across every hexside but all-sea ones, into every hex but City hexes (5.3)."""

@@ -1,0 +1,66 @@
+"""Cobra (Decision Games 2019, rules version 5): the second rule system.
+
+``data`` holds the calendar, the sequence of play, units and the RECONSTRUCTED values; ``metric`` how
+10.3 counts a line (as layers of the core's search graph); ``supply`` the determination (10.3-10.6) and
+its reasons; ``schema`` Cobra's scenario section; ``system`` the rule system class.
+"""
+
+from __future__ import annotations
+
+from normandy_lab.rules.cobra.data import (
+    HISTORICAL_WEATHER,
+    MARKERS,
+    OPTIONS,
+    RULE_NOTES,
+    SEQUENCE,
+    SIZES,
+    SUPPLY,
+    SUPPLY_STATES,
+    TURNS,
+    UNIT_DEFAULTS,
+    UNIT_TYPES,
+    WEATHER_EFFECTS,
+)
+from normandy_lab.rules.cobra.system import CobraRules
+
+COBRA_RULES = CobraRules(
+    system="cobra",
+    title="Cobra",
+    turns=TURNS,
+    sequence=SEQUENCE,
+    weather_table=(),  # 5.3a: the die table's columns are printed on map A (GAP)
+    weather_effects=WEATHER_EFFECTS,
+    historical_weather=HISTORICAL_WEATHER,
+    terrain_cost={},  # the Terrain Effects Chart is on the map (GAP); supply lines count as 10.3 says
+    road_cost={},
+    unit_defaults=UNIT_DEFAULTS,
+    supply=SUPPLY,
+    interdiction_track=(),
+    options=OPTIONS,
+    unit_types=UNIT_TYPES,
+    sizes=SIZES,
+    campaign=("1944-06-06", "1944-08-26"),
+    rule_notes=RULE_NOTES,
+    rule_refs={"control": "7.0d", "zoc": "7.0", "unit_supply_range": "10.3"},
+    supply_states=SUPPLY_STATES,
+    markers=MARKERS,
+    controls=(),
+    ring_words={
+        "full": "in supply (10.3)",
+        "out": "out of supply: line too long",
+        "cut": "isolated: no line",
+    },
+    glyphs={
+        "infantry": "INF",
+        "parachute": "PARA",
+        "armor": "ARM",
+        "mech_infantry": "MECH",
+        "recon": "RCN",
+        "flak": "FLAK",
+        "delay": "DLY",
+        "hq": "HQ",
+    },
+    size_marks={"battalion": "II", "regiment": "III", "brigade": "X", "division": "XX", "corps_hq": "XXX"},
+)
+
+__all__ = ["COBRA_RULES", "CobraRules"]

@@ -1,0 +1,159 @@
+"""Cobra (Decision Games 2019, rules version 5) as data: the calendar, the sequence, units and readings.
+
+What the rulebook states is cited by rule number; what it does not (the counters' printed values and the
+Terrain Effects Chart are on components the seeds lack) is marked RECONSTRUCTED here and in
+``docs/rule-systems.md``, and can be replaced through :func:`dataclasses.replace` or a scenario's options.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from normandy_lab.rules.base import Phase, SupplyState
+from normandy_lab.rules.cobra.metric import LIMIT, READINGS
+
+ALLIED, GERMAN = "allied", "german"
+
+# -- time (2.4, 17.1-17.3) --------------------------------------------------------------------
+# GT 1 is 6 June alone; every later game turn is three days.  This calendar is INFERRED from the
+# anchors the text gives (GT 1 = 6 June; GT 15 = 16-18 July; GT 27 = 21-23 August; GT 28 = 24-26
+# August), and every one of them holds (tests/rules/test_cobra.py).
+FIRST_DAY = dt.date(1944, 6, 6)
+LAST_TURN = 28
+
+
+def turn_dates(gt: int) -> tuple[dt.date, dt.date]:
+    """Return the first and last day of game turn ``gt`` (1 to 28)."""
+    if not 1 <= gt <= LAST_TURN:
+        raise ValueError(f"GT {gt}: Cobra's game turns run from 1 to {LAST_TURN}")
+    if gt == 1:
+        return FIRST_DAY, FIRST_DAY
+    start = FIRST_DAY + dt.timedelta(days=1 + 3 * (gt - 2))
+    return start, start + dt.timedelta(days=2)
+
+
+def turn_of(date: dt.date) -> int:
+    """Return the game turn a date falls in."""
+    days = (date - FIRST_DAY).days
+    if days < 0 or days > (turn_dates(LAST_TURN)[1] - FIRST_DAY).days:
+        raise ValueError(f"{date} is outside Cobra's calendar (6 June to 26 August 1944)")
+    return 1 if days == 0 else 2 + (days - 1) // 3
+
+
+TURNS = tuple(f"GT {n}" for n in range(1, LAST_TURN + 1))
+
+
+def _phases(turn: str) -> tuple[Phase, ...]:
+    """Return the phases of one game turn (4.0): the German player turn, then the Allied one."""
+    landing = (
+        (Phase("Allied Landing Phase", turn, ALLIED, "reinforcement", "17.3.2"),) if turn == "GT 1" else ()
+    )
+    return (
+        *landing,
+        Phase("Weather & German Supply", turn, GERMAN, "weather", "4.0, 5.3, 11.1"),
+        Phase("German Replacement", turn, GERMAN, "reinforcement", "12.0"),
+        Phase("German Initial Movement", turn, GERMAN, "movement", "5.0, 10.1"),
+        Phase("German Combat", turn, GERMAN, "combat", "8.0, 10.2, 11.0"),
+        Phase("German Mechanized Movement", turn, GERMAN, "mech_movement", "5.2"),
+        Phase("Allied Supply", turn, ALLIED, "bookkeeping", "11.1"),
+        Phase("Allied Replacement", turn, ALLIED, "reinforcement", "12.0, 5.7"),
+        Phase("Allied Initial Movement", turn, ALLIED, "movement", "5.0, 10.1"),
+        Phase("Allied Combat", turn, ALLIED, "combat", "8.0, 10.2, 11.0, 14.3"),
+        Phase("Allied Mechanized Movement", turn, ALLIED, "mech_movement", "5.2"),
+        Phase("Game Turn Indication", turn, None, "end_of_turn", "4.0"),
+    )
+
+
+SEQUENCE: dict[str, tuple[Phase, ...]] = {turn: _phases(turn) for turn in TURNS}
+
+# -- weather (5.3) ---------------------------------------------------------------------------
+# Weather is Allied air power against German movement (5.3b): the German MA is multiplied by this
+# fraction, after any halving for supply, rounding up.  The die table's columns are on the map (GAP).
+WEATHER_EFFECTS = {
+    "Clear": {"german_ma_fraction": (1, 3), "supply_halved": False},
+    "Overcast": {"german_ma_fraction": (2, 3), "supply_halved": False},
+    "Storm": {"german_ma_fraction": (1, 1), "supply_halved": False},
+}
+# 17.3.1d: the weather of the Campaign's first two turns is fixed.
+HISTORICAL_WEATHER = {"1944-06-06": "Clear", "1944-06-07": "Overcast"}
+
+# -- units (2.3, 8.5, 7.0, 9.0) ------------------------------------------------------------------
+UNIT_TYPES = ("infantry", "parachute", "armor", "mech_infantry", "recon", "flak", "delay", "hq")
+SIZES = ("battalion", "regiment", "brigade", "division", "corps_hq")
+# 8.5: battalions, delay units and HQs have 1 step; regiments and brigades 2; Allied infantry divisions 4.
+MAX_STEPS = {"battalion": 1, "corps_hq": 1, "regiment": 2, "brigade": 2, "division": 4}
+# RECONSTRUCTED: the counters' movement allowances are not in the text.  Delay units 6 (17.3.11) and
+# Flak 12 (5.2) are; the rest are the SPI-family values of Cobra's first edition (INFERRED).
+UNIT_DEFAULTS = {
+    "infantry": {"ma": 4, "mechanized": False},
+    "parachute": {"ma": 4, "mechanized": False},
+    "armor": {"ma": 8, "mechanized": True},
+    "mech_infantry": {"ma": 8, "mechanized": True},
+    "recon": {"ma": 10, "mechanized": True},
+    "flak": {"ma": 12, "mechanized": True},
+    "delay": {"ma": 6, "mechanized": False},
+    "hq": {"ma": 8, "mechanized": True},
+}
+# RECONSTRUCTED: combat strength per step by size (the counters are not in the text).  The one printed
+# anchor is an Allied infantry division's 6 after two steps lost (8.5c2): 3 a step.
+STRENGTH_PER_STEP = {"battalion": 3, "regiment": 3, "brigade": 3, "division": 3, "corps_hq": 1}
+
+SUPPLY = {
+    "line_limit": LIMIT,  # 10.3a
+    # 10.4a: the east edge is column 51 of map A; 10.4b: the south edge is map A's rows 33 and 34.
+    "german_east_column": 51,
+    "german_south_rows": (33, 34),
+    # 10.5: Allied lines run to a primary road off the north edge of map A, hexes A0101 to A3701.
+    "allied_north_row": 1,
+    "allied_north_columns": (1, 37),
+    # 10.3b3: the unbridged Dives hexsides of A4101 to A4106 close a line.
+    "dives_hexes": tuple(f"A41{r:02d}" for r in range(1, 7)),
+}
+
+OPTIONS = {
+    "major_road": "per_run",  # 10.3f, see rules.cobra.metric
+    "major_river": "replaces",  # 10.3g
+    "what_if_interdiction": "block",
+}
+
+#: The markers of a Cobra state and their defaults (a scenario gives its own): each army's supply points
+#: (11.1), the Allied Army Boundary's column (5.9), whether the south edge is lost to the Germans (10.4).
+MARKERS = {"supply_points": {"US": 0, "UK": 0, "DE": 0}, "army_boundary": None, "south_edge_lost": False}
+
+SUPPLY_STATES = (
+    SupplyState("general", "in supply", "10.3"),
+    SupplyState("isolated", "no line of any length", "10.3, 10.6b"),
+)
+
+RULE_NOTES = {
+    "7.0": "ZOC: every unit but HQs, battalions and Flak; not across major rivers or all-sea hexsides; "
+    "not into "
+    "the city hexes of Caen or Cherbourg; friendly units other than HQs negate it for supply lines.",
+    "10.3": f"A line of at most {LIMIT} hexes to a source, free of enemy units and their un-negated ZOC: a "
+    "major-road run counts 1, a minor road 1 a hex, bocage off road 2, a major river crossed off road 6, at "
+    "most one marsh hex off the roads.",
+    "10.4": "German sources: a primary road off the east edge (A5101-A5134) or the south edge (map A rows "
+    "33-34; lost once an Allied unit exits it).",
+    "10.5": "Allied sources: a primary road off the north edge of map A (A0101-A3701).",
+    "10.6": "Out of supply: MA and combat strength halved (strength at least 1); never eliminated for it.",
+}
+
+__all__ = [
+    "HISTORICAL_WEATHER",
+    "MARKERS",
+    "MAX_STEPS",
+    "OPTIONS",
+    "READINGS",
+    "RULE_NOTES",
+    "SEQUENCE",
+    "SIZES",
+    "STRENGTH_PER_STEP",
+    "SUPPLY",
+    "SUPPLY_STATES",
+    "TURNS",
+    "UNIT_DEFAULTS",
+    "UNIT_TYPES",
+    "WEATHER_EFFECTS",
+    "turn_dates",
+    "turn_of",
+]

@@ -1,0 +1,61 @@
+"""Cobra's scenario schema: the core of every scenario narrowed to Cobra, and Cobra's own section.
+
+Cobra's section: the supply points of each army (11.1, 17.1.1), the Allied Army Boundary (5.9, 17.2), and
+whether the south map edge is lost to the Germans (10.4); a unit may carry the placement latitude its
+set-up allows (``within``, 17.2).  Exported with the other schemas in ``schemas/``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, Field, StrictBool, StrictInt
+
+from normandy_lab.rules.cobra.data import SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS
+from normandy_lab.rules.cobra.metric import READINGS
+from normandy_lab.schemas import WHAT_IF_INTERDICTION, Count, ScenarioSchema, UnitSchema, _Strict
+
+UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
+Size = Literal[SIZES]  # type: ignore[valid-type]
+Turn = Literal[TURNS]  # type: ignore[valid-type]
+Weather = Literal[tuple(WEATHER_EFFECTS)]  # type: ignore[valid-type]
+
+
+class CobraUnitSchema(UnitSchema):
+    """A Cobra unit: its type and size among the game's, and how far from its hex it may set up (17.2)."""
+
+    type: UnitType
+    size: Size
+    within: Annotated[StrictInt, Field(ge=1, le=10)] | None = None
+
+
+class SupplyPointsSchema(_Strict):
+    """Each army's supply points (11.1): US and British/Canadian attack supply, German attack supply."""
+
+    US: Count = 0
+    UK: Count = 0
+    DE: Annotated[StrictInt, Field(ge=0, le=12)] = 0  # 11.0c: never more than 12
+
+
+class CobraOptionsSchema(_Strict):
+    """The readings a scenario may choose where 10.3 is open (``rules.cobra.metric``)."""
+
+    major_road: Literal[READINGS["major_road"]] | None = None  # type: ignore[valid-type]
+    major_river: Literal[READINGS["major_river"]] | None = None  # type: ignore[valid-type]
+    what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
+
+
+class CobraScenarioSchema(ScenarioSchema):
+    """A scenario of Cobra (``system: cobra``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab scenario (Cobra)")
+
+    system: Literal["cobra"]
+    turn: Turn
+    weather: Weather | None = None
+    units: Annotated[list[CobraUnitSchema], Field(min_length=1)]
+    options: CobraOptionsSchema | None = None  # type: ignore[assignment]
+    # Cobra's own section
+    supply_points: SupplyPointsSchema | None = None
+    army_boundary: Annotated[StrictInt, Field(ge=1, le=51)] | None = None
+    south_edge_lost: StrictBool = False

@@ -1,0 +1,147 @@
+"""Cobra as a rule system: the verdicts only it gives, over the data of :mod:`.data`."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from normandy_lab.rules.base import RuleSet
+from normandy_lab.rules.cobra.data import MAX_STEPS, STRENGTH_PER_STEP, turn_dates, turn_of
+
+if TYPE_CHECKING:
+    from normandy_lab.engine.report import SupplyReport
+    from normandy_lab.engine.state import GameState
+
+# 7.0b: a ZOC does not extend into these cities' hexes (nor into fortress hexes, which the derived map
+# does not have yet: the Cherbourg fortress outline is on the printed map only).
+NO_ZOC_CITIES = ("Caen", "Cherbourg")
+
+
+@dataclass(frozen=True, eq=False)
+class CobraRules(RuleSet):
+    """Cobra's rules (Decision Games 2019, version 5): 3-day game turns, one 12-hex line per unit."""
+
+    def turn_order(self, date: Any) -> tuple[str, ...]:
+        """Return the one game turn a date falls in (GT 1 = 6 June; then three days a turn)."""
+        return (f"GT {turn_of(date)}",)
+
+    def turn_problem(self, date: Any, turn: str) -> tuple[str, str] | None:
+        """Refuse a game turn that does not hold the date (the calendar of :mod:`.data`)."""
+        try:
+            right = f"GT {turn_of(date)}"
+        except ValueError as exc:
+            return str(exc), "choose a date from 6 June to 26 August 1944"
+        if turn != right:
+            first, last = turn_dates(turn_of(date))
+            days = f"{first:%d %B}" if first == last else f"{first:%d}-{last:%d %B}"
+            return f"{date} falls in {right} ({days}), not {turn}", f"write turn: {right}, or change the date"
+        return None
+
+    def new_day(self, state: GameState, date: Any) -> GameState:
+        """Begin the game turn holding ``date``, at its first day (weather: rolled in its first phase)."""
+        start = turn_dates(turn_of(date))[0]
+        weather = self.historical_weather.get(start.isoformat(), state.weather)
+        return state.evolve(date=start, turn=self.turn_order(start)[0], phase_index=0, weather=weather)
+
+    def exerts_zoc(self, unit: Any) -> bool:
+        """Every unit but HQs, battalions and Flak exerts a ZOC (7.0)."""
+        return unit.hq is None and unit.size != "battalion" and unit.type != "flak"
+
+    def negates_ezoc(self, unit: Any) -> bool:
+        """Friendly units other than HQs negate an EZOC for supply lines (7.0i, 9.1h)."""
+        return unit.hq is None
+
+    def zoc_crosses(self, edges: Any) -> Any:
+        """Extend a ZOC over no major-river or all-sea hexside (7.0a), into no Caen or Cherbourg city hex."""
+        from normandy_lab.terrain import terrain_map
+
+        tmap = terrain_map(self.system, progress=False)
+        major = tmap.hexsides["water_feature"].fillna("").to_numpy()[edges.side] == "Major River"
+        return ~edges.all_sea & ~major & ~_no_zoc_hexes(self.system)[edges.dst]
+
+    def movement_allowance(self, state: GameState, unit: Any, in_supply: bool, isolated: bool) -> float:
+        """Return the MA: halved out of supply (10.6), then the German weather fraction, rounded up (5.3b)."""
+        ma = float(unit.ma if unit.ma is not None else self.unit_defaults[unit.type]["ma"])
+        if not in_supply:
+            ma /= 2
+        if unit.side == "german":
+            top, bottom = self.weather_effects[state.weather]["german_ma_fraction"]
+            ma = ma * top / bottom
+        return float(math.ceil(ma - 1e-9))
+
+    def unit_strength(self, state: GameState, unit: Any, in_supply: bool) -> tuple[int, int]:
+        """Return the combat strength: printed, else RECONSTRUCTED by step; halved out of supply, >= 1."""
+        strength = unit.attack if unit.attack is not None else STRENGTH_PER_STEP[unit.size] * unit.steps
+        if not in_supply:
+            strength = max(1, math.ceil(strength / 2))
+        return int(strength), int(strength)
+
+    def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
+        """Refuse more steps than a unit of its size has (8.5)."""
+        most = MAX_STEPS[entry["size"]]
+        if entry["steps"] > most:
+            return (
+                "steps",
+                f"{entry['steps']!r} is more than a {entry['size']} has ({most})",
+                "Cobra 8.5: battalions and HQs 1 step, regiments and brigades 2, Allied infantry divisions 4",
+            )
+        return None
+
+    def exemption(self, state: GameState) -> tuple[str, str] | None:
+        """Return (rule, words) when every unit is in supply without a line: the Campaign's GT 1 and 2."""
+        if turn_of(state.date) <= 2:
+            return (
+                "17.3.6, 17.3.6d",
+                "in supply without a line: every unit is on GT 1 and 2 (17.3.6, 17.3.6d)",
+            )
+        return None
+
+    def scenario_schema(self) -> Any:
+        """Return Cobra's scenario schema (:mod:`.schema`)."""
+        from normandy_lab.rules.cobra.schema import CobraScenarioSchema
+
+        return CobraScenarioSchema
+
+    def unit_schema(self) -> Any:
+        """Return Cobra's unit schema (:mod:`.schema`)."""
+        from normandy_lab.rules.cobra.schema import CobraUnitSchema
+
+        return CobraUnitSchema
+
+    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
+        """Read Cobra's section: supply points (11.1), the army boundary (5.9), the south edge (10.4)."""
+        points = dict(data.get("supply_points") or {})
+        return {
+            "supply_points": {
+                "US": points.get("US", 0),
+                "UK": points.get("UK", 0),
+                "DE": points.get("DE", 0),
+            },
+            "army_boundary": data.get("army_boundary"),
+            "south_edge_lost": bool(data.get("south_edge_lost", False)),
+        }
+
+    def determine_supply(self, state: GameState) -> SupplyReport:
+        """Determine every unit's supply (10.3-10.5; :mod:`.supply`)."""
+        from normandy_lab.rules.cobra.supply import determine
+
+        return determine(state)
+
+
+@lru_cache(maxsize=4)
+def _no_zoc_hexes(system: str) -> np.ndarray:
+    """Return the hexes no ZOC extends into: the city hexes of Caen and Cherbourg (7.0b)."""
+    from normandy_lab.terrain import terrain_map
+
+    hexes = terrain_map(system, progress=False).hexes
+    return ((hexes["settlement"] == "City") & hexes["builtup_name"].isin(NO_ZOC_CITIES)).to_numpy()
+
+
+def first_day(gt: int) -> dt.date:
+    """Return the first day of a game turn."""
+    return turn_dates(gt)[0]

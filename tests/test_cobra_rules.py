@@ -1,0 +1,246 @@
+"""Cobra (Decision Games 2019, v5) as a rule system (issue 16): each test named by the rule it holds.
+
+The 10.3 worked example is encoded on a hand-made line of hexes (the rule's logic) here; the readings
+10.3 leaves open are tried both ways; the zones of control of 7.0 on the real map; the Alternate Cobra
+set-up (17.2) and the Campaign's GT 1 (17.3) as scenarios.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.engine.layered import LayeredGraph
+from normandy_lab.engine.lines import Situation, blocked_mask
+from normandy_lab.engine.reasons import CUT_OFF, EXEMPT
+from normandy_lab.engine.scenario import ScenarioError, load_scenario_text
+from normandy_lab.engine.state import Unit
+from normandy_lab.engine.zoc import zoc_mask
+from normandy_lab.rules import get
+from normandy_lab.rules.cobra.data import turn_dates, turn_of
+from normandy_lab.rules.cobra.metric import N_LAYERS, LineEdges, count_of, line_moves
+
+# -- the calendar (2.4, 17.1-17.3) ---------------------------------------------------------------
+
+
+def test_2_4_the_calendar_holds_every_anchor_of_the_text():
+    assert turn_dates(1) == (dt.date(1944, 6, 6), dt.date(1944, 6, 6))  # 17.3: GT 1 is 6 June
+    assert turn_dates(15) == (dt.date(1944, 7, 16), dt.date(1944, 7, 18))  # 17.1: GT 15 is 16-18 July
+    assert turn_dates(27) == (dt.date(1944, 8, 21), dt.date(1944, 8, 23))  # 17.3: GT 27 is 21-23 August
+    assert turn_dates(28) == (dt.date(1944, 8, 24), dt.date(1944, 8, 26))  # 17.3: GT 28 is 24-26 August
+    day = dt.date(1944, 6, 6)
+    while day <= dt.date(1944, 8, 26):  # every day falls in exactly the turn whose dates hold it
+        first, last = turn_dates(turn_of(day))
+        assert first <= day <= last
+        day += dt.timedelta(days=1)
+
+
+def test_a_turn_that_does_not_hold_the_date_is_refused_with_the_right_one():
+    cobra = get("cobra")
+    assert cobra.turn_problem(dt.date(1944, 7, 17), "GT 15") is None
+    problem, fix = cobra.turn_problem(dt.date(1944, 7, 20), "GT 15")
+    assert "GT 16" in problem and "GT 16" in fix
+
+
+# -- the line of supply (10.3), on a hand-made line of hexes ----------------------------------------
+
+
+def _strip(kinds: list[str]):
+    """A row of hexes 0..n joined both ways; ``kinds[i]`` describes the step i -> i+1 (and back).
+
+    A kind is a road class (``major``, ``minor``) or ``off``, with the terrain of the hex entered
+    (``bocage``, ``marsh``) and ``river`` for a major river on the hexside, joined by ``+``.
+    """
+    n = len(kinds) + 1
+    src = np.r_[np.arange(n - 1), np.arange(1, n)]
+    dst = np.r_[np.arange(1, n), np.arange(n - 1)]
+    step = kinds + kinds  # the way back crosses the same hexsides
+
+    def has(word):
+        return np.array([word in k.split("+") for k in step])
+
+    # The terrain of the hex entered: forward, that of i+1; backward, that of i (the step before it).
+    terrain_fwd = [k.split("+") for k in kinds]
+    terrain_back = [["off"]] + terrain_fwd[:-1]
+    entered = terrain_fwd + terrain_back
+    edges = LineEdges(
+        major_road=has("major"),
+        minor_road=has("minor"),
+        major_river=has("river"),
+        closed=has("closed"),
+        bocage=np.array(["bocage" in t for t in entered]),
+        marsh=np.array(["marsh" in t for t in entered]),
+    )
+    return n, src, dst, edges
+
+
+def _count(kinds: list[str], **readings) -> int:
+    n, src, dst, edges = _strip(kinds)
+    graph = LayeredGraph(n, N_LAYERS, src, dst, line_moves(edges, **readings))
+    dist, _ = graph.search(graph.in_every_layer(np.array([n - 1])), graph.node_mask(np.zeros(n, dtype=bool)))
+    best, _ = graph.from_origins(dist, graph.node_mask(np.zeros(n, dtype=bool)), np.array([0]))
+    return int(count_of(best[0]))
+
+
+def test_10_3_the_worked_example_counts_9():
+    # A1212 -> A1312 (bocage, off road: 2) -> six hexes along a minor road to A1809 (6)
+    # -> eleven hexes along the major road to Isigny (1): 9, within 12.
+    kinds = ["off+bocage"] + ["minor+bocage"] * 6 + ["major"] * 11
+    assert _count(kinds) == 9
+    assert _count(kinds, major_road="per_line") == 9  # one run: both readings agree
+
+
+def test_10_3e_a_minor_road_counts_1_a_hex_whatever_the_terrain_and_10_3d_bocage_off_road_2():
+    assert _count(["minor+bocage"] * 4) == 4
+    assert _count(["off+bocage"] * 4) == 8
+    assert _count(["off"] * 4) == 4
+
+
+def test_10_3f_each_major_road_run_counts_1_or_the_whole_line_1_by_reading():
+    kinds = ["major"] * 5 + ["minor"] + ["major"] * 5  # two runs parted by one minor-road hex
+    assert _count(kinds) == 1 + 1 + 1  # per run (default)
+    assert _count(kinds, major_road="per_line") == 1 + 1
+
+
+def test_10_3g_a_major_river_crossed_off_road_counts_6_in_all_or_on_top_by_reading():
+    assert _count(["off+river+bocage"]) == 6
+    assert _count(["off+river+bocage"], major_river="adds") == 8
+    assert _count(["minor+river+bocage"]) == 1  # along a road, the river costs nothing
+
+
+def test_10_3b4_at_most_one_marsh_hex_off_the_roads():
+    assert _count(["off+marsh", "off"]) == 2
+    assert _count(["off+marsh", "off+marsh"]) >= 10**9  # no line
+    assert _count(["off+marsh", "minor+marsh", "major+marsh"]) == 3  # road hexsides do not spend it
+
+
+def test_10_3b3_a_closed_hexside_stops_a_line():
+    assert _count(["off", "off+closed", "off"]) >= 10**9
+
+
+def test_the_readings_are_checked():
+    with pytest.raises(ValueError, match="per_run, per_line"):
+        _count(["off"], major_road="per_hex")
+
+
+# -- zones of control (7.0) on the real map -------------------------------------------------------
+
+
+def _unit(uid, side, hex_id, **kw) -> Unit:
+    base = dict(
+        id=uid, name=uid, side=side, nationality="US" if side == "allied" else "DE", type="infantry",
+        mechanized=False, size="regiment", formation=None, corps=None, hq=None, hex=hex_id, steps=2,
+    )  # fmt: skip
+    base.update(kw)
+    return Unit(**base)
+
+
+@pytest.fixture(scope="module")
+def gt15():
+    return nl.load_scenario("cobra_1944-07-16_gt15")
+
+
+def test_7_0_hqs_battalions_and_flak_exert_no_zoc_and_hqs_negate_none():
+    cobra = get("cobra")
+    assert cobra.exerts_zoc(_unit("R", "german", "A3403"))
+    assert not cobra.exerts_zoc(_unit("B", "german", "A3403", size="battalion", steps=1))
+    assert not cobra.exerts_zoc(_unit("F", "german", "A3403", type="flak"))
+    assert not cobra.exerts_zoc(
+        _unit("H", "german", "A3403", type="hq", size="corps_hq", hq="corps", steps=1)
+    )
+    assert cobra.negates_ezoc(_unit("R", "allied", "A3403"))
+    assert not cobra.negates_ezoc(
+        _unit("H", "allied", "A3403", type="hq", size="corps_hq", hq="corps", steps=1)
+    )
+
+
+def test_7_0a_7_0b_no_zoc_across_a_major_river_nor_into_caen(gt15):
+    g = nl.grid("cobra")
+    state = gt15.evolve(units=(_unit("DE-X", "german", "A3403"), _unit("DE-Y", "german", "B1209")))
+    zoc = zoc_mask(state, "german")
+    assert not zoc[g.index("A3504")]  # a city hex of Caen (7.0b)
+    assert zoc[g.index("A3503")] and zoc[g.index("A3404")]
+    assert not zoc[g.index("B1310")]  # across the Douve, a major river (7.0a)
+
+
+def test_7_0i_an_hq_alone_does_not_open_an_ezoc_for_lines_a_combat_unit_does(gt15):
+    g = nl.grid("cobra")
+    german = _unit("DE-X", "german", "A3403")
+    hq = _unit("US-HQ", "allied", "A3503", type="hq", size="corps_hq", hq="corps", steps=1)
+    state = gt15.evolve(units=(german, hq))
+    assert blocked_mask(state, "allied", Situation.of(state))[g.index("A3503")]
+    state = gt15.evolve(units=(german, replace(hq, type="infantry", size="regiment", hq=None, steps=2)))
+    assert not blocked_mask(state, "allied", Situation.of(state))[g.index("A3503")]
+
+
+# -- the scenarios (17.2, 17.3) ---------------------------------------------------------------
+
+
+def test_17_2_alternate_cobra_sets_up_every_printed_unit(gt15):
+    sides = {side: len(gt15.units_of(side)) for side in ("allied", "german")}
+    assert sides == {"allied": 56, "german": 83}
+    assert gt15.turn == "GT 15" and gt15.maps == frozenset({"A", "B"})
+    assert gt15.markers["supply_points"] == {"US": 3, "UK": 4, "DE": 4}
+    assert gt15.markers["army_boundary"] == 24
+    assert gt15.unit("UK-XII-CORPS").hex == "A3103"  # 17.1: "the counters are correct"
+
+
+def test_17_2_every_out_of_supply_verdict_is_expected_with_its_reason(gt15):
+    report = nl.supply(gt15)
+    out = {uid for uid, row in report.units.items() if not row.general}
+    assert out == {e.unit for e in gt15.expected_out}
+
+
+def test_17_3_6_everyone_is_in_supply_without_a_line_on_the_campaigns_gt_1():
+    state = nl.load_scenario("cobra_1944-06-06_gt01")
+    report = nl.supply(state)
+    assert all(row.general and row.code == EXEMPT and "17.3.6" in row.rule for row in report.units.values())
+
+
+def test_a_line_in_supply_is_reported_in_the_words_of_the_10_3_example(gt15):
+    report = nl.supply(gt15)
+    row = report["CA-3-ID"]
+    assert row.general and row.path[0] == gt15.unit("CA-3-ID").hex and row.traced_kind == "source"
+    assert row.traced_to.startswith(f"source at {row.path[-1]}") and "10.5" in row.traced_to
+    assert int(row.length_hexes) <= 12 and row.readings == {
+        "major_road": "per_run",
+        "major_river": "replaces",
+    }
+
+
+def test_a_cut_off_reason_is_true_removing_what_it_names_restores_supply(gt15):
+    moved = {"US-30-ID": "A1112", "US-35-ID": "A1810", "UK-3-ID": "A3910", "UK-4-ARMBDE": "A4520"}
+    state = gt15.evolve(units=tuple(replace(u, hex=moved.get(u.id, u.hex)) for u in gt15.units))
+    report = nl.supply(state)
+    tried = 0
+    for uid in moved:
+        row = report[uid]
+        assert not row.general and row.code == CUT_OFF and row.isolated
+        if "the line would count" not in row.reason:
+            continue  # the reason says opening the way would not be enough: nothing to restore
+        named = {u for b in row.blocks for u in b.units}
+        assert named, row.reason
+        without = state.evolve(units=tuple(u for u in state.units if u.id not in named))
+        assert nl.supply(without)[uid].general, (uid, row.reason)
+        tried += 1
+    assert tried
+
+
+def test_a_cobra_scenario_with_too_many_steps_is_refused_at_its_line():
+    text = """
+format: normandy_lab.scenario/1
+system: cobra
+name: bad
+date: 1944-07-16
+turn: GT 15
+units:
+  - {id: DE-1, name: one, side: german, nationality: DE, type: infantry, size: regiment, hex: A3403, steps: 3}
+"""
+    with pytest.raises(ScenarioError, match=r"<text>:8: units\[0\]\.steps: 3 is more than a regiment has"):
+        load_scenario_text(text)
+    with pytest.raises(ScenarioError, match="GT 16"):
+        load_scenario_text(text.replace("steps: 3", "steps: 2").replace("1944-07-16", "1944-07-19"))
