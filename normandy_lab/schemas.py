@@ -603,10 +603,14 @@ def _advice(err: dict[str, Any], doc: str) -> str:
 
 
 def _kinds() -> dict[str, type[BaseModel] | TypeAdapter]:
-    """Every file kind with its schema: a scenario of each game (``scenario`` is The Battle for Normandy's)."""
+    """Every file kind with its schema: a scenario of each game (``scenario``: The Battle for Normandy's)."""
     from normandy_lab.rules import get
 
-    return {"scenario": get("bfn").scenario_schema(), "scenario_cobra": get("cobra").scenario_schema(), **SCHEMAS}
+    return {
+        "scenario": get("bfn").scenario_schema(),
+        "scenario_cobra": get("cobra").scenario_schema(),
+        **SCHEMAS,
+    }
 
 
 def json_schema(name: str) -> dict[str, Any]:

@@ -65,7 +65,7 @@ def _strip(kinds: list[str]):
 
     # The terrain of the hex entered: forward, that of i+1; backward, that of i (the step before it).
     terrain_fwd = [k.split("+") for k in kinds]
-    terrain_back = [["off"]] + terrain_fwd[:-1]
+    terrain_back = [["off"], *terrain_fwd[:-1]]
     entered = terrain_fwd + terrain_back
     edges = LineEdges(
         major_road=has("major"),

@@ -1,6 +1,10 @@
-"""Movement: ranges and validated moves (BfN 10.x, 5.2, 7.5, 11.2).
+"""Movement: ranges and validated moves, with the costs and allowances the state's rule system gives.
 
-Rules implemented:
+The core searches (a unit may not enter an enemy-occupied hex; entering an enemy zone of control ends a
+move; a move of one hex is always allowed, using the whole allowance); the rule system says what each
+step costs (``RuleSet.movement_costs``), what leaving an enemy zone of control costs or whether it may
+(``RuleSet.leaving_ezoc_cost``) and the allowance (``RuleSet.movement_allowance``).  For The Battle for
+Normandy (:mod:`normandy_lab.rules.bfn.movement`):
 
 * 10.1 -- a unit may not enter an enemy-occupied hex; unused MPs are lost.
 * 10.2 -- following a road or railway uses its rate and negates the hex's
@@ -42,7 +46,6 @@ from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.errors import RefusedError
 from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
-from normandy_lab.terrain import ROAD_CLASSES, terrain_map
 
 
 class IllegalMoveError(RefusedError):
@@ -115,7 +118,7 @@ def _edge_order(system: str) -> tuple[np.ndarray, np.ndarray]:
     return order, indptr
 
 
-def _lookup(values: np.ndarray, table: dict, all_value: float) -> np.ndarray:
+def lookup_costs(values: np.ndarray, table: dict, all_value: float) -> np.ndarray:
     """Map labels to costs: a number, ``"all"`` (the whole allowance) or missing (prohibited, NaN)."""
     out = np.full(len(values), np.nan)
     for label in set(values.tolist()):
@@ -126,36 +129,15 @@ def _lookup(values: np.ndarray, table: dict, all_value: float) -> np.ndarray:
 
 
 def _costs(state: GameState, unit: Unit, in_supply: bool, isolated: bool = False) -> tuple[_EdgeCosts, float]:
-    """Return the cost of every move for ``unit`` (10.x terrain and hexside costs, roads 10.2)."""
-    rules = state.rules
-    tmap = terrain_map(state.system, progress=False)
-    e = edge_arrays(state.system)
-    cls = "mechanized" if unit.mechanized else "infantry"
-    settlement = tmap.hexes["settlement"].to_numpy()
-    label = np.where(settlement == "City", "City", tmap.hexes["terrain"].to_numpy()).astype(object)
-    names = tmap.hexsides["water_feature"].to_numpy()
-    destroyed = (
-        tmap.hexsides.index.isin(list(state.destroyed_bridges))
-        if state.destroyed_bridges
-        else np.zeros(len(names), dtype=bool)
-    )
-    bridged = (e.road_bridge | e.rail_bridge) & ~destroyed[e.side]
+    """Return the cost of every move for ``unit``: the rule system's (``RuleSet.movement_costs``), on the map.
+
+    The core closes what no game lets a unit cross: all-sea hexsides and the sheets not in play; and adds
+    the analyst's what-if interdiction as an MP cost where the state's option says so.
+    """
     ma = allowance(state, unit, in_supply, isolated)
-    water = e.water > 0
-    on_road = (e.road > 0) & np.where(water, bridged, True)
-    on_rail = e.railway.astype(bool) & (bridged | ~water)
-    # Off roads: the terrain entered, plus the water crossed (10.6: None means vehicles may not cross).
-    base = _lookup(label, rules.terrain_cost[cls], ma)[e.dst]
-    feature = np.array([f if isinstance(f, str) else "" for f in names], dtype=object)[e.side]
-    feature = np.where(water, feature, "")
-    crossing = feature != ""
-    extra = _lookup(feature, rules.terrain_cost["hexside"][cls], np.inf)
-    off_road = np.where(crossing, np.where(np.isinf(extra), ma, base + extra), base)
-    off_road[np.isnan(base)] = np.nan
-    # On a road or railway the terrain is negated; out of supply a road costs as a railway (7.5, 10.2).
-    road_cost = np.array([np.nan] + [float(rules.road_cost[c]) for c in ROAD_CLASSES[1:]])[e.road]
-    along = np.where(in_supply & on_road, road_cost, 1.0)
-    cost = np.where(on_road | on_rail, along, off_road)
+    costs = state.rules.movement_costs(state, unit, in_supply, ma)
+    e = edge_arrays(state.system)
+    cost = np.array(costs.cost, dtype=float)
     cost[e.all_sea] = np.nan
     cost[~in_play(state.system, state.maps)[e.dst]] = np.nan  # a sheet not in play is not there
     what_if = state.options.get("what_if_interdiction", "block")
@@ -165,7 +147,8 @@ def _costs(state: GameState, unit: Unit, in_supply: bool, isolated: bool = False
         blocked[[g.index(h) for h in state.interdicted_hexes]] = True
         cost = np.where(blocked[e.dst], cost + float(str(what_if).lstrip("+")), cost)
     order, indptr = _edge_order(state.system)
-    return _EdgeCosts(order, indptr, e.dst, cost, (label, on_road, on_rail, feature)), ma
+    notes = (costs.label, costs.on_road, costs.on_rail, costs.feature)
+    return _EdgeCosts(order, indptr, e.dst, cost, notes), ma
 
 
 def movement_range(
@@ -206,8 +189,8 @@ def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = Fals
         elif u.hex == unit.hex and u.id != unit.id:
             friends_here += 1
     start = g.index(unit.hex)
-    night = state.turn == "Night"
-    holding = friends_here > 0  # 5.2: a friendly unit stays behind
+    # What leaving an enemy ZOC costs, or None where the rules forbid it (BfN 5.2: +2 MP; Cobra 5.1d: no).
+    leaving = state.rules.leaving_ezoc_cost(state, unit, friends_here > 0)
     best: dict[int, tuple[float, int | None]] = {start: (0.0, None)}
     heap = [(0.0, start)]
     while heap:
@@ -221,10 +204,9 @@ def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = Fals
                 continue
             extra = 0.0
             if here == start and enemy_zoc[start]:
-                if enemy_zoc[there]:
-                    continue  # no EZOC to EZOC (5.2)
-                if not night and not holding:
-                    extra = 2.0
+                if leaving is None or enemy_zoc[there]:
+                    continue  # no EZOC to EZOC (BfN 5.2), or no leaving at all
+                extra = leaving
             total = cost + step + extra
             if total > ma + 1e-9:
                 if here != start:

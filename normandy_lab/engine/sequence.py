@@ -37,7 +37,7 @@ def next_phase(state: GameState) -> GameState:
     position = order.index(state.turn) if state.turn in order else len(order) - 1
     if position + 1 < len(order):
         return state.evolve(turn=order[position + 1], phase_index=0)
-    date = state.date + dt.timedelta(days=1)
+    date = rules.next_date(state.date)
     if date > dt.date.fromisoformat(rules.campaign[1]):
         raise RefusedError(f"the campaign ends on {rules.campaign[1]}; there is no next phase")
     return rules.new_day(state, date)

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+import numpy as np
+
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
     from normandy_lab.engine.state import GameState
@@ -144,6 +146,12 @@ class RuleSet:
             return f"there is no {turn!r} turn on {date}", f"use one of {', '.join(self.turn_order(date))}"
         return None
 
+    def next_date(self, date: Any) -> Any:
+        """Return the date the turn after the last one of ``date`` begins on (the next day by default)."""
+        import datetime as dt
+
+        return date + dt.timedelta(days=1)
+
     def new_day(self, state: GameState, date: Any) -> GameState:
         """Return the state at the start of ``date``: its first turn, and its historical weather if known."""
         weather = self.historical_weather.get(date.isoformat(), state.weather)
@@ -171,6 +179,24 @@ class RuleSet:
     def movement_allowance(self, state: GameState, unit: Any, in_supply: bool, isolated: bool) -> float:
         """Return a unit's movement allowance now (its printed or default MA, by default)."""
         return float(unit.ma if unit.ma is not None else self.unit_defaults.get(unit.type, {}).get("ma", 0))
+
+    def movement_costs(self, state: GameState, unit: Any, in_supply: bool, ma: float) -> MoveCosts:
+        """Return what each step between adjacent hexes costs ``unit`` now (NaN: it may not take it).
+
+        By default one MP a hex whatever the terrain; a game gives its Terrain Effects Chart.  ``ma`` is
+        the unit's allowance now (a cost of "all of it" is that).
+        """
+        from normandy_lab.grids import grid
+        from normandy_lab.network import edge_arrays
+
+        e = edge_arrays(self.system)
+        none = np.zeros(len(e.src), dtype=bool)
+        label = np.full(len(grid(self.system)), "", dtype=object)
+        return MoveCosts(np.ones(len(e.src)), label, e.road > 0, none, np.full(len(e.src), "", dtype=object))
+
+    def leaving_ezoc_cost(self, state: GameState, unit: Any, holding: bool) -> float | None:
+        """Return the extra MP a unit pays to leave an enemy zone of control, or None if it may not (free)."""
+        return 0.0
 
     def supply_ring(self, row: Any) -> str:
         """Return the ring a unit's supply report gets on its counter: full, partial, out or cut."""
@@ -227,6 +253,22 @@ class RuleSet:
 
 
 @dataclass(frozen=True)
+class MoveCosts:
+    """What every directed edge of a map costs one unit to move along, and how to say it.
+
+    ``cost`` is in MP per edge (:func:`normandy_lab.network.edge_arrays` order; NaN: prohibited);
+    ``label`` names each hex's terrain (by hex), ``on_road`` / ``on_rail`` mark edges taken along a
+    road or railway, ``feature`` names the water an edge crosses ("" where none): the notes of a path.
+    """
+
+    cost: Any
+    label: Any
+    on_road: Any
+    on_rail: Any
+    feature: Any
+
+
+@dataclass(frozen=True)
 class AirRegion:
     """An area air power acts on, as a rule system gives it: a whole map sheet, or a list of hexes.
 
@@ -276,6 +318,9 @@ class RuleSystem(Protocol):
     def turn_problem(self, date: Any, turn: str) -> tuple[str, str] | None:
         """See :meth:`RuleSet.turn_problem`."""
 
+    def next_date(self, date: Any) -> Any:
+        """See :meth:`RuleSet.next_date`."""
+
     def new_day(self, state: GameState, date: Any) -> GameState:
         """See :meth:`RuleSet.new_day`."""
 
@@ -293,6 +338,12 @@ class RuleSystem(Protocol):
 
     def movement_allowance(self, state: GameState, unit: Any, in_supply: bool, isolated: bool) -> float:
         """See :meth:`RuleSet.movement_allowance`."""
+
+    def movement_costs(self, state: GameState, unit: Any, in_supply: bool, ma: float) -> MoveCosts:
+        """See :meth:`RuleSet.movement_costs`."""
+
+    def leaving_ezoc_cost(self, state: GameState, unit: Any, holding: bool) -> float | None:
+        """See :meth:`RuleSet.leaving_ezoc_cost`."""
 
     def supply_ring(self, row: Any) -> str:
         """See :meth:`RuleSet.supply_ring`."""

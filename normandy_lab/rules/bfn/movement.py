@@ -1,9 +1,9 @@
-"""The Battle for Normandy's movement allowance (11.2, 10.5, 10.7, 7.5, 7.5o).
+"""The Battle for Normandy's movement: costs (10.x, 7.5), leaving a zone of control (5.2), the allowance.
 
-What interdiction, the phase, night, supply and isolation leave a unit to move with.
-
-The engine moves units (:mod:`normandy_lab.engine.movement`: terrain and road costs, 5.2's zones of
-control); this is the allowance BfN gives them.
+The engine moves units (:mod:`normandy_lab.engine.movement`: the search, the stop on entering an enemy
+zone of control); this module is what BfN says each step costs (10.2 roads, the reconstructed 10.6
+Terrain Effects Chart of :mod:`normandy_lab.rules.bfn.data`), what leaving an enemy zone of control costs
+(5.2) and what interdiction, the phase, night, supply and isolation leave a unit to move with.
 """
 
 from __future__ import annotations
@@ -11,7 +11,55 @@ from __future__ import annotations
 import datetime as dt
 import math
 
+import numpy as np
+
 from normandy_lab.engine.state import GameState, Unit
+from normandy_lab.network import edge_arrays
+from normandy_lab.rules.base import MoveCosts
+from normandy_lab.terrain import ROAD_CLASSES, terrain_map
+
+
+def edge_costs(state: GameState, unit: Unit, in_supply: bool, ma: float) -> MoveCosts:
+    """Return the cost of every step for ``unit`` (10.x terrain and hexside costs, roads 10.2, 7.5).
+
+    Off the roads, the terrain entered plus the water crossed (10.6; a missing entry prohibits the
+    move: vehicles and streams, mechanized units and marsh).  Along a road or railway the terrain is
+    negated; out of supply a road costs as a railway, 1 MP (7.5, 10.2).
+    """
+    from normandy_lab.engine.movement import lookup_costs
+
+    rules = state.rules
+    tmap = terrain_map(state.system, progress=False)
+    e = edge_arrays(state.system)
+    cls = "mechanized" if unit.mechanized else "infantry"
+    settlement = tmap.hexes["settlement"].to_numpy()
+    label = np.where(settlement == "City", "City", tmap.hexes["terrain"].to_numpy()).astype(object)
+    names = tmap.hexsides["water_feature"].to_numpy()
+    destroyed = (
+        tmap.hexsides.index.isin(list(state.destroyed_bridges))
+        if state.destroyed_bridges
+        else np.zeros(len(names), dtype=bool)
+    )
+    bridged = (e.road_bridge | e.rail_bridge) & ~destroyed[e.side]
+    water = e.water > 0
+    on_road = (e.road > 0) & np.where(water, bridged, True)
+    on_rail = e.railway.astype(bool) & (bridged | ~water)
+    base = lookup_costs(label, rules.terrain_cost[cls], ma)[e.dst]
+    feature = np.array([f if isinstance(f, str) else "" for f in names], dtype=object)[e.side]
+    feature = np.where(water, feature, "")
+    crossing = feature != ""
+    extra = lookup_costs(feature, rules.terrain_cost["hexside"][cls], np.inf)
+    off_road = np.where(crossing, np.where(np.isinf(extra), ma, base + extra), base)
+    off_road[np.isnan(base)] = np.nan
+    road_cost = np.array([np.nan] + [float(rules.road_cost[c]) for c in ROAD_CLASSES[1:]])[e.road]
+    along = np.where(in_supply & on_road, road_cost, 1.0)
+    cost = np.where(on_road | on_rail, along, off_road)
+    return MoveCosts(cost, label, on_road, on_rail, feature)
+
+
+def leaving_ezoc_cost(state: GameState, holding: bool) -> float:
+    """Return the MP to leave an EZOC (5.2): 2, but none at night or when a friendly unit stays behind."""
+    return 0.0 if state.turn == "Night" or holding else 2.0
 
 
 def allowance(state: GameState, unit: Unit, in_supply: bool = True, isolated: bool = False) -> float:

@@ -55,6 +55,18 @@ class BfnRules(RuleSet):
         """Tell whether a unit exerts a ZOC: every ground unit (artillery, strongpoints), no ship (5.1)."""
         return unit.type not in NOT_GROUND
 
+    def movement_costs(self, state: GameState, unit: Any, in_supply: bool, ma: float) -> Any:
+        """Return each step's cost: 10.2 roads, the reconstructed 10.6 chart, 7.5 out of supply."""
+        from normandy_lab.rules.bfn.movement import edge_costs
+
+        return edge_costs(state, unit, in_supply, ma)
+
+    def leaving_ezoc_cost(self, state: GameState, unit: Any, holding: bool) -> float | None:
+        """Return the MP to leave an EZOC: 2, none at night or when holding the line (5.2)."""
+        from normandy_lab.rules.bfn.movement import leaving_ezoc_cost
+
+        return leaving_ezoc_cost(state, holding)
+
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
         """Refuse more steps than a unit of its size may have (3.4: 1 to 3; regiment entries more)."""
         most = MAX_STEPS.get(entry["size"], 3)

@@ -11,11 +11,13 @@ from normandy_lab.rules.cobra.data import (
     HISTORICAL_WEATHER,
     MARKERS,
     OPTIONS,
+    ROAD_COST,
     RULE_NOTES,
     SEQUENCE,
     SIZES,
     SUPPLY,
     SUPPLY_STATES,
+    TERRAIN_COST,
     TURNS,
     UNIT_DEFAULTS,
     UNIT_TYPES,
@@ -31,8 +33,8 @@ COBRA_RULES = CobraRules(
     weather_table=(),  # 5.3a: the die table's columns are printed on map A (GAP)
     weather_effects=WEATHER_EFFECTS,
     historical_weather=HISTORICAL_WEATHER,
-    terrain_cost={},  # the Terrain Effects Chart is on the map (GAP); supply lines count as 10.3 says
-    road_cost={},
+    terrain_cost=TERRAIN_COST,  # RECONSTRUCTED (the chart is on the map); supply lines count as 10.3 says
+    road_cost=ROAD_COST,
     unit_defaults=UNIT_DEFAULTS,
     supply=SUPPLY,
     interdiction_track=(),

@@ -98,6 +98,19 @@ UNIT_DEFAULTS = {
 # anchor is an Allied infantry division's 6 after two steps lost (8.5c2): 3 a step.
 STRENGTH_PER_STEP = {"battalion": 3, "regiment": 3, "brigade": 3, "division": 3, "corps_hq": 1}
 
+# RECONSTRUCTED Terrain Effects Chart (the chart is printed on the map, GAP).  The text fixes clear 1 MP
+# (5.1a), a mechanized unit's light forest + bocage hex 3 MP as the single highest cost (5.6 example),
+# river costs added to the hex (5.6), roads negating terrain and rivers (5.6a), a city at clear cost and a
+# town at its other terrain (5.6b), mechanized units in marsh only along roads (5.6c), all-sea closed
+# (5.6d).  The numbers themselves are INFERRED (SPI-family values): "all" takes the whole allowance, a
+# missing entry prohibits the move.
+TERRAIN_COST = {
+    "infantry": {"Clear": 1, "Beach": 1, "Bocage": 2, "Light Woods": 2, "Marsh": "all", "City": 1},
+    "mechanized": {"Clear": 1, "Beach": 1, "Bocage": 3, "Light Woods": 3, "City": 1},
+    "hexside": {"Minor River": 1, "Major River": 2},
+}
+ROAD_COST = {"major": 0.5, "minor": 1.0}  # INFERRED
+
 SUPPLY = {
     "line_limit": LIMIT,  # 10.3a
     # 10.4a: the east edge is column 51 of map A; 10.4b: the south edge is map A's rows 33 and 34.
@@ -144,12 +157,14 @@ __all__ = [
     "MAX_STEPS",
     "OPTIONS",
     "READINGS",
+    "ROAD_COST",
     "RULE_NOTES",
     "SEQUENCE",
     "SIZES",
     "STRENGTH_PER_STEP",
     "SUPPLY",
     "SUPPLY_STATES",
+    "TERRAIN_COST",
     "TURNS",
     "UNIT_DEFAULTS",
     "UNIT_TYPES",

@@ -42,6 +42,10 @@ class CobraRules(RuleSet):
             return f"{date} falls in {right} ({days}), not {turn}", f"write turn: {right}, or change the date"
         return None
 
+    def next_date(self, date: Any) -> Any:
+        """Return the first day of the next game turn (three days on; GT 2 the day after GT 1)."""
+        return turn_dates(turn_of(date) + 1)[0]
+
     def new_day(self, state: GameState, date: Any) -> GameState:
         """Begin the game turn holding ``date``, at its first day (weather: rolled in its first phase)."""
         start = turn_dates(turn_of(date))[0]
@@ -73,6 +77,41 @@ class CobraRules(RuleSet):
             top, bottom = self.weather_effects[state.weather]["german_ma_fraction"]
             ma = ma * top / bottom
         return float(math.ceil(ma - 1e-9))
+
+    def movement_costs(self, state: GameState, unit: Any, in_supply: bool, ma: float) -> Any:
+        """Return each step's cost on the RECONSTRUCTED chart of :mod:`.data` (5.1, 5.6).
+
+        Along a road (a standing bridge where it crosses water) the road's cost, terrain and river
+        ignored (5.6a); off the roads the hex's cost (a city at clear, 5.6b) plus the river crossed
+        (5.6); a mechanized unit enters and leaves marsh only along a road (5.6c).
+        """
+        from normandy_lab.engine.movement import lookup_costs
+        from normandy_lab.network import edge_arrays
+        from normandy_lab.rules.base import MoveCosts
+        from normandy_lab.terrain import terrain_map
+
+        tmap = terrain_map(self.system, progress=False)
+        e = edge_arrays(self.system)
+        cls = "mechanized" if unit.mechanized else "infantry"
+        settlement = tmap.hexes["settlement"].to_numpy()
+        terrain = tmap.hexes["terrain"].to_numpy()
+        label = np.where(settlement == "City", "City", terrain).astype(object)
+        destroyed = tmap.hexsides.index.isin(list(state.destroyed_bridges))
+        water = e.water > 0
+        on_road = (e.road > 0) & (~water | (e.road_bridge & ~destroyed[e.side]))
+        feature = tmap.hexsides["water_feature"].fillna("").to_numpy()[e.side]
+        base = lookup_costs(label, self.terrain_cost[cls], ma)[e.dst]
+        extra = lookup_costs(feature, self.terrain_cost["hexside"], 0.0)
+        off_road = base + np.where(feature != "", np.nan_to_num(extra), 0.0)
+        if unit.mechanized:
+            off_road[terrain[e.src] == "Marsh"] = np.nan  # 5.6c: out of a marsh only along a road
+        along = np.where(e.road >= 2, self.road_cost["major"], self.road_cost["minor"])
+        cost = np.where(on_road, along, off_road)
+        return MoveCosts(cost, label, on_road, np.zeros(len(cost), dtype=bool), feature)
+
+    def leaving_ezoc_cost(self, state: GameState, unit: Any, holding: bool) -> float | None:
+        """Refuse: a unit leaves an EZOC only by disengaging (5.1d, 5.5), which the engine does not play."""
+        return None
 
     def unit_strength(self, state: GameState, unit: Any, in_supply: bool) -> tuple[int, int]:
         """Return the combat strength: printed, else RECONSTRUCTED by step; halved out of supply, >= 1."""

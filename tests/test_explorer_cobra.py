@@ -1,0 +1,81 @@
+"""The explorer on a Cobra scenario (issues 15 and 16): the same application, nothing Cobra-specific in views.
+
+Driven as a user would, without a browser, through the methods the buttons call.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import replace
+
+import geopandas as gpd
+import pyogrio
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.views.explorer import Explorer
+from normandy_lab.views.sequence import save_sequence_html
+
+SCENARIO = "cobra_1944-07-16_gt15"
+MOVED = {"US-30-ID": "A1112", "UK-4-ARMBDE": "A4520"}  # driven behind the German line: cut off
+
+
+@pytest.fixture(scope="module")
+def explorer() -> Explorer:
+    state = nl.load_scenario(SCENARIO)
+    state = state.evolve(units=tuple(replace(u, hex=MOVED.get(u.id, u.hex)) for u in state.units))
+    return nl.explore(state)
+
+
+def test_a_cobra_scenario_opens_with_its_units_zones_and_supply(explorer):
+    assert "GT 15" in explorer.label.value
+    units = explorer.sources["units"].data
+    assert len(units["unit_id"]) == len(explorer.state.units)
+    out = {r.unit_id for r in explorer.report.out_of_supply()}
+    assert out == set(MOVED)
+    shown_out = {uid for uid, general in zip(units["unit_id"], units["general"], strict=True) if not general}
+    assert shown_out == out
+    assert explorer.layer_hexes("zoc_allied") or explorer.layer_hexes("zoc_german")
+
+
+def test_clicking_units_explains_in_cobra_s_own_rules(explorer):
+    explorer.select_unit("UK-4-ARMBDE")
+    text = html.unescape(explorer.inspector.value)
+    assert "10.3" in text and "(UK-4-ARMBDE)" in text
+    row = next(r for r in explorer.report.units.values() if r.general and len(r.path) >= 3)
+    explorer.select_unit(row.unit_id)
+    assert explorer.sources["paths"].data["unit_id"] == [row.unit_id]
+    assert " → ".join(row.path) in explorer.inspector.value
+
+
+def test_interdicting_a_hex_on_a_line_reroutes_it(explorer):
+    row = next(r for r in explorer.report.units.values() if r.general and len(r.path) >= 4)
+    middle = row.path[len(row.path) // 2]
+    explorer.select_unit(row.unit_id)
+    explorer.mode.value = "interdict hex"
+    explorer.click_hex(middle)
+    assert middle in explorer.state.interdicted_hexes
+    assert middle not in explorer.report[row.unit_id].path
+    explorer.undo()
+    assert not explorer.state.interdicted_hexes
+
+
+def test_stepping_through_a_game_turn_and_into_the_next(explorer):
+    phases = nl.rules.get("cobra").sequence["GT 15"]
+    for _ in range(len(phases) - 1):
+        explorer.step()
+    assert explorer.state.turn == "GT 15" and explorer.state.phase_index == len(phases) - 1
+    explorer.next_day()
+    assert explorer.state.turn == "GT 16" and str(explorer.state.date) == "1944-07-19"
+
+
+def test_exports_of_a_cobra_state(explorer, tmp_path):
+    page = explorer.export_html(tmp_path / "view.html")
+    assert "cdn.bokeh.org" not in page.read_text()
+    package = explorer.export_geopackage(tmp_path / "layers.gpkg")
+    names = {name for name, _ in pyogrio.list_layers(package)}
+    assert {"units", "supply_paths", "zoc"} <= names
+    units = gpd.read_file(package, layer="units")
+    assert len(units) == len(explorer.report.units)
+    sequence = save_sequence_html(explorer.states[:2], tmp_path / "sequence.html")
+    assert sequence.exists()
