@@ -244,3 +244,69 @@ units:
         load_scenario_text(text)
     with pytest.raises(ScenarioError, match="GT 16"):
         load_scenario_text(text.replace("steps: 3", "steps: 2").replace("1944-07-16", "1944-07-19"))
+
+
+# -- weather (5.3) -------------------------------------------------------------------------------
+
+
+def test_5_3a_the_worked_example_clear_then_storm_on_column_c():
+    from normandy_lab.rules.cobra.weather import determine, modifier
+
+    history = ["Overcast", "Clear", "Clear", "Clear"]  # GTs 18, 19 and 20 clear
+    gt21 = determine(21, history, die=5)
+    assert (gt21.column, gt21.drm, gt21.weather) == ("C", -1, "Clear")  # 5 - 1 = 4: clear
+    history.append(gt21.weather)
+    assert modifier(history) == -2
+    gt22 = determine(22, history, die=2)
+    assert (gt22.die + gt22.drm, gt22.weather) == (0, "Storm")  # below the lowest entry, 1: storm
+    history.append(gt22.weather)
+    assert modifier(history) == 0  # the run is broken: no more modifier
+
+
+def test_5_3_fixed_turns_three_storms_and_the_columns():
+    from normandy_lab.rules.cobra.weather import column, determine
+
+    assert determine(1, [], None, started_on_gt1=True).weather == "Clear"
+    assert determine(2, ["Clear"], None, started_on_gt1=True).weather == "Overcast"
+    assert determine(6, ["Clear", "Overcast", "Clear", "Clear", "Overcast"], None).weather == "Storm"
+    assert determine(9, ["Storm", "Storm", "Storm"], None).weather == "Overcast"
+    assert column(8, ["Clear", "Storm", "Storm"]) == "B" and column(8, ["Storm"]) == "A"
+    assert column(20, ["Storm", "Storm"]) == "C"
+
+
+@pytest.mark.parametrize(("weather", "in_supply", "ma"), [
+    ("Storm", True, 6), ("Overcast", True, 4), ("Clear", True, 2),  # 5.3b example: 6 / 4 / 2
+    ("Storm", False, 3), ("Overcast", False, 2), ("Clear", False, 1),  # halved first, then rounded up
+])  # fmt: skip
+def test_5_3b_weather_takes_its_share_of_german_movement_after_supply(gt15, weather, in_supply, ma):
+    cobra = get("cobra")
+    unit = _unit("DE-X", "german", "A3403", ma=6)
+    assert cobra.movement_allowance(gt15.evolve(weather=weather), unit, in_supply, False) == ma
+    allied = _unit("US-X", "allied", "A1203", ma=6)
+    assert cobra.movement_allowance(gt15.evolve(weather="Clear"), allied, in_supply, False) == (
+        6 if in_supply else 3
+    )
+
+
+def test_5_3_a_new_game_turn_rolls_its_weather_from_the_seeded_generator(gt15):
+    from normandy_lab.engine.sequence import next_phase
+
+    state = gt15
+    for _ in range(len(get("cobra").sequence["GT 15"])):
+        state = next_phase(state)
+    assert state.turn == "GT 16" and state.date == dt.date(1944, 7, 19)
+    assert state.markers["weather_history"] == (gt15.weather,)
+    assert state.markers["weather_roll"].startswith("column A: ") and state.draws == gt15.draws + 1
+    again = gt15
+    for _ in range(len(get("cobra").sequence["GT 15"])):
+        again = next_phase(again)
+    assert again.weather == state.weather and again.markers["weather_roll"] == state.markers["weather_roll"]
+    assert "5.3b" in get("cobra").phase_results(state, get("cobra").sequence["GT 16"][0])["german_ma"]
+
+
+def test_5_3c_after_an_allied_unit_exits_the_germans_move_more(gt15):
+    cobra = get("cobra")
+    unit = _unit("DE-X", "german", "A3403", ma=6)
+    exited = gt15.evolve(allied_exited=True)
+    assert cobra.movement_allowance(exited.evolve(weather="Clear"), unit, True, False) == 4
+    assert cobra.movement_allowance(exited.evolve(weather="Overcast"), unit, True, False) == 6

@@ -131,7 +131,16 @@ OPTIONS = {
 
 #: The markers of a Cobra state and their defaults (a scenario gives its own): each army's supply points
 #: (11.1), the Allied Army Boundary's column (5.9), whether the south edge is lost to the Germans (10.4).
-MARKERS = {"supply_points": {"US": 0, "UK": 0, "DE": 0}, "army_boundary": None, "south_edge_lost": False}
+#: The weather of the turns before (oldest first) and how this turn's came about drive 5.3a's columns and
+#: modifiers; ``allied_exited``: an Allied unit has left a map edge (5.3c's relief, 10.4's south edge).
+MARKERS = {
+    "supply_points": {"US": 0, "UK": 0, "DE": 0},
+    "army_boundary": None,
+    "south_edge_lost": False,
+    "allied_exited": False,
+    "weather_history": (),
+    "weather_roll": "",
+}
 
 SUPPLY_STATES = (
     SupplyState("general", "in supply", "10.3"),

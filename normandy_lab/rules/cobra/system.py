@@ -47,10 +47,47 @@ class CobraRules(RuleSet):
         return turn_dates(turn_of(date) + 1)[0]
 
     def new_day(self, state: GameState, date: Any) -> GameState:
-        """Begin the game turn holding ``date``, at its first day (weather: rolled in its first phase)."""
-        start = turn_dates(turn_of(date))[0]
-        weather = self.historical_weather.get(start.isoformat(), state.weather)
-        return state.evolve(date=start, turn=self.turn_order(start)[0], phase_index=0, weather=weather)
+        """Begin the game turn holding ``date`` at its first day, with its weather rolled (5.3, 5.3a).
+
+        The die comes from the state's seeded generator; the turn's weather joins the history the next
+        roll's column and modifier are read from.
+        """
+        from normandy_lab.rules.cobra.weather import determine
+
+        gt = turn_of(date)
+        start = turn_dates(gt)[0]
+        history = (*state.markers["weather_history"], state.weather)
+        die = int(state.rng().integers(1, 7))
+        roll = determine(gt, history, die, started_on_gt1=gt <= 2)
+        drawn = 1 if roll.column else 0
+        return state.after_draws(drawn).evolve(
+            date=start,
+            turn=self.turn_order(start)[0],
+            phase_index=0,
+            weather=roll.weather,
+            weather_history=history,
+            weather_roll=roll.words(),
+            log=state.log.then(f"GT {gt}: weather {roll.words()}"),
+        )
+
+    def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
+        """Compute what a phase shows: the weather and its grip on German movement (5.3), supply (10.1)."""
+        results: dict[str, Any] = {}
+        if phase.kind == "weather":
+            top, bottom = self.weather_effects[state.weather]["german_ma_fraction"]
+            results = {
+                "weather": state.weather,
+                "roll": state.markers["weather_roll"] or "set by the scenario",
+                "german_ma": f"{top}/{bottom} of the MA (5.3b)" if top != bottom else "the whole MA (5.3b)",
+            }
+        elif phase.kind in ("movement", "mech_movement") and phase.side:
+            from normandy_lab.engine.supply import supply
+
+            report = supply(state)
+            results["out_of_supply"] = sorted(
+                u.id for u in state.units_of(phase.side) if u.status == "active" and not report[u.id].general
+            )
+        return results
 
     def exerts_zoc(self, unit: Any) -> bool:
         """Every unit but HQs, battalions and Flak exerts a ZOC (7.0)."""
@@ -75,6 +112,8 @@ class CobraRules(RuleSet):
             ma /= 2
         if unit.side == "german":
             top, bottom = self.weather_effects[state.weather]["german_ma_fraction"]
+            if state.markers["allied_exited"]:  # 5.3c: full MA in storm and overcast, two thirds if clear
+                top, bottom = (2, 3) if state.weather == "Clear" else (1, 1)
             ma = ma * top / bottom
         return float(math.ceil(ma - 1e-9))
 
