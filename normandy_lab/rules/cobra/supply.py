@@ -181,7 +181,7 @@ def determine(state: GameState) -> SupplyReport:
             row.general = row.combat = bool(value <= limit)
             if row.general:
                 nodes = graph.path(sides[side].pred, int(at), int(step))
-                _describe_line(row, g, graph, nodes, found, rules, readings)
+                _describe_line(row, g, graph, nodes, found, state)
             else:
                 _explain(row, state, sides[side], int(at), found, limit, situation)
     report = SupplyReport(state=state, units=rows, sources=all_sources, halved=False)
@@ -189,22 +189,31 @@ def determine(state: GameState) -> SupplyReport:
     return report
 
 
-def _legs(g, graph: LayeredGraph, nodes: list[int], rules: Any, readings: dict) -> list[tuple[str, int, int]]:
+@lru_cache(maxsize=4)
+def _edge_of(system: str) -> dict[tuple[int, int], int]:
+    """Return the directed edge joining two hexes, by (from, to) (the first where two are drawn)."""
+    e = edge_arrays(system)
+    found: dict[tuple[int, int], int] = {}
+    for k, pair in enumerate(zip(e.src.tolist(), e.dst.tolist(), strict=True)):
+        found.setdefault(pair, k)
+    return found
+
+
+def _legs(state: GameState, graph: LayeredGraph, nodes: list[int]) -> list[tuple[str, int, int]]:
     """Group a line's steps into legs as the 10.3 example says them: (kind, count, hexes)."""
-    edges = line_edges(rules, frozenset())
-    e = edge_arrays(rules.system)
-    hexes = graph.hex_of(np.asarray(nodes))
+    edges = line_edges(state.rules, state.destroyed_bridges)
+    edge_of = _edge_of(state.system)
+    terrain = terrain_map(state.system, progress=False).hexes["terrain"].to_numpy()
+    hexes = graph.hex_of(np.asarray(nodes)).tolist()
     legs: list[tuple[str, int, int]] = []
-    tmap = terrain_map(rules.system, progress=False)
-    terrain = tmap.hexes["terrain"].to_numpy()
     for a, b, na, nb in zip(hexes, hexes[1:], nodes, nodes[1:], strict=False):
-        k = np.nonzero((e.src == a) & (e.dst == b))[0]
+        k = edge_of[(a, b)]
         cost = graph.step_cost(na, nb) // SCALE  # the step's 10.3 count (its tie-break dropped)
-        if len(k) and edges.major_road[k].any():
+        if edges.major_road[k]:
             kind = "major road"
-        elif len(k) and edges.minor_road[k].any():
+        elif edges.minor_road[k]:
             kind = "minor road"
-        elif len(k) and edges.major_river[k].any():
+        elif edges.major_river[k]:
             kind = "major river"
         else:
             kind = {"Bocage": "bocage", "Marsh": "marsh"}.get(terrain[b], "clear")
@@ -227,15 +236,22 @@ def _leg_words(legs: list[tuple[str, int, int]]) -> str:
     return " + ".join(parts)
 
 
-def _describe_line(row: UnitSupply, g, graph: LayeredGraph, nodes: list[int], found, rules, readings) -> None:
+def _describe_line(
+    row: UnitSupply, g, graph: LayeredGraph, nodes: list[int], found, state: GameState
+) -> None:
+    """Fill a unit's line: its hexes now, its words (the legs of the 10.3 example) when first read."""
     hexes = graph.hex_of(np.asarray(nodes)).tolist()
     row.path = g._ids[hexes].tolist()
     end = hexes[-1]
     row.traced_kind, row.traced_id = "source", str(g._ids[end])
-    legs = _legs(g, graph, nodes, rules, readings)
-    total = sum(count for _, count, _ in legs)
-    route = f": {_leg_words(legs)} = {total}" if legs else " (the unit stands on it)"
-    row.traced_to = f"source at {g._ids[end]}, {found[end]}{route} (10.3)"
+
+    def words() -> str:
+        legs = _legs(state, graph, nodes)
+        total = sum(count for _, count, _ in legs)
+        route = f": {_leg_words(legs)} = {total}" if legs else " (the unit stands on it)"
+        return f"source at {g._ids[end]}, {found[end]}{route} (10.3)"
+
+    row._words = words
 
 
 # Crossing one block on the way out costs more than any line without one (the map has 2,729 hexes).
