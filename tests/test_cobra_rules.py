@@ -310,3 +310,13 @@ def test_5_3c_after_an_allied_unit_exits_the_germans_move_more(gt15):
     exited = gt15.evolve(allied_exited=True)
     assert cobra.movement_allowance(exited.evolve(weather="Clear"), unit, True, False) == 4
     assert cobra.movement_allowance(exited.evolve(weather="Overcast"), unit, True, False) == 6
+
+
+def test_17_2_alternate_cobra_against_the_historical_front_of_its_date(gt15):
+    """The same test as the BfN scenarios': the units' implied front within 3 km of the line, nobody astray."""
+    from normandy_lab.history.compare import compare_with_history
+
+    result = compare_with_history(gt15)
+    assert result.record_date <= gt15.date  # the last record before the turn began
+    assert result.mean_km <= 3.0, result.summary()
+    assert not result.unexplained, result.summary()

@@ -90,9 +90,10 @@ def supply_summary(report: SupplyReport) -> str:
     the scenario's ``expected_out_of_supply`` list expects, and why.
     """
     out = report.out_of_supply()
-    if not out:
-        return "Every unit is in General Supply."
     state = report.state
+    supplied = state.rules.supply_states[0].label  # BfN: "General Supply"; Cobra: "supply"
+    if not out:
+        return f"Every unit is in {supplied}."
     by_code: dict[str, list] = {}
     for r in out:
         by_code.setdefault(r.code, []).append(r)
@@ -117,7 +118,7 @@ def supply_summary(report: SupplyReport) -> str:
         parts.append(f"{len(by_code[BLOCKED])} held by a single block ({said})")
     if by_code.get(ATTACHMENT_FULL):
         parts.append(f"{len(by_code[ATTACHMENT_FULL])} with no attachment place left")
-    line = f"{len(out)} of {len(report.units)} out of General Supply: " + "; ".join(parts) + "."
+    line = f"{len(out)} of {len(report.units)} out of {supplied}: " + "; ".join(parts) + "."
     expected = {e.unit_id: e for e in state.expected_out}
     if expected:
         listed = [expected[r.unit_id] for r in out if r.unit_id in expected]

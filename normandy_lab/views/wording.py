@@ -145,24 +145,33 @@ def unit_report(state: GameState, report: SupplyReport, unit_id: str) -> str:
         f"Formation: {html.escape(unit.formation or 'corps or army troops')}"
         + (f"; corps: {html.escape(unit.corps)}" if unit.corps else ""),
     ]
+    # The states the rule system declares (BfN: General, Combat, isolated; Cobra: supply, isolated).
+    states = {s.key: s for s in state.rules.supply_states}
+    supplied = state.rules.supply_states[0].label
     if r.general:
         target = _target_words(system, state, report, r.traced_to, r.path)
         lines.append(
-            f"<span style='color:#1e7b1e'><b>In General Supply.</b></span> Its line reaches {target}, "
-            f"{_length_words(r.length_hexes, r.length_mp)} long; the limit is {link_rules(r.limit, system)}."
+            f"<span style='color:#1e7b1e'><b>In {html.escape(supplied)}.</b></span> "
+            f"Its line reaches {target}, {_length_words(r.length_hexes, r.length_mp)} long; "
+            f"the limit is {link_rules(r.limit, system)}."
         )
-        chain = rule_ref(system, "combat_supply_chain")
-        lines.append(
-            "It is also in Combat Supply."
-            if r.combat
-            else "It is <b>not</b> in Combat Supply "
-            f"(its chain of HQs to a source of its own nation is broken; {chain})."
-        )
+        if ":" in r.traced_to:  # the rule system counted the line out in words (Cobra 10.3's legs)
+            lines.append(f"Counted: {link_rules(reason_words(system, r.traced_to), system)}")
+        if "combat" in states:
+            chain = rule_ref(system, "combat_supply_chain")
+            lines.append(
+                f"It is also in {html.escape(states['combat'].label)}."
+                if r.combat
+                else f"It is <b>not</b> in {html.escape(states['combat'].label)} "
+                f"(its chain of HQs to a source of its own nation is broken; {chain})."
+            )
     else:
+        isolated = states.get("isolated")
         lines.append(
-            "<span style='color:#c0392b'><b>Out of General Supply.</b></span> "
+            f"<span style='color:#c0392b'><b>Out of {html.escape(supplied)}.</b></span> "
             + (
-                "It is <b>isolated</b>: no line of any length reaches a friendly corps HQ. "
+                f"It is <b>isolated</b>: no line of any length reaches what it may trace to "
+                f"({link_rules(isolated.rule if isolated else '', system)}). "
                 if r.isolated
                 else ""
             )
@@ -238,8 +247,9 @@ def change_summary(
         parts = [f"{allied} Allied" if allied else "", f"{german} German" if german else ""]
         return " and ".join(p for p in parts if p) or "no"
 
+    supplied = before_report.state.rules.supply_states[0].label
     sentence = (
-        f"{what}: {by_side(lost)} units lost General Supply, {by_side(regained)} regained it; "
+        f"{what}: {by_side(lost)} units lost {supplied}, {by_side(regained)} regained it; "
         f"{by_side(longer)} lines longer, {by_side(shorter)} shorter."
     )
     return sentence, changed

@@ -143,8 +143,8 @@ MARKERS = {
 }
 
 SUPPLY_STATES = (
-    SupplyState("general", "in supply", "10.3"),
-    SupplyState("isolated", "no line of any length", "10.3, 10.6b"),
+    SupplyState("general", "supply", "10.3"),  # said "in supply", "out of supply"
+    SupplyState("isolated", "isolated: no line of any length", "10.3, 10.6b"),
 )
 
 RULE_NOTES = {

@@ -152,10 +152,13 @@ class _Drawing:
         r = self.report[unit_id]
         shown_attack, defense = state.rules.unit_strength(state, unit, r.general)
         halved = " (halved, out of supply)" if not r.general else ""
-        lines = [
-            wording.unit_report(state, self.report, unit_id),
-            f"Combat Supply chain ({wording.rule_ref(self.system, 'combat_supply_chain')}): "
-            f"{self._combat_chain(unit)}",
+        lines = [wording.unit_report(state, self.report, unit_id)]
+        if any(s.key == "combat" for s in state.rules.supply_states):  # a game with a chain of HQs (BfN)
+            lines.append(
+                f"Combat Supply chain ({wording.rule_ref(self.system, 'combat_supply_chain')}): "
+                f"{self._combat_chain(unit)}"
+            )
+        lines += [
             f"Line: {html.escape(' → '.join(r.path)) if r.path else 'none'}",
             f"Strength: attack {shown_attack}{halved}, defense {defense}; "
             f"movement allowance now {allowance(state, unit, r.general, r.isolated):g}",
@@ -186,7 +189,8 @@ class _Drawing:
             )
         out = sum(not self.report[u].general for u in ids)
         return (
-            f"<b>{html.escape(key)}</b>: {len(ids)} units, {out} out of General Supply. "
+            f"<b>{html.escape(key)}</b>: {len(ids)} units, {out} out of "
+            f"{html.escape(self.state.rules.supply_states[0].label)}. "
             "Zoomed in on them; click a counter for its report.<br>" + "<br>".join(rows)
         )
 
