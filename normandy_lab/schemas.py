@@ -222,6 +222,14 @@ class NextPhaseEdit(_Edit):
     op: Literal["next_phase"]
 
 
+class MarkerEdit(_Edit):
+    """Set one of the game's markers (Cobra's carpet bombing plan, supply points ...), as its rules allow."""
+
+    op: Literal["marker"]
+    name: Annotated[str, Field(pattern=SLUG, max_length=64)]
+    value: StrictBool | StrictInt | Text | dict[str, StrictInt] | None = None
+
+
 Edit = Annotated[
     MoveEdit
     | InterdictEdit
@@ -230,7 +238,8 @@ Edit = Annotated[
     | AirEdit
     | AddUnitEdit
     | RemoveUnitEdit
-    | NextPhaseEdit,
+    | NextPhaseEdit
+    | MarkerEdit,
     Field(discriminator="op"),
 ]
 # An edit alone (``apply_edit`` checks one given from code against it), and the ops there are.

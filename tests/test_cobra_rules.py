@@ -320,3 +320,63 @@ def test_17_2_alternate_cobra_against_the_historical_front_of_its_date(gt15):
     assert result.record_date <= gt15.date  # the last record before the turn began
     assert result.mean_km <= 3.0, result.summary()
     assert not result.unexplained, result.summary()
+
+
+# -- air power and carpet bombing (14.0-14.3) ------------------------------------------------------
+
+
+def _to_phase(state, name):
+    from normandy_lab.engine.sequence import current_phase, next_phase
+
+    while current_phase(state).name != name:
+        state = next_phase(state)
+    return state
+
+
+def test_14_3_a_carpet_bombing_planned_in_one_turn_flies_in_the_next_if_clear(gt15):
+    from normandy_lab.engine.edits import apply_edit, set_weather
+
+    cobra = get("cobra")
+    planned = apply_edit(
+        _to_phase(gt15, "Allied Combat"), {"op": "marker", "name": "carpet_plan", "value": "A1305"}
+    )
+    assert planned.markers["carpet_plan"] == {"hex": "A1305", "gt": 15}  # Panzer Lehr's hex, 14.3a
+    gt16 = _to_phase(planned, "Weather & German Supply")
+    assert gt16.turn == "GT 16"
+    clear = _to_phase(set_weather(gt16, "Clear"), "Allied Combat")
+    assert clear.markers["carpet_done"] == {"hex": "A1305", "gt": 16} and clear.markers["carpet_plan"] is None
+    assert clear.markers["carpet_missions"]["late"] == 1  # 14.3f: from GT 15, two more allowed
+    from normandy_lab.engine.sequence import current_phase
+
+    said = cobra.phase_results(clear, current_phase(clear))
+    assert "6:1" in said["carpet_bombing"] and said["air_points"].startswith("6 AP")
+    # 14.3i: an Allied unit entering the bombed hex in the Mechanized Movement Phase moves no farther.
+    mech = _to_phase(clear, "Allied Mechanized Movement")
+    assert cobra.move_stops(mech, mech.unit("US-30-ID"))[nl.grid("cobra").index("A1305")]
+    assert cobra.move_stops(clear, clear.unit("US-30-ID")) is None  # only in that phase
+    assert cobra.move_stops(mech, mech.unit("DE-130-LEHR")) is None  # only Allied units
+
+
+def test_14_3b_not_clear_the_mission_is_cancelled_and_not_counted(gt15):
+    from normandy_lab.engine.edits import apply_edit, set_weather
+
+    planned = apply_edit(
+        _to_phase(gt15, "Allied Combat"), {"op": "marker", "name": "carpet_plan", "value": "A1305"}
+    )
+    gt16 = _to_phase(planned, "Weather & German Supply")
+    cloudy = _to_phase(set_weather(gt16, "Overcast"), "Allied Combat")
+    assert cloudy.markers["carpet_done"] is None and cloudy.markers["carpet_plan"] is None
+    assert cloudy.markers["carpet_missions"] == {"early": 0, "late": 0}
+    assert "not clear (14.3b)" in cloudy.log[-1]
+
+
+def test_14_3a_a_mission_is_planned_only_in_an_allied_combat_phase(gt15):
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.errors import RefusedError
+
+    with pytest.raises(RefusedError, match=r"14\.3a"):
+        apply_edit(gt15, {"op": "marker", "name": "carpet_plan", "value": "A1305"})
+    with pytest.raises(RefusedError, match="not 'csp'"):
+        apply_edit(gt15, {"op": "marker", "name": "csp", "value": 3})
+    with pytest.raises(RefusedError, match="at most 12"):
+        apply_edit(gt15, {"op": "marker", "name": "supply_points", "value": {"DE": 13}})

@@ -79,3 +79,23 @@ def test_exports_of_a_cobra_state(explorer, tmp_path):
     assert len(units) == len(explorer.report.units)
     sequence = save_sequence_html(explorer.states[:2], tmp_path / "sequence.html")
     assert sequence.exists()
+
+
+def test_cobra_s_own_controls_plan_a_carpet_bombing_as_an_edit():
+    explorer = nl.explore(SCENARIO)
+    assert {"carpet_plan", "allied_exited", "south_edge_lost"} <= set(explorer.single_widgets)
+    while (
+        explorer.state.rules.sequence[explorer.state.turn][explorer.state.phase_index].name != "Allied Combat"
+    ):
+        explorer.step()
+    explorer.single_widgets["carpet_plan"].value = "A1305"
+    explorer.single_buttons["carpet_plan"].click()
+    assert explorer.state.markers["carpet_plan"] == {"hex": "A1305", "gt": 15}
+    explorer.single_widgets["allied_exited"].value = True
+    explorer.single_buttons["allied_exited"].click()
+    assert explorer.state.markers["allied_exited"] is True
+    explorer.undo()
+    assert (
+        explorer.state.markers["allied_exited"] is False
+        and not explorer.single_widgets["allied_exited"].value
+    )

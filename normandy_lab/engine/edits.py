@@ -184,4 +184,7 @@ def _apply(state: GameState, edit: dict) -> GameState:
         from normandy_lab.engine.sequence import next_phase
 
         return next_phase(state)
+    if op == "marker":  # the game's own markers: its rule system checks and sets them
+        changed = state.rules.set_marker(state, edit["name"], edit.get("value"))
+        return changed.evolve(log=changed.log.then(f"{edit['name']}: {edit.get('value')!r}"))
     raise RefusedError(f"unknown edit {op!r}")

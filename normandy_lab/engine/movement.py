@@ -179,6 +179,7 @@ def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = Fals
     g = grid(state.system)
     edges, ma = _costs(state, unit, in_supply, isolated)
     enemy_zoc = zoc_mask(state, other_side(unit.side))
+    stops = state.rules.move_stops(state, unit)  # where the game ends a move besides (Cobra 14.3i)
     enemy = np.zeros(len(g), dtype=bool)
     friends_here = 0
     for u in state.units:
@@ -197,8 +198,8 @@ def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = Fals
         cost, here = heapq.heappop(heap)
         if cost > best[here][0] + 1e-9:
             continue
-        if here != start and enemy_zoc[here]:
-            continue  # entering an EZOC ends the move (5.2)
+        if here != start and (enemy_zoc[here] or (stops is not None and stops[here])):
+            continue  # entering an EZOC ends the move (5.2), or a hex the game says
         for there, step, _ in edges.get(here, []):
             if enemy[there]:
                 continue

@@ -32,15 +32,15 @@ def next_phase(state: GameState) -> GameState:
     rules = state.rules
     phases = rules.sequence[state.turn]
     if state.phase_index + 1 < len(phases):
-        return state.evolve(phase_index=state.phase_index + 1)
+        return rules.enter_phase(state.evolve(phase_index=state.phase_index + 1))
     order = list(rules.turn_order(state.date))
     position = order.index(state.turn) if state.turn in order else len(order) - 1
     if position + 1 < len(order):
-        return state.evolve(turn=order[position + 1], phase_index=0)
+        return rules.enter_phase(state.evolve(turn=order[position + 1], phase_index=0))
     date = rules.next_date(state.date)
     if date > dt.date.fromisoformat(rules.campaign[1]):
         raise RefusedError(f"the campaign ends on {rules.campaign[1]}; there is no next phase")
-    return rules.new_day(state, date)
+    return rules.enter_phase(rules.new_day(state, date))
 
 
 def previous_phase(state: GameState, history: list[GameState]) -> GameState:

@@ -157,6 +157,10 @@ class RuleSet:
         weather = self.historical_weather.get(date.isoformat(), state.weather)
         return state.evolve(date=date, turn=self.turn_order(date)[0], phase_index=0, weather=weather)
 
+    def enter_phase(self, state: GameState) -> GameState:
+        """Return ``state`` as its phase begins, with what the phase does to it (nothing by default)."""
+        return state
+
     def phase_results(self, state: GameState, phase: Phase) -> dict[str, Any]:
         """Compute what ``phase`` does on ``state``, for display (nothing by default)."""
         return {}
@@ -227,6 +231,20 @@ class RuleSet:
         from normandy_lab.schemas import UnitSchema
 
         return UnitSchema
+
+    def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
+        """Return ``state`` with one of the game's markers set, as its rules allow (an analyst's edit).
+
+        By default no marker may be set by an edit; a game names those it lets the analyst change and
+        refuses a value its rules do not allow (``RefusedError``, saying why).
+        """
+        from normandy_lab.errors import RefusedError
+
+        raise RefusedError(f"the {self.title or self.system} rules let no edit set {name!r}")
+
+    def move_stops(self, state: GameState, unit: Any) -> Any:
+        """Return the hexes where ``unit``'s move must end besides enemy zones of control (None: none)."""
+        return None
 
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
         """Say what is wrong with one unit's entry that its schema cannot: (field, problem, fix), or None."""
@@ -324,6 +342,9 @@ class RuleSystem(Protocol):
     def new_day(self, state: GameState, date: Any) -> GameState:
         """See :meth:`RuleSet.new_day`."""
 
+    def enter_phase(self, state: GameState) -> GameState:
+        """See :meth:`RuleSet.enter_phase`."""
+
     def phase_results(self, state: GameState, phase: Phase) -> dict[str, Any]:
         """See :meth:`RuleSet.phase_results`."""
 
@@ -362,6 +383,12 @@ class RuleSystem(Protocol):
 
     def unit_schema(self) -> Any:
         """See :meth:`RuleSet.unit_schema`."""
+
+    def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
+        """See :meth:`RuleSet.set_marker`."""
+
+    def move_stops(self, state: GameState, unit: Any) -> Any:
+        """See :meth:`RuleSet.move_stops`."""
 
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
         """See :meth:`RuleSet.unit_problem`."""

@@ -7,6 +7,7 @@ its reasons; ``schema`` Cobra's scenario section; ``system`` the rule system cla
 
 from __future__ import annotations
 
+from normandy_lab.rules.base import ControlSpec
 from normandy_lab.rules.cobra.data import (
     HISTORICAL_WEATHER,
     MARKERS,
@@ -46,7 +47,41 @@ COBRA_RULES = CobraRules(
     rule_refs={"control": "7.0d", "zoc": "7.0", "unit_supply_range": "10.3"},
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
-    controls=(),
+    controls=(
+        ControlSpec(
+            key="carpet_plan",
+            label="Carpet bombing target",
+            rule="14.3",
+            kind="hex",
+            edit_op="marker",
+            edit_field="carpet_plan",
+            button="Plan",
+            help="Plan a carpet bombing in an Allied Combat Phase (14.3a): it flies at the start of the next "
+            "turn's Allied Combat Phase if that turn is clear (14.3b), with 3 AP against an enemy-occupied "
+            "hex (14.3e); an Allied unit entering it in the Mechanized Movement Phase stops there (14.3i). "
+            "Leave it empty to cancel.",
+        ),
+        ControlSpec(
+            key="allied_exited",
+            label="An Allied unit has exited a map edge",
+            rule="5.3c",
+            kind="flag",
+            edit_op="marker",
+            edit_field="allied_exited",
+            button="Set",
+            help="After an Allied unit exits a map edge the weather grips German movement less (5.3c).",
+        ),
+        ControlSpec(
+            key="south_edge_lost",
+            label="The south edge is lost to the Germans",
+            rule="10.4",
+            kind="flag",
+            edit_op="marker",
+            edit_field="south_edge_lost",
+            button="Set",
+            help="Once an Allied unit has exited the south edge, the Germans may not trace to it (10.4).",
+        ),
+    ),
     ring_words={
         "full": "in supply (10.3)",
         "out": "out of supply: line too long",

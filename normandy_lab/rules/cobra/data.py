@@ -140,6 +140,11 @@ MARKERS = {
     "allied_exited": False,
     "weather_history": (),
     "weather_roll": "",
+    # 14.3: the carpet bombing planned ({"hex", "gt"}), the one carried out this game turn, and the
+    # missions flown in GTs 5-14 ("early") and from GT 15 ("late").
+    "carpet_plan": None,
+    "carpet_done": None,
+    "carpet_missions": {"early": 0, "late": 0},
 }
 
 SUPPLY_STATES = (

@@ -70,6 +70,67 @@ class CobraRules(RuleSet):
             log=state.log.then(f"GT {gt}: weather {roll.words()}"),
         )
 
+    def enter_phase(self, state: GameState) -> GameState:
+        """Carry out or cancel last turn's carpet bombing as the Allied Combat Phase begins (14.3d)."""
+        from normandy_lab.engine.sequence import current_phase
+        from normandy_lab.rules.cobra.air import period, verdict
+
+        if current_phase(state).name != "Allied Combat":
+            return state
+        gt = turn_of(state.date)
+        mission = verdict(state, gt)
+        if mission is None:
+            return state
+        if not mission.flies:
+            return state.evolve(carpet_plan=None, log=state.log.then(f"carpet bombing {mission.why}"))
+        flown = dict(state.markers["carpet_missions"])
+        flown[period(gt)] = flown.get(period(gt), 0) + 1
+        return state.evolve(
+            carpet_plan=None,
+            carpet_done={"hex": mission.hex, "gt": gt},
+            carpet_missions=flown,
+            log=state.log.then(f"carpet bombing {mission.why}"),
+        )
+
+    def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
+        """Let the analyst plan a carpet bombing (14.3a), set supply points (11.1) or the exits (5.3c)."""
+        from normandy_lab.errors import RefusedError
+        from normandy_lab.rules.cobra.air import plan
+
+        if name == "carpet_plan":
+            return state.evolve(carpet_plan=plan(state, turn_of(state.date), value))
+        if name in ("allied_exited", "south_edge_lost"):
+            if not isinstance(value, bool):
+                raise RefusedError(f"{name} is true or false, not {value!r}")
+            return state.evolve(**{name: value})
+        if name == "supply_points":
+            if not isinstance(value, dict) or set(value) - {"US", "UK", "DE"}:
+                raise RefusedError("supply_points is a mapping of US, UK and DE to whole numbers (11.1)")
+            points = {**state.markers["supply_points"], **value}
+            if not all(isinstance(v, int) and v >= 0 for v in points.values()) or points["DE"] > 12:
+                raise RefusedError(
+                    "supply points are whole numbers from 0, the German total at most 12 (11.0c)"
+                )
+            return state.evolve(supply_points=points)
+        raise RefusedError(
+            f"Cobra lets an edit set carpet_plan, supply_points, allied_exited, south_edge_lost; not {name!r}"
+        )
+
+    def move_stops(self, state: GameState, unit: Any) -> Any:
+        """End an Allied move in the hex carpet-bombed this turn, in the Mechanized Movement Phase (14.3i)."""
+        from normandy_lab.engine.sequence import current_phase
+        from normandy_lab.grids import grid
+
+        done = state.markers["carpet_done"]
+        if unit.side != "allied" or not done or done["gt"] != turn_of(state.date):
+            return None
+        if current_phase(state).name != "Allied Mechanized Movement":
+            return None
+        g = grid(self.system)
+        stops = np.zeros(len(g), dtype=bool)
+        stops[g.index(done["hex"])] = True
+        return stops
+
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
         """Compute what a phase shows: the weather and its grip on German movement (5.3), supply (10.1)."""
         results: dict[str, Any] = {}
@@ -80,6 +141,27 @@ class CobraRules(RuleSet):
                 "roll": state.markers["weather_roll"] or "set by the scenario",
                 "german_ma": f"{top}/{bottom} of the MA (5.3b)" if top != bottom else "the whole MA (5.3b)",
             }
+        elif phase.name == "Allied Combat":
+            from normandy_lab.rules.cobra.air import CARPET_AP, air_points
+
+            points = air_points(state.weather)
+            done = state.markers["carpet_done"]
+            bombed = done is not None and done["gt"] == turn_of(state.date)
+            results = {
+                "air_points": f"{points} AP ({state.weather}, 14.0)",
+                "carpet_bombing": (
+                    f"{done['hex']} bombed at 6:1 before any other attack, losses in steps; "
+                    f"{points - CARPET_AP} AP left, not on that side of the army boundary (14.3e-h); "
+                    "the result is not rolled: the Combat Results Table's body is not in the text"
+                    if bombed
+                    else "none this turn"
+                ),
+            }
+            plan = state.markers["carpet_plan"]
+            if plan:
+                results["carpet_plan"] = (
+                    f"{plan['hex']}, planned on GT {plan['gt']} for the next turn (14.3a)"
+                )
         elif phase.kind in ("movement", "mech_movement") and phase.side:
             from normandy_lab.engine.supply import supply
 

@@ -88,6 +88,17 @@ class _Controls:
             op: w.Button(description=group[0].button, layout=small)
             for op, group in self.control_groups.items()
         }
+        # One-value controls (a hex, a flag, a number), each with its own button: one edit setting one
+        # of the game's markers ({"op": "marker", "name": ..., "value": ...}, RuleSet.set_marker).
+        self.single_controls = [c for c in self.state.rules.controls if c.kind in SINGLE_KINDS]
+        self.single_widgets = {
+            c.key: _single_widget(w, c, self.state.markers.get(c.key)) for c in self.single_controls
+        }
+        self.single_buttons = {
+            c.key: w.Button(description=c.button, layout=small) for c in self.single_controls
+        }
+        for c in self.single_controls:
+            self.single_buttons[c.key].on_click(lambda _, c=c: self._apply_single(c))
         self.undo_button = w.Button(description="Undo", layout=small)
         self.redo_button = w.Button(description="Redo", layout=small)
         self.save_path = w.Text(value="study.json", description="Study:")
@@ -190,9 +201,20 @@ class _Controls:
             edit[control.edit_field] = {s: box.value for s, box in self.control_boxes[control.key].items()}
         self.apply(edit)
 
+    def _apply_single(self, control: Any) -> None:
+        """Apply a one-value control as the edit it makes (an empty hex clears the marker)."""
+        value = self.single_widgets[control.key].value
+        if control.kind == "hex":
+            value = value.strip() or None
+        self.apply({"op": control.edit_op, "name": control.edit_field, "value": value})
+
     def _control_rows(self, w: Any) -> list:
         """Lay out the rule system's controls: per group its help, a row of boxes per control, its button."""
         rows: list = []
+        for control in self.single_controls:
+            if control.help:
+                rows.append(w.HTML(f"<small>{wording.link_rules(control.help, self.system)}</small>"))
+            rows.append(w.HBox([self.single_widgets[control.key], self.single_buttons[control.key]]))
         for op, group in self.control_groups.items():
             said = " ".join(c.help for c in group if c.help)
             if said:
@@ -246,3 +268,26 @@ class _Controls:
         from IPython.display import display
 
         display(self.app)
+
+
+SINGLE_KINDS = ("hex", "flag", "number")
+
+
+def _single_widget(w: Any, control: Any, value: Any) -> Any:
+    """Return the widget of a one-value control, showing the marker's value now."""
+    style = {"description_width": "initial"}
+    if control.kind == "flag":
+        return w.Checkbox(value=bool(value), description=control.label, style=style, indent=False)
+    if control.kind == "number":
+        return w.BoundedIntText(value=int(value or 0), min=0, max=999, description=control.label, style=style)
+    shown = value.get("hex", "") if isinstance(value, dict) else (value or "")
+    return w.Text(value=str(shown), placeholder="hex id", description=control.label, style=style)
+
+
+def single_value(control: Any, value: Any) -> Any:
+    """Return what a one-value control shows for a marker's value (a planned hex, a flag, a number)."""
+    if control.kind == "flag":
+        return bool(value)
+    if control.kind == "number":
+        return int(value or 0)
+    return str(value.get("hex", "") if isinstance(value, dict) else (value or ""))

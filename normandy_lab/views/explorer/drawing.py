@@ -10,6 +10,7 @@ from normandy_lab.engine.whatif import supply_summary
 from normandy_lab.grids import grid
 from normandy_lab.views import layers, wording
 from normandy_lab.views.explorer._common import ENEMY, _edit_ops
+from normandy_lab.views.explorer.controls import single_value
 
 
 class _Drawing:
@@ -78,6 +79,8 @@ class _Drawing:
             for key, boxes in self.control_boxes.items():
                 for sheet, box in boxes.items():
                     box.value = int(state.markers.get(key, {}).get(sheet, 0))
+            for control in self.single_controls:
+                self.single_widgets[control.key].value = single_value(control, state.markers.get(control.key))
             self.slider.max = max(len(self.phase_ends()) - 1, 0)
             self.slider.value = self.phase_number()
         finally:
