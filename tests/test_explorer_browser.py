@@ -433,3 +433,55 @@ def test_markup_in_a_scenario_runs_no_script_in_jupyterlab(lab):
         exported.screenshot(path=str(SHOTS / "09_export_hover.png"))
         assert exported.evaluate("() => window.__nl_injected") is None
         browser.close()
+
+
+def test_cobra_notebook_in_jupyterlab(lab):
+    """Issue 16: the Cobra walk-through runs in JupyterLab; the explorer draws, steps and explains a Cobra unit."""
+    from playwright.sync_api import sync_playwright
+
+    shutil.copy(REPO / "notebooks" / "03_cobra.ipynb", lab.root)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    outside: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.on(
+            "request", lambda r: None if r.url.startswith((lab, "data:", "blob:")) else outside.append(r.url)
+        )
+        page.goto(f"{lab}/lab/tree/03_cobra.ipynb?token={TOKEN}")
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName", timeout=120_000)
+        page.wait_for_timeout(1500)
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page.locator(".jp-OutputArea-output", has_text="weather: column").last.wait_for(timeout=300_000)
+        assert not page.locator(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+        ).count()
+        # The Cobra map: its hexes and all 139 counters of Alternate Cobra are in the page.
+        assert len(page.evaluate(JS_COLUMN, ["hexes", "code"])) > 2_000
+        ids = page.evaluate(JS_COLUMN, ["units", "unit_id"])
+        assert len(ids) == 139
+        page.screenshot(path=str(SHOTS / "10_cobra_after_run_all.png"))
+        # A click on a unit in supply: its report counts its line as 10.3's example does.
+        xs = page.evaluate(JS_COLUMN, ["units", "x"])
+        ys = page.evaluate(JS_COLUMN, ["units", "y"])
+        stack = page.evaluate(JS_COLUMN, ["units", "stack"])
+        general = page.evaluate(JS_COLUMN, ["units", "general"])
+        shown = None
+        for i in [k for k in range(len(ids)) if stack[k] == 1 and general[k]][:10]:
+            page.evaluate(JS_ZOOM, [xs[i], ys[i], 12000])
+            page.wait_for_timeout(700)
+            sx, sy, _ = page.evaluate(JS_SCREEN_POINT, [xs[i], ys[i]])
+            page.mouse.click(sx, sy)
+            try:
+                page.locator(".nl-panel", has_text=f"({ids[i]})").first.wait_for(timeout=15_000)
+            except Exception:
+                continue
+            shown = page.locator(".nl-panel", has_text=f"({ids[i]})").first.inner_text()
+            break
+        assert shown is not None, "no Cobra unit could be clicked"
+        assert "In supply." in shown and "Counted:" in shown and "10.3" in shown
+        assert "Combat Supply" not in shown  # Cobra has no second kind of supply
+        page.screenshot(path=str(SHOTS / "11_cobra_unit_report.png"))
+        browser.close()
+    assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"

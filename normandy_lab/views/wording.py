@@ -99,7 +99,7 @@ def _target_words(
 def _length_words(hexes: float, mp: float) -> str:
     parts = []
     if math.isfinite(hexes):
-        parts.append(f"{hexes:g} hexes")
+        parts.append(f"{hexes:g} {'hex' if hexes == 1 else 'hexes'}")
     if math.isfinite(mp):
         parts.append(f"{mp:g} movement points")
     return " or ".join(parts) if parts else "no line at all"
