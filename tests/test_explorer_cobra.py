@@ -99,3 +99,14 @@ def test_cobra_s_own_controls_plan_a_carpet_bombing_as_an_edit():
         explorer.state.markers["allied_exited"] is False
         and not explorer.single_widgets["allied_exited"].value
     )
+
+
+def test_compare_on_a_cobra_state_shows_cobra_s_supply_states():
+    from normandy_lab.views.compare import difference_table
+
+    before = nl.load_scenario(SCENARIO)
+    after = before.evolve(units=tuple(replace(u, hex=MOVED.get(u.id, u.hex)) for u in before.units))
+    table, changed = difference_table(before, after)
+    assert set(changed) == set(MOVED)
+    assert "<th>supply</th>" in table and "Combat Supply" not in table
+    assert table.count("yes → no") == len(MOVED)

@@ -52,24 +52,28 @@ def _fill(state: GameState, fig: Any, prefix: str) -> tuple[Any, dict[str, dict[
 
 
 def difference_table(before: GameState, after: GameState) -> tuple[str, list[str]]:
-    """Return an HTML table of the units whose General or Combat Supply differs, and their ids."""
+    """Return an HTML table of the units whose supply differs (in each state the rule system declares)."""
     from normandy_lab.engine.whatif import supply_changes
 
     changes = supply_changes(before, after)
     yes_no = {True: "yes", False: "no"}
+    # The columns are the rule system's supply states: BfN's General and Combat Supply, Cobra's one.
+    keys = {s.key: s.label for s in after.rules.supply_states}
+    combat = "combat" in keys
     rows = [
         "<tr>"
         f"<td>{html.escape(str(row.name))}</td><td>{html.escape(str(row.side))}</td>"
         f"<td>{html.escape(wording.place_of(after.system, str(row.hex)))}</td>"
         f"<td>{yes_no[bool(row.general_before)]} → {yes_no[bool(row.general_after)]}</td>"
-        f"<td>{yes_no[bool(row.combat_before)]} → {yes_no[bool(row.combat_after)]}</td>"
-        f"<td>{html.escape(str(row.reason_after))}</td>"
+        + (f"<td>{yes_no[bool(row.combat_before)]} → {yes_no[bool(row.combat_after)]}</td>" if combat else "")
+        + f"<td>{html.escape(str(row.reason_after))}</td>"
         "</tr>"
         for row in changes.itertuples()
     ]
     head = (
-        "<tr><th>unit</th><th>side</th><th>where</th><th>General Supply</th><th>Combat Supply</th>"
-        "<th>why, after</th></tr>"
+        f"<tr><th>unit</th><th>side</th><th>where</th><th>{html.escape(keys['general'])}</th>"
+        + (f"<th>{html.escape(keys['combat'])}</th>" if combat else "")
+        + "<th>why, after</th></tr>"
     )
     table = (
         f"<b>{len(rows)} units change supply</b>"
