@@ -380,3 +380,43 @@ def test_14_3a_a_mission_is_planned_only_in_an_allied_combat_phase(gt15):
         apply_edit(gt15, {"op": "marker", "name": "csp", "value": 3})
     with pytest.raises(RefusedError, match="at most 12"):
         apply_edit(gt15, {"op": "marker", "name": "supply_points", "value": {"DE": 13}})
+
+
+# -- the 10.3 example on the real map (the data) ---------------------------------------------------
+
+
+def _road_paths(kind: str):
+    import networkx as nx
+
+    from normandy_lab.network import edge_arrays
+    from normandy_lab.rules.cobra.supply import line_edges
+
+    edges = line_edges(get("cobra"), frozenset())
+    e = edge_arrays("cobra")
+    ids = nl.grid("cobra")._ids
+    keep = getattr(edges, kind)
+    return nx.Graph([(ids[a], ids[b]) for a, b in zip(e.src[keep], e.dst[keep], strict=True)])
+
+
+def test_10_3_example_on_the_map_a1212_to_a1312_is_bocage_off_road_then_six_hexes_of_minor_road():
+    import networkx as nx
+
+    terrain = nl.terrain_map("cobra", progress=False).hexes["terrain"]
+    assert terrain["A1212"] == "Bocage" and terrain["A1312"] == "Bocage"  # "hex A1312 (Bocage 2)"
+    assert not _road_paths("minor_road").has_edge("A1212", "A1312")
+    assert not _road_paths("major_road").has_edge("A1212", "A1312")
+    minor = _road_paths("minor_road")
+    assert nx.shortest_path_length(minor, "A1312", "A1809") == 6  # "along the minor road ... total of 6"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="maps/README.md: the 1944 N174 passes Torigni one hex off A1809 on the Cobra grid (within the "
+    "road's accuracy); no source puts it through A1809, so the major-road leg of the example starts a hex away",
+)
+def test_10_3_example_on_the_map_a_major_road_runs_from_a1809_to_isigny():
+    import networkx as nx
+
+    isigny = nl.grid("cobra").locate(*nl.lookup("Isigny-sur-Mer"))
+    assert nx.has_path(_road_paths("major_road"), "A1809", isigny)
