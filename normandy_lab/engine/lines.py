@@ -33,6 +33,7 @@ from normandy_lab.engine.search import (
 )
 from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.engine.zoc import zoc_mask
+from normandy_lab.gamemap import game_map
 from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
 from normandy_lab.terrain import ROAD_CLASSES, terrain_map
@@ -164,27 +165,19 @@ def _as_hexes(count: np.ndarray | int) -> np.ndarray | float:
     return float(value) if value.ndim == 0 else value
 
 
-@lru_cache(maxsize=8)
 def _water_names(system: str) -> np.ndarray:
     """Return the name of the water each directed edge crosses ("" where none is named)."""
-    names = terrain_map(system, progress=False).hexsides["water_name"].fillna("").to_numpy()
-    return names[edge_arrays(system).side]
+    return game_map(system).water_names
 
 
-@lru_cache(maxsize=8)
 def _impassable(system: str, maps: frozenset[str] = frozenset()) -> np.ndarray:
     """Hexes no line may enter: sea and impassable terrain, and the hexes of sheets not in play."""
-    terrain = terrain_map(system, progress=False).hexes["terrain"].to_numpy()
-    return np.isin(terrain, ["Sea", "All Sea", "Impassable"]) | ~in_play(system, maps)
+    return game_map(system).closed(maps)
 
 
-@lru_cache(maxsize=16)
 def in_play(system: str, maps: frozenset[str] = frozenset()) -> np.ndarray:
     """Return which hexes lie on the map sheets in play (every hex when ``maps`` is empty: all sheets)."""
-    g = grid(system)
-    if not maps:
-        return np.ones(len(g), dtype=bool)
-    return np.isin(g._sheets.astype(str), sorted(maps))
+    return game_map(system).in_play(maps)
 
 
 def _flat_flags(wanted: list | None, count: int) -> np.ndarray:
@@ -194,16 +187,9 @@ def _flat_flags(wanted: list | None, count: int) -> np.ndarray:
     return np.concatenate([np.asarray(w, dtype=np.bool_) for w in wanted] or [np.zeros(0, np.bool_)])
 
 
-@lru_cache(maxsize=8)
 def _edge_positions(system: str) -> tuple[np.ndarray, np.ndarray]:
     """Return, per directed edge, its position in the map graph's reverse and forward rows."""
-    graph = map_graph(system)
-    count = len(graph.rev_eid)
-    rev_pos = np.empty(count, dtype=np.int64)
-    rev_pos[graph.rev_eid] = np.arange(count)
-    fwd_pos = np.empty(count, dtype=np.int64)
-    fwd_pos[graph.fwd_eid] = np.arange(count)
-    return rev_pos, fwd_pos
+    return game_map(system).edge_positions
 
 
 @dataclass(frozen=True)

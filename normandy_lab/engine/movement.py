@@ -36,7 +36,6 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 import numpy as np
 
@@ -109,13 +108,11 @@ class _EdgeCosts:
         return self.get(here)
 
 
-@lru_cache(maxsize=8)
 def _edge_order(system: str) -> tuple[np.ndarray, np.ndarray]:
-    """Edges sorted by the hex they leave, with CSR offsets (cached per map)."""
-    e = edge_arrays(system)
-    order = np.argsort(e.src, kind="stable")
-    indptr = np.searchsorted(e.src[order], np.arange(len(grid(system)) + 1))
-    return order, indptr
+    """Edges sorted by the hex they leave, with CSR offsets (the map's own table)."""
+    from normandy_lab.gamemap import game_map
+
+    return game_map(system).edge_order
 
 
 def lookup_costs(values: np.ndarray, table: dict, all_value: float) -> np.ndarray:

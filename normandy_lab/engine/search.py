@@ -32,13 +32,9 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 from numba import njit
-
-from normandy_lab.grids import grid
-from normandy_lab.network import edge_arrays
 
 
 @dataclass(frozen=True)
@@ -67,21 +63,11 @@ class MapGraph:
     fwd_eid: np.ndarray
 
 
-@lru_cache(maxsize=8)
 def map_graph(system: str) -> MapGraph:
-    """Return the static graph of a map (cached: it depends only on the map)."""
-    e = edge_arrays(system)
-    n = len(grid(system))
+    """Return the static graph of a map (made once, by the map's :class:`~normandy_lab.gamemap.GameMap`)."""
+    from normandy_lab.gamemap import game_map
 
-    def rows(key: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        order = np.lexsort((other, key))
-        ptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(key, minlength=n), out=ptr[1:])
-        return ptr, other[order].astype(np.int32), order.astype(np.int64)
-
-    rev = rows(e.dst, e.src)
-    fwd = rows(e.src, e.dst)
-    return MapGraph(n, *rev, *fwd)
+    return game_map(system).graph
 
 
 # -- one search -----------------------------------------------------------------

@@ -31,6 +31,7 @@ from normandy_lab.engine.reasons import BLOCKED, CUT_OFF, EXEMPT, OUT_OF_RANGE, 
 from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.search import FAR
 from normandy_lab.engine.state import GameState, other_side
+from normandy_lab.gamemap import game_map
 from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
 from normandy_lab.rules.cobra.metric import N_LAYERS, SCALE, LineEdges, count_of, distance_limit, line_moves
@@ -78,14 +79,9 @@ def line_graph(
     return LayeredGraph(len(grid(rules.system)), N_LAYERS, e.src, e.dst, moves)
 
 
-@lru_cache(maxsize=4)
 def _sheet_columns_rows(system: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Return each hex's sheet letter and printed column and row (Cobra ids: sheet, column, row)."""
-    ids = grid(system)._ids.astype(str)
-    sheets = np.array([i[0] for i in ids])
-    cols = np.array([int(i[1:3]) for i in ids])
-    rows = np.array([int(i[3:5]) for i in ids])
-    return sheets, cols, rows
+    return game_map(system).printed
 
 
 def sources(state: GameState, side: str, situation: Situation | None = None) -> dict[int, str]:
@@ -189,14 +185,9 @@ def determine(state: GameState) -> SupplyReport:
     return report
 
 
-@lru_cache(maxsize=4)
 def _edge_of(system: str) -> dict[tuple[int, int], int]:
-    """Return the directed edge joining two hexes, by (from, to) (the first where two are drawn)."""
-    e = edge_arrays(system)
-    found: dict[tuple[int, int], int] = {}
-    for k, pair in enumerate(zip(e.src.tolist(), e.dst.tolist(), strict=True)):
-        found.setdefault(pair, k)
-    return found
+    """Return the directed edge joining two hexes, by (from, to)."""
+    return game_map(system).edge_between
 
 
 def _legs(state: GameState, graph: LayeredGraph, nodes: list[int]) -> list[tuple[str, int, int]]:
@@ -397,15 +388,8 @@ def _explain(
             row.blocking_hex, row.blocking_units = blocks[0].hex, blocks[0].units
 
 
-@lru_cache(maxsize=8)
-def _sea_or_off_cached(system: str, maps: frozenset[str]) -> np.ndarray:
-    from normandy_lab.engine.lines import _impassable
-
-    return _impassable(system, maps)
-
-
 def _sea_or_off(state: GameState) -> np.ndarray:
-    return _sea_or_off_cached(state.system, state.maps)
+    return game_map(state.system).closed(state.maps)
 
 
 class _Ranges:
