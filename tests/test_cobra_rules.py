@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ import normandy_lab as nl
 from normandy_lab.engine.layered import LayeredGraph
 from normandy_lab.engine.lines import Situation, blocked_mask
 from normandy_lab.engine.reasons import CUT_OFF, EXEMPT
-from normandy_lab.engine.scenario import ScenarioError, load_scenario_text
+from normandy_lab.engine.scenario import ScenarioError, load_scenario_text, scenario_path
 from normandy_lab.engine.state import Unit
 from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.rules import get
@@ -421,3 +422,64 @@ def test_10_3_example_on_the_map_a_major_road_runs_from_a1809_to_isigny():
     isigny = nl.grid("cobra").locate(*nl.lookup("Isigny-sur-Mer"))
     major = _road_paths("major_road")
     assert major.has_node("A1809") and nx.has_path(major, "A1809", isigny)
+
+
+# -- stacking (6.0-6.1) ----------------------------------------------------------------------------
+
+
+def _stack(*specs):
+    units = []
+    for n, (nationality, utype, size, formation) in enumerate(specs):
+        side = "german" if nationality == "DE" else "allied"
+        hq = "corps" if utype == "hq" else None
+        steps = {"division": 4, "regiment": 2, "brigade": 2}.get(size, 1)
+        units.append(
+            Unit(
+                id=f"U{n}", name=f"U{n}", side=side, nationality=nationality, type=utype, mechanized=False,
+                size=size, formation=formation, corps=None, hq=hq, hex="A3403", steps=steps,
+            )
+        )  # fmt: skip
+    return units
+
+
+@pytest.mark.parametrize(
+    ("specs", "fits"),
+    [
+        ([("DE", "infantry", "regiment", "352 ID")] * 3, True),  # 6.0c2: three regiments
+        ([("DE", "infantry", "regiment", "352 ID")] * 4, False),
+        ([("US", "infantry", "division", None)] * 2, False),  # 6.0b: one division
+        ([("UK", "armor", "brigade", "7 AD")] * 2, True),  # 6.0c3: two British brigades
+        ([("UK", "armor", "brigade", "7 AD")] * 3, False),
+        ([("UK", "parachute", "brigade", "6 AB")] * 3, True),  # 6.0c: the 6th Airborne's three brigades
+        ([("US", "infantry", "division", None), ("US", "hq", "corps_hq", None)]
+         + [("US", "armor", "battalion", None)] * 2, True),  # 6.1a: one HQ and two battalions free
+        ([("US", "infantry", "division", None)] + [("US", "armor", "battalion", None)] * 3, False),
+        ([("UK", "infantry", "division", None), ("UK", "armor", "brigade", None)], True),  # 6.1b
+        ([("UK", "infantry", "division", None), ("UK", "armor", "brigade", "7 AD")], False),
+        ([("US", "infantry", "division", None), ("US", "recon", "regiment", None)], True),  # 6.1c
+    ],
+)  # fmt: skip
+def test_6_0_one_division_a_hex_with_the_free_units_of_6_1(specs, fits):
+    from normandy_lab.rules.cobra.stacking import stacking_problem
+
+    assert (stacking_problem(_stack(*specs)) is None) == fits
+
+
+def test_6_0_the_printed_set_ups_keep_the_stacking_limit_and_an_overstack_is_refused(gt15):
+    from collections import defaultdict
+
+    from normandy_lab.rules.cobra.stacking import WHOLE, division_load
+
+    for state in (gt15, nl.load_scenario("cobra_1944-06-06_gt01")):
+        stacks = defaultdict(list)
+        for u in state.units:
+            stacks[(u.hex, u.side)].append(u)
+        loads = [division_load(us) for us in stacks.values()]
+        assert max(loads) <= WHOLE  # the rulebook's own set-ups are legal
+    text = (
+        Path(scenario_path("cobra_1944-07-16_gt15"))
+        .read_text()
+        .replace("    hex: A3505\n", "    hex: A3704\n")
+    )
+    with pytest.raises(ScenarioError, match=r"hex A3704: .* divisions; the limit is one \(6\.0b-c, 6\.1\)"):
+        load_scenario_text(text)

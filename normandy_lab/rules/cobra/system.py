@@ -252,6 +252,26 @@ class CobraRules(RuleSet):
             )
         return None
 
+    def units_problem(self, data: Any, units: list[Any]) -> tuple[int, str, str, str] | None:
+        """Refuse more than one division's worth of one side's units in a hex (6.0-6.1, 17.3.7)."""
+        from normandy_lab.rules.cobra.stacking import stacking_problem
+
+        stacks: dict[tuple[str, str], list[int]] = {}
+        for n, unit in enumerate(units):
+            if unit.status == "active":
+                stacks.setdefault((unit.hex, unit.side), []).append(n)
+        for (hex_id, _), members in stacks.items():
+            problem = stacking_problem([units[n] for n in members])
+            if problem:
+                first = getattr(data["units"][members[0]], "line", 0)
+                return (
+                    members[-1],
+                    "units",
+                    f"hex {hex_id}: {problem}",
+                    f"move a unit out of the hex (its first unit is at line {first})",
+                )
+        return None
+
     def exemption(self, state: GameState) -> tuple[str, str] | None:
         """Return (rule, words) when every unit is in supply without a line: the Campaign's GT 1 and 2."""
         if turn_of(state.date) <= 2:
