@@ -483,3 +483,56 @@ def test_6_0_the_printed_set_ups_keep_the_stacking_limit_and_an_overstack_is_ref
     )
     with pytest.raises(ScenarioError, match=r"hex A3704: .* divisions; the limit is one \(6\.0b-c, 6\.1\)"):
         load_scenario_text(text)
+
+
+# -- movement: crossing a major river into an enemy zone of control (5.1e) ------------------------
+
+
+def _orne(gt15, *units):
+    """A state with only the given units, at the start of the Allied Initial Movement Phase of GT 15."""
+    return _to_phase(gt15.evolve(units=tuple(units)), "Allied Initial Movement")
+
+
+BRIGADE = dict(nationality="UK", type="armor", size="brigade", steps=2, mechanized=True)
+
+
+def test_5_1e_first_example_the_zoc_s_owner_is_not_next_to_the_river(gt15):
+    from normandy_lab.engine.movement import check_move
+
+    # The German unit whose ZOC covers 3408 stands at 3409, away from the Orne: the 4th may cross.
+    state = _orne(gt15, _unit("UK-4", "allied", "A3308", **BRIGADE), _unit("DE-A", "german", "A3409"))
+    g = nl.grid("cobra")
+    assert (g.index("A3308"), g.index("A3408")) not in get("cobra").forbidden_steps(state, state.unit("UK-4"))
+    assert check_move(state, "UK-4", "A3408").path == ["A3308", "A3408"]  # straight over the bridge
+
+
+def test_5_1e_second_example_friendly_occupied_or_not(gt15):
+    from normandy_lab.engine.movement import check_move
+
+    # The German unit at 3310 is next to the Orne and puts 3309 in its ZOC: only a friend there opens it.
+    g = nl.grid("cobra")
+    across = (g.index("A3308"), g.index("A3309"))  # the step over the Orne
+    alone = _orne(gt15, _unit("UK-4", "allied", "A3308", **BRIGADE), _unit("DE-B", "german", "A3310"))
+    assert across in get("cobra").forbidden_steps(alone, alone.unit("UK-4"))
+    roundabout = check_move(alone, "UK-4", "A3309")  # it may still get there without crossing into it
+    assert roundabout.path[:2] != ["A3308", "A3309"]
+    friend = _unit("UK-F", "allied", "A3309", nationality="UK", size="regiment")
+    held = _orne(gt15, _unit("UK-4", "allied", "A3308", **BRIGADE), _unit("DE-B", "german", "A3310"), friend)
+    assert across not in get("cobra").forbidden_steps(held, held.unit("UK-4"))
+    assert check_move(held, "UK-4", "A3309").legal
+
+
+def test_5_1e_third_example_the_river_is_ignored_for_the_zoc_of_the_regiment_across_it(gt15):
+    from normandy_lab.engine.movement import check_move
+
+    # The regiment at 3309 covers 3308 across the Orne for this test: from there into 3408 (in the ZOC
+    # of 3409) is EZOC to EZOC, refused; with the regiment gone the first example holds again.
+    g = nl.grid("cobra")
+    across = (g.index("A3308"), g.index("A3408"))
+    units = [_unit("UK-4", "allied", "A3308", **BRIGADE), _unit("DE-A", "german", "A3409")]
+    covered = _orne(gt15, *units, _unit("DE-C", "german", "A3309"))
+    assert across in get("cobra").forbidden_steps(covered, covered.unit("UK-4"))
+    # (It may still reach 3408 the long way, across the Orne into 3407, which no ZOC covers, then east.)
+    assert check_move(covered, "UK-4", "A3408").path[:2] != ["A3308", "A3408"]
+    clear = _orne(gt15, *units)
+    assert across not in get("cobra").forbidden_steps(clear, clear.unit("UK-4"))

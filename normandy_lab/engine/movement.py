@@ -177,6 +177,7 @@ def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = Fals
     edges, ma = _costs(state, unit, in_supply, isolated)
     enemy_zoc = zoc_mask(state, other_side(unit.side))
     stops = state.rules.move_stops(state, unit)  # where the game ends a move besides (Cobra 14.3i)
+    forbidden = state.rules.forbidden_steps(state, unit) or ()  # steps the game refuses (Cobra 5.1e)
     enemy = np.zeros(len(g), dtype=bool)
     friends_here = 0
     for u in state.units:
@@ -198,7 +199,7 @@ def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = Fals
         if here != start and (enemy_zoc[here] or (stops is not None and stops[here])):
             continue  # entering an EZOC ends the move (5.2), or a hex the game says
         for there, step, _ in edges.get(here, []):
-            if enemy[there]:
+            if enemy[there] or (here, there) in forbidden:
                 continue
             extra = 0.0
             if here == start and enemy_zoc[start]:

@@ -246,6 +246,10 @@ class RuleSet:
         """Return the hexes where ``unit``'s move must end besides enemy zones of control (None: none)."""
         return None
 
+    def forbidden_steps(self, state: GameState, unit: Any) -> set[tuple[int, int]] | None:
+        """Return the steps (from, to hex index) ``unit`` may not take now, beyond its costs (None: none)."""
+        return None
+
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
         """Say what is wrong with one unit's entry that its schema cannot: (field, problem, fix), or None."""
         return None
@@ -389,6 +393,9 @@ class RuleSystem(Protocol):
 
     def move_stops(self, state: GameState, unit: Any) -> Any:
         """See :meth:`RuleSet.move_stops`."""
+
+    def forbidden_steps(self, state: GameState, unit: Any) -> set[tuple[int, int]] | None:
+        """See :meth:`RuleSet.forbidden_steps`."""
 
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
         """See :meth:`RuleSet.unit_problem`."""

@@ -116,6 +116,53 @@ class CobraRules(RuleSet):
             f"Cobra lets an edit set carpet_plan, supply_points, allied_exited, south_edge_lost; not {name!r}"
         )
 
+    def forbidden_steps(self, state: GameState, unit: Any) -> set[tuple[int, int]] | None:
+        """Refuse a crossing of a major river into an EZOC hex unless 5.1e allows it.
+
+        For this test only, a ZOC extends across major rivers (5.1e, Important).  The crossing is allowed
+        when (1) the hex entered is friendly-occupied or (2) no enemy unit exerting the ZOC there is next
+        to a major river, and (3) the unit could make the move were the river not there: it does not
+        start in an enemy ZOC so counted (the third example: the unit at 3308 is in the ZOC of the
+        regiment across the Orne at 3309, so it may not cross into 3408).  INFERRED: (1) or (2), and
+        (3), the one reading under which all three of 5.1e's examples hold; a bridge does not lift it.
+        """
+        from normandy_lab.engine.state import other_side
+        from normandy_lab.gamemap import game_map
+
+        gmap = game_map(self.system)
+        e = gmap.edges
+        feature = gmap.terrain.hexsides["water_feature"].fillna("").to_numpy()[e.side]
+        river = (feature == "Major River") & ~e.all_sea
+        if not river.any():
+            return None
+        g = gmap.grid
+        enemy_side = other_side(unit.side)
+        # The ZOC of every enemy unit that exerts one, across major rivers too (5.1e), by hex.
+        land = ~e.all_sea
+        exerting = {
+            g.index(u.hex) for u in state.units_of(enemy_side) if u.status == "active" and self.exerts_zoc(u)
+        }
+        into = np.zeros(len(g), dtype=bool)
+        by_hex: dict[int, list[int]] = {}
+        for a, b in zip(e.src[land].tolist(), e.dst[land].tolist(), strict=True):
+            if a in exerting:
+                into[b] = True
+                by_hex.setdefault(b, []).append(a)
+        start = g.index(unit.hex)
+        riverside = np.zeros(len(g), dtype=bool)
+        riverside[e.src[river]] = True
+        friendly = {
+            g.index(u.hex) for u in state.units_of(unit.side) if u.status == "active" and u.id != unit.id
+        }
+        forbidden: set[tuple[int, int]] = set()
+        for a, b in zip(e.src[river].tolist(), e.dst[river].tolist(), strict=True):
+            if not into[b]:
+                continue
+            allowed = b in friendly or not any(riverside[x] for x in by_hex.get(b, []))
+            if not allowed or into[start]:
+                forbidden.add((a, b))
+        return forbidden
+
     def move_stops(self, state: GameState, unit: Any) -> Any:
         """End an Allied move in the hex carpet-bombed this turn, in the Mechanized Movement Phase (14.3i)."""
         from normandy_lab.engine.sequence import current_phase
