@@ -536,3 +536,23 @@ def test_5_1e_third_example_the_river_is_ignored_for_the_zoc_of_the_regiment_acr
     assert check_move(covered, "UK-4", "A3408").path[:2] != ["A3308", "A3408"]
     clear = _orne(gt15, *units)
     assert across not in get("cobra").forbidden_steps(clear, clear.unit("UK-4"))
+
+
+def test_5_9_the_army_boundary_a_move_may_cross_it_but_not_end_beyond_one_hex(gt15):
+    from normandy_lab.engine.movement import check_move, movement_range
+
+    # The boundary runs down column 24 of map A (17.2).  A lone US regiment at A2310 and a British
+    # brigade at A2610, far from any German unit.
+    us = _unit("US-R", "allied", "A2310", mechanized=True, type="armor", ma=8)
+    uk = _unit(
+        "UK-B", "allied", "A2610", nationality="UK", size="brigade", type="armor", mechanized=True, ma=8
+    )
+    state = _orne(gt15, us, uk, _unit("DE-X", "german", "A4530"))
+    assert check_move(state, "US-R", "A2510").legal  # one hex east of the line: allowed (5.9b)
+    refused = check_move(state, "US-R", "A2610")
+    assert not refused.legal and "5.9b" in refused.reason
+    assert not check_move(state, "UK-B", "A2210").legal and check_move(state, "UK-B", "A2310").legal  # 5.9c
+    reach = movement_range(state, "US-R")
+    g = nl.grid("cobra")
+    line = g._gcol[g.index("A2401")]
+    assert reach and all(g._gcol[g.index(h)] - line <= 1 for h in reach)

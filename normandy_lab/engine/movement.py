@@ -156,7 +156,8 @@ def movement_range(
     in_supply, isolated = _supply_state(state, unit_id, in_supply, isolated)
     reach, _ = _search(state, unit, in_supply, isolated)
     g = grid(state.system)
-    return {str(g._ids[i]): cost for i, (cost, _) in reach.items()}
+    may_end = state.rules.end_problem  # a hex a unit may cross but not stop in (Cobra 5.9) is not in range
+    return {str(g._ids[i]): cost for i, (cost, _) in reach.items() if may_end(state, unit, i) is None}
 
 
 def _supply_state(
@@ -240,6 +241,9 @@ def check_move(
             )
     if ma <= 0:
         return MoveCheck(False, math.inf, ma, [], f"{unit.id} has no movement allowance this phase")
+    problem = state.rules.end_problem(state, unit, target)
+    if problem:
+        return MoveCheck(False, math.inf, ma, [], problem)
     if target not in reach:
         unlimited = replace(unit, ma=10_000)
         far, _ = _search(

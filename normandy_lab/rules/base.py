@@ -250,6 +250,10 @@ class RuleSet:
         """Return the steps (from, to hex index) ``unit`` may not take now, beyond its costs (None: none)."""
         return None
 
+    def end_problem(self, state: GameState, unit: Any, hex_index: int) -> str | None:
+        """Say why ``unit`` may pass through but not end its move in a hex (None: it may)."""
+        return None
+
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
         """Say what is wrong with one unit's entry that its schema cannot: (field, problem, fix), or None."""
         return None
@@ -396,6 +400,9 @@ class RuleSystem(Protocol):
 
     def forbidden_steps(self, state: GameState, unit: Any) -> set[tuple[int, int]] | None:
         """See :meth:`RuleSet.forbidden_steps`."""
+
+    def end_problem(self, state: GameState, unit: Any, hex_index: int) -> str | None:
+        """See :meth:`RuleSet.end_problem`."""
 
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
         """See :meth:`RuleSet.unit_problem`."""

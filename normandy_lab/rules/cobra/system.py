@@ -163,6 +163,29 @@ class CobraRules(RuleSet):
                 forbidden.add((a, b))
         return forbidden
 
+    def end_problem(self, state: GameState, unit: Any, hex_index: int) -> str | None:
+        """Refuse a move ending more than one hex across the Allied Army Boundary (5.9b-d).
+
+        The boundary is the column of map A the ``army_boundary`` marker names (and the same column of
+        map B, ten more: B35 runs on from A25, 5.9a); US units may not end a move more than one hex east
+        of it, British and Canadian units more than one hex west.  The extended diagonal boundary of
+        5.9.1b-c is not played.
+        """
+        boundary = state.markers["army_boundary"]
+        if unit.side != "allied" or boundary is None:
+            return None
+        from normandy_lab.gamemap import game_map
+
+        g = game_map(self.system).grid
+        line = g._gcol[g.index(f"A{boundary:02d}01")]
+        east = int(g._gcol[hex_index] - line)
+        where = f"the army boundary (column A{boundary:02d})"
+        if unit.nationality == "US" and east > 1:
+            return f"a US unit may not end a move more than one hex east of {where} (5.9b)"
+        if unit.nationality in ("UK", "CA") and east < -1:
+            return f"a British unit may not end a move more than one hex west of {where} (5.9c)"
+        return None
+
     def move_stops(self, state: GameState, unit: Any) -> Any:
         """End an Allied move in the hex carpet-bombed this turn, in the Mechanized Movement Phase (14.3i)."""
         from normandy_lab.engine.sequence import current_phase
