@@ -556,3 +556,22 @@ def test_5_9_the_army_boundary_a_move_may_cross_it_but_not_end_beyond_one_hex(gt
     g = nl.grid("cobra")
     line = g._gcol[g.index("A2401")]
     assert reach and all(g._gcol[g.index(h)] - line <= 1 for h in reach)
+
+
+def test_17_3_5_cherbourg_serves_the_germans_once_cut_off_and_never_after_an_allied_entry():
+    from normandy_lab.engine.edits import interdict_hex
+
+    state = nl.load_scenario("cobra_1944-06-06_gt01").evolve(date=dt.date(1944, 6, 10), turn="GT 3")
+    before = nl.supply(state)["DE-739-709"]  # the garrison regiment at B1309, in Cherbourg
+    assert before.general and "(10.4b)" in before.traced_to  # its line still runs to the south edge
+    # Close every land hex of map B's row 11, right across the Cotentin (the 920th, on it at B0811, leaves).
+    terrain = nl.terrain_map("cobra", progress=False).hexes["terrain"]
+    row = [h for h in nl.grid("cobra")._ids if h[0] == "B" and h[3:5] == "11" and terrain[h] != "All Sea"]
+    cut = state.evolve(units=tuple(u for u in state.units if u.id != "DE-920-243"))
+    for hex_id in row:
+        cut = interdict_hex(cut, hex_id)
+    after = nl.supply(cut)
+    assert after["DE-739-709"].general and "Cherbourg, cut off" in after["DE-739-709"].traced_to  # 17.3.5d-e
+    assert "B1308" in after.sources["german"]
+    entered = nl.supply(cut.evolve(cherbourg_entered=True))  # 17.3.5e: never once an Allied unit entered
+    assert "B1308" not in entered.sources["german"] and not entered["DE-739-709"].general

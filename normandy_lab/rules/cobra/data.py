@@ -142,6 +142,8 @@ MARKERS = {
     "weather_roll": "",
     # 14.3: the carpet bombing planned ({"hex", "gt"}), the one carried out this game turn, and the
     # missions flown in GTs 5-14 ("early") and from GT 15 ("late").
+    # 17.3.5e: Cherbourg serves the Germans cut off in the Cotentin only while no Allied unit has entered it.
+    "cherbourg_entered": False,
     "carpet_plan": None,
     "carpet_done": None,
     "carpet_missions": {"early": 0, "late": 0},

@@ -59,3 +59,4 @@ class CobraScenarioSchema(ScenarioSchema):
     supply_points: SupplyPointsSchema | None = None
     army_boundary: Annotated[StrictInt, Field(ge=1, le=51)] | None = None
     south_edge_lost: StrictBool = False
+    cherbourg_entered: StrictBool = False

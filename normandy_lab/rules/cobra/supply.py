@@ -120,7 +120,34 @@ def sources(state: GameState, side: str, situation: Situation | None = None) -> 
     # ZOC stays: the search reaches it but no line may enter it, 10.3b2.)
     situation = situation or Situation.of(state)
     closed = situation.occupied[other_side(side)] | _sea_or_off(state)
-    return {i: why for i, why in found.items() if not closed[i]}
+    found = {i: why for i, why in found.items() if not closed[i]}
+    if side == "german" and not state.markers["cherbourg_entered"]:
+        found.update(_cherbourg(state, situation, found, edges, closed))
+    return found
+
+
+def _cherbourg(state: GameState, situation: Situation, edge_sources: dict, edges: LineEdges, closed) -> dict:
+    """Return Cherbourg's city hexes as German sources once it is cut off from the map edges (17.3.5d-e).
+
+    Cut off: no major road joins a Cherbourg city hex to a German edge source by hexes a German line
+    may use.  Then the city hexes (never entered by an Allied unit: the ``cherbourg_entered`` marker)
+    are sources, for any number of units (17.3.5f).
+    """
+    gmap = game_map(state.system)
+    hexes = gmap.terrain.hexes
+    city = np.nonzero(
+        ((hexes["settlement"] == "City") & (hexes["builtup_name"] == "Cherbourg")).to_numpy() & ~closed
+    )[0]
+    if not len(city):
+        return {}
+    e = gmap.edges
+    blocked = blocked_mask(state, "german", situation)
+    road = edges.major_road & ~blocked[e.src] & ~blocked[e.dst]
+    graph = LayeredGraph(len(gmap.grid), 1, e.src, e.dst, [Move(0, 0, road, 1)])
+    dist, _ = graph.search(np.array(sorted(edge_sources), dtype=np.int64), graph.node_mask(blocked))
+    if (dist[city] < FAR).any():
+        return {}  # a major road still joins Cherbourg to a map edge: it is no source yet
+    return {int(i): "Cherbourg, cut off from the map edges (17.3.5d-e)" for i in city}
 
 
 @dataclass

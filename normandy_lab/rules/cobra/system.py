@@ -374,6 +374,7 @@ class CobraRules(RuleSet):
             },
             "army_boundary": data.get("army_boundary"),
             "south_edge_lost": bool(data.get("south_edge_lost", False)),
+            "cherbourg_entered": bool(data.get("cherbourg_entered", False)),
         }
 
     def determine_supply(self, state: GameState) -> SupplyReport:
