@@ -575,3 +575,32 @@ def test_17_3_5_cherbourg_serves_the_germans_once_cut_off_and_never_after_an_all
     assert "B1308" in after.sources["german"]
     entered = nl.supply(cut.evolve(cherbourg_entered=True))  # 17.3.5e: never once an Allied unit entered
     assert "B1308" not in entered.sources["german"] and not entered["DE-739-709"].general
+
+
+# -- what a combat phase puts on the table (8.1, 8.4, 10.0b, 11) ---------------------------------
+
+
+def test_8_4_odds_are_rounded_in_the_defenders_favour():
+    from normandy_lab.rules.cobra.combat import odds
+
+    assert odds(26, 9) == "2:1"  # 8.4 example
+    assert odds(9, 26) == "1:3" and odds(12, 12) == "1:1" and odds(5, 0) == "automatic"
+
+
+def test_8_1_11_each_attack_by_one_army_with_its_sp_cost_and_its_odds_without_sp(gt15):
+    from normandy_lab.engine.sequence import current_phase
+
+    def ratio(text):
+        a, d = text.split(":")
+        return int(a) / int(d)
+
+    for name, cost in (("Allied Combat", 1), ("German Combat", 2)):
+        state = _to_phase(gt15, name)
+        attacks = get("cobra").phase_results(state, current_phase(state))["attacks"]
+        assert attacks, name
+        for attack in attacks:
+            armies = {state.unit(u).nationality for u in attack["attackers"]}
+            assert armies <= {"US", "FR"} or armies <= {"UK", "CA", "PL"} or armies == {"DE"}  # 8.1d-e
+            assert attack["sp_cost"] == cost  # 11.0a-b
+            assert ratio(attack["odds_without_sp"]) <= ratio(attack["odds"])  # 10.0b: halved without SP
+        assert {a["army"] for a in attacks} == ({"US", "UK"} if cost == 1 else {"DE"})

@@ -211,13 +211,18 @@ class CobraRules(RuleSet):
                 "roll": state.markers["weather_roll"] or "set by the scenario",
                 "german_ma": f"{top}/{bottom} of the MA (5.3b)" if top != bottom else "the whole MA (5.3b)",
             }
-        elif phase.name == "Allied Combat":
+        elif phase.kind == "combat":
+            from normandy_lab.rules.cobra.combat import possible_attacks
+
+            results["attacks"] = possible_attacks(state, phase.side)
+            results["supply_points"] = dict(state.markers["supply_points"])
+        if phase.name == "Allied Combat":
             from normandy_lab.rules.cobra.air import CARPET_AP, air_points
 
             points = air_points(state.weather)
             done = state.markers["carpet_done"]
             bombed = done is not None and done["gt"] == turn_of(state.date)
-            results = {
+            results |= {
                 "air_points": f"{points} AP ({state.weather}, 14.0)",
                 "carpet_bombing": (
                     f"{done['hex']} bombed at 6:1 before any other attack, losses in steps; "

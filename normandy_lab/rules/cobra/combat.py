@@ -1,0 +1,75 @@
+"""What Cobra's combat phases put on the table (8.1, 8.3-8.4, 10.0b, 11.0-11.2), short of rolling.
+
+Every enemy-occupied hex a side's units stand next to is a possible attack.  The Allied armies do not
+mix: US and French units attack together, British, Canadian and Polish units together, never the two
+(8.1d-e).  Each attack is listed with its strengths and odds (8.4: attack over defence, rounded in the
+defender's favour) as it would go in with supply points, and without them: an attack costs the Allies 1
+SP from the pool of the attacking army, the Germans 2 (11.0a-b, 11.2), and an attack made without SP
+counts its units out of supply, at half strength (10.0b, 10.6).  The Combat Results Table's body and the
+Allied command limits per turn are printed on the map and the turn track (GAP): the attack is not rolled,
+and the limits are not checked.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from normandy_lab.engine.state import GameState
+
+SP_COST = {"allied": 1, "german": 2}  # 11.0a-b
+ARMIES = {"US": "US", "FR": "US", "UK": "UK", "CA": "UK", "PL": "UK", "DE": "DE"}  # 8.1d-e; SP pools 11.2
+
+
+def odds(attack: int, defense: int) -> str:
+    """Return the odds of an attack, rounded in the defender's favour (8.4): ``"2:1"``, ``"1:2"``."""
+    if defense <= 0:
+        return "automatic"
+    if attack <= 0:
+        return "none"
+    if attack >= defense:
+        return f"{attack // defense}:1"
+    return f"1:{math.ceil(defense / attack)}"
+
+
+def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
+    """List the attacks ``side`` could make now, each with its odds with and without supply points."""
+    from normandy_lab.engine.supply import supply
+    from normandy_lab.grids import grid
+
+    rules = state.rules
+    g = grid(state.system)
+    report = supply(state)
+    by_hex: dict[str, list] = {}
+    for u in state.units:
+        if u.status == "active":
+            by_hex.setdefault(u.hex, []).append(u)
+    points = state.markers["supply_points"]
+    out = []
+    for hex_id, defenders in sorted(by_hex.items()):
+        if defenders[0].side == side:
+            continue
+        near = [u for n in g.neighbors(hex_id) for u in by_hex.get(g.canonical(n), []) if u.side == side]
+        near = [u for u in near if u.hq is None]  # 9.1: HQs lend shifts, not strength
+        armies: dict[str, list] = {}
+        for u in near:
+            armies.setdefault(ARMIES[u.nationality], []).append(u)
+        defense = sum(rules.unit_strength(state, u, report[u.id].general)[1] for u in defenders)
+        for army, attackers in sorted(armies.items()):
+            with_sp = sum(rules.unit_strength(state, u, report[u.id].general)[0] for u in attackers)
+            without_sp = sum(rules.unit_strength(state, u, False)[0] for u in attackers)
+            out.append(
+                {
+                    "defender_hex": hex_id,
+                    "defenders": [u.id for u in defenders],
+                    "army": army,
+                    "attackers": [u.id for u in attackers],
+                    "attack": with_sp,
+                    "defense": defense,
+                    "odds": odds(with_sp, defense),
+                    "sp_cost": SP_COST[side],
+                    "sp_in_pool": points.get(army, 0),
+                    "odds_without_sp": odds(without_sp, defense),
+                }
+            )
+    return out
