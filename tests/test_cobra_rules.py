@@ -604,3 +604,16 @@ def test_8_1_11_each_attack_by_one_army_with_its_sp_cost_and_its_odds_without_sp
             assert attack["sp_cost"] == cost  # 11.0a-b
             assert ratio(attack["odds_without_sp"]) <= ratio(attack["odds"])  # 10.0b: halved without SP
         assert {a["army"] for a in attacks} == ({"US", "UK"} if cost == 1 else {"DE"})
+
+
+def test_17_3_8_on_gt_1_paratroops_and_their_neighbours_exert_no_zoc():
+    campaign = nl.load_scenario("cobra_1944-06-06_gt01")
+    para = _unit("US-506", "allied", "B1808", type="parachute", formation="101 AB")  # beside 729/709 at B1807
+    gt1 = campaign.evolve(units=(*campaign.units, para))
+    g = nl.grid("cobra")
+    german, allied = zoc_mask(gt1, "german"), zoc_mask(gt1, "allied")
+    assert not allied.any()  # the only Allied unit is a paratroop regiment
+    assert not german[g.index("B1808")]  # the 729th and 919th at B1807 are next to it: no ZOC
+    assert german.any()  # the Germans away from it keep theirs
+    gt3 = gt1.evolve(date=dt.date(1944, 6, 10), turn="GT 3")
+    assert zoc_mask(gt3, "german")[g.index("B1808")] and zoc_mask(gt3, "allied").any()

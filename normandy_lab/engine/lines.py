@@ -212,10 +212,11 @@ class Situation:
         ground = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
         negating = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
         exerts, negates = state.rules.exerts_zoc, state.rules.negates_ezoc
+        exempt = state.rules.zoc_exempt(state)  # units that exert none on this state (Cobra 17.3.8)
         for u in state.units:
             if u.status == "active":
                 occupied[u.side][position[u.id]] = True
-                if exerts(u):
+                if exerts(u) and u.id not in exempt:
                     ground[u.side][position[u.id]] = True
                 if negates(u):
                     negating[u.side][position[u.id]] = True

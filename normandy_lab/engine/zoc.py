@@ -23,8 +23,9 @@ def _occupied(state: GameState, side: str) -> np.ndarray:
     g = grid(state.system)
     mask = np.zeros(len(g), dtype=bool)
     exerts = state.rules.exerts_zoc
+    exempt = state.rules.zoc_exempt(state)
     for unit in state.units_of(side):
-        if exerts(unit):
+        if exerts(unit) and unit.id not in exempt:
             mask[g.index(unit.hex)] = True
     return mask
 

@@ -169,6 +169,10 @@ class RuleSet:
         """Tell whether ``unit`` exerts a zone of control (every unit by default)."""
         return True
 
+    def zoc_exempt(self, state: GameState) -> frozenset[str]:
+        """Return the ids of units that exert no zone of control on this state, whatever they are (none)."""
+        return frozenset()
+
     def negates_ezoc(self, unit: Any) -> bool:
         """Tell whether ``unit`` negates an enemy zone of control in its hex for supply lines (all do)."""
         return True
@@ -358,6 +362,9 @@ class RuleSystem(Protocol):
 
     def exerts_zoc(self, unit: Any) -> bool:
         """See :meth:`RuleSet.exerts_zoc`."""
+
+    def zoc_exempt(self, state: GameState) -> frozenset[str]:
+        """See :meth:`RuleSet.zoc_exempt`."""
 
     def negates_ezoc(self, unit: Any) -> bool:
         """See :meth:`RuleSet.negates_ezoc`."""

@@ -139,8 +139,11 @@ class CobraRules(RuleSet):
         enemy_side = other_side(unit.side)
         # The ZOC of every enemy unit that exerts one, across major rivers too (5.1e), by hex.
         land = ~e.all_sea
+        exempt = self.zoc_exempt(state)  # 17.3.8
         exerting = {
-            g.index(u.hex) for u in state.units_of(enemy_side) if u.status == "active" and self.exerts_zoc(u)
+            g.index(u.hex)
+            for u in state.units_of(enemy_side)
+            if u.status == "active" and self.exerts_zoc(u) and u.id not in exempt
         }
         into = np.zeros(len(g), dtype=bool)
         by_hex: dict[int, list[int]] = {}
@@ -249,6 +252,18 @@ class CobraRules(RuleSet):
     def exerts_zoc(self, unit: Any) -> bool:
         """Every unit but HQs, battalions and Flak exerts a ZOC (7.0)."""
         return unit.hq is None and unit.size != "battalion" and unit.type != "flak"
+
+    def zoc_exempt(self, state: GameState) -> frozenset[str]:
+        """On GT 1 the Allied paratroops, and every enemy unit next to one, exert no ZOC (17.3.8)."""
+        if turn_of(state.date) != 1:
+            return frozenset()
+        from normandy_lab.grids import grid
+
+        g = grid(self.system)
+        paras = [u for u in state.units_of("allied") if u.status == "active" and u.type == "parachute"]
+        near = {g.canonical(n) for u in paras for n in g.neighbors(u.hex)}
+        germans = {u.id for u in state.units_of("german") if u.status == "active" and u.hex in near}
+        return frozenset({u.id for u in paras} | germans)
 
     def negates_ezoc(self, unit: Any) -> bool:
         """Friendly units other than HQs negate an EZOC for supply lines (7.0i, 9.1h)."""
