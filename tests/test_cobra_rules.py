@@ -617,3 +617,15 @@ def test_17_3_8_on_gt_1_paratroops_and_their_neighbours_exert_no_zoc():
     assert german.any()  # the Germans away from it keep theirs
     gt3 = gt1.evolve(date=dt.date(1944, 6, 10), turn="GT 3")
     assert zoc_mask(gt3, "german")[g.index("B1808")] and zoc_mask(gt3, "allied").any()
+
+
+def test_14_4_naval_support_points_by_turn_and_range_from_the_channel():
+    from normandy_lab.rules.cobra.combat import naval_points, naval_reach, naval_words
+
+    assert [naval_points(gt, "Clear") for gt in (1, 2, 3, 4, 10, 11, 27)] == [0, 6, 6, 3, 3, 2, 2]
+    assert naval_points(2, "Storm") == 1  # no more than one NSP in storms
+    reach = naval_reach("cobra")
+    g = nl.grid("cobra")
+    assert naval_words(int(reach[g.index("B2619")])).startswith("1 NSP")  # Isigny, by the sea: 14.4c
+    assert naval_words(int(reach[g.index("A3504")])).startswith("2 NSP")  # Caen, 4-6 hexes inland: 14.4d
+    assert naval_words(int(reach[g.index("A1606")])).startswith("out of")  # Saint-Lô

@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from normandy_lab.engine.state import GameState
 
 SP_COST = {"allied": 1, "german": 2}  # 11.0a-b
@@ -32,6 +34,47 @@ def odds(attack: int, defense: int) -> str:
     return f"1:{math.ceil(defense / attack)}"
 
 
+# 14.4: naval support points by game turn (GT 1: 0; GTs 2-3: 6; GTs 4-10: 3; GTs 11-27: 2), at most one
+# usable in storms; an attack within 3 hexes of an all-sea hex of map B on or west of its column 48 shifts
+# one column per NSP, within 4-6 hexes per two NSP (14.4c-d); never from map A's west coast.
+NAVAL_RANGES = ((3, 1), (6, 2))  # (hexes, NSP a shift)
+NAVAL_WEST_OF = 48
+
+
+def naval_points(gt: int, weather: str) -> int:
+    """Return the naval support points the Allies may use in game turn ``gt`` (14.4)."""
+    points = 0 if gt <= 1 else 6 if gt <= 3 else 3 if gt <= 10 else 2 if gt <= 27 else 0
+    return min(points, 1) if weather == "Storm" else points
+
+
+def naval_reach(system: str) -> np.ndarray:
+    """Return, per hex, the hexes to the nearest all-sea hex of map B on or west of its column 48 (14.4)."""
+    from normandy_lab.gamemap import game_map
+
+    gmap = game_map(system)
+    sheets, cols, _ = gmap.printed
+    sea = np.nonzero(
+        (sheets == "B") & (cols <= NAVAL_WEST_OF) & (gmap.terrain.hexes["terrain"].to_numpy() == "All Sea")
+    )[0]
+    q, r = gmap.grid._q, gmap.grid._r
+    best = np.full(len(q), 10**6)
+    for start in range(0, len(sea), 256):  # in blocks, to keep the distance table small
+        block = sea[start : start + 256]
+        dq = q[:, None] - q[block][None, :]
+        dr = r[:, None] - r[block][None, :]
+        distance = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr)).min(axis=1)
+        best = np.minimum(best, distance)
+    return best
+
+
+def naval_words(distance: int) -> str:
+    """Say what naval support an attack at ``distance`` from the qualifying sea can have (14.4c-d)."""
+    for reach, cost in NAVAL_RANGES:
+        if distance <= reach:
+            return f"{cost} NSP a column shift, at most two NSP (14.4b-d)"
+    return "out of naval range (14.4c-d)"
+
+
 def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
     """List the attacks ``side`` could make now, each with its odds with and without supply points."""
     from normandy_lab.engine.supply import supply
@@ -45,6 +88,7 @@ def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
         if u.status == "active":
             by_hex.setdefault(u.hex, []).append(u)
     points = state.markers["supply_points"]
+    reach = naval_reach(state.system) if side == "allied" else None
     out = []
     for hex_id, defenders in sorted(by_hex.items()):
         if defenders[0].side == side:
@@ -72,4 +116,6 @@ def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
                     "odds_without_sp": odds(without_sp, defense),
                 }
             )
+            if reach is not None:
+                out[-1]["naval_support"] = naval_words(int(reach[g.index(hex_id)]))
     return out

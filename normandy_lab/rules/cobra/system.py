@@ -219,6 +219,10 @@ class CobraRules(RuleSet):
 
             results["attacks"] = possible_attacks(state, phase.side)
             results["supply_points"] = dict(state.markers["supply_points"])
+            if phase.side == "allied":
+                from normandy_lab.rules.cobra.combat import naval_points
+
+                results["naval_support_points"] = naval_points(turn_of(state.date), state.weather)
         if phase.name == "Allied Combat":
             from normandy_lab.rules.cobra.air import CARPET_AP, air_points
 
