@@ -116,6 +116,7 @@ class UnitSchema(_Strict):
     status: Status = "active"
     cut_off: StrictBool = False
     breakdown: StrictBool = False
+    box: Text | None = None
     near: Text | LonLat | None = None
     source: str | None = None
     note: str | None = None

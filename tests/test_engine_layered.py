@@ -101,3 +101,45 @@ def test_a_bad_layer_or_link_is_refused():
         LayeredGraph(2, 2, np.array([0]), np.array([1]), [Move(0, 3, np.array([True]), 1)])
     with pytest.raises(ValueError, match="does not exist"):
         LayeredGraph(2, 1, np.array([0]), np.array([1]), [], 1, [Link(0, 9, 1)])
+
+
+def test_an_off_map_box_holds_units_and_is_a_node_lines_reach_through_its_entry_hexes():
+    """Issue 15: units may stand in an off-map box; a search reaches the box through its entry hexes."""
+    from dataclasses import replace
+
+    import yaml
+
+    import normandy_lab as nl
+    from normandy_lab.engine.layered import box_links
+    from normandy_lab.engine.scenario import ScenarioError, load_scenario_text, scenario_path
+    from normandy_lab.engine.zoc import zoc_mask
+    from normandy_lab.rules import OffMapBox, get
+
+    box = OffMapBox("Paris", ("A5116", "A5120"), rule="a test box beyond the east edge", side="german")
+    data = yaml.safe_load(scenario_path("cobra_1944-07-16_gt15").read_text())
+    reserve = dict(data["units"][0], id="DE-RESERVE", box="Paris", hex="A5120", status="off_map")
+    data["units"].append(reserve)
+    text = yaml.safe_dump(data)
+    with pytest.raises(ScenarioError, match=r"units\[139\]\.box: 'Paris' is not an off-map box of the game"):
+        load_scenario_text(text)
+    # Cobra with the box in its rules: the unit loads, off the map, at an entry hex, with no zone of control.
+    original = get("cobra")
+    nl.rules.register(replace(original, boxes={"Paris": box}, variant="with a Paris box"), key="cobra")
+    try:
+        boxed = load_scenario_text(text)
+        with pytest.raises(ScenarioError, match="status: off_map and hex: one of A5116, A5120"):
+            load_scenario_text(text.replace("hex: A5120", "hex: A5119"))
+    finally:
+        nl.rules.register(original, key="cobra")
+    assert boxed.unit("DE-RESERVE").box == "Paris" and boxed.unit("DE-RESERVE").status == "off_map"
+    plain = boxed.evolve(units=tuple(u for u in boxed.units if u.id != "DE-RESERVE"))
+    assert (zoc_mask(boxed, "german") == zoc_mask(plain, "german")).all()
+    # In a search the box is a virtual node, entered from its entry hexes.
+    g = nl.grid("cobra")
+    e = nl.network.edge_arrays("cobra")
+    links = box_links(len(g), 2, [box], g.index)
+    graph = LayeredGraph(len(g), 2, e.src, e.dst, [Move(0, 0, ~e.all_sea, 1)], n_virtual=1, links=links)
+    dist, pred = graph.search(np.array([graph.virtual(0)]), graph.node_mask(np.zeros(len(g), dtype=bool)))
+    assert dist[g.index("A5120")] == 0 and dist[g.index("A5116")] == 0
+    start = g.index("A5020")
+    assert dist[start] == 1 and graph.path(pred, start, start)[-1] == graph.virtual(0)

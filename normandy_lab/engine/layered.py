@@ -202,3 +202,20 @@ def _rows(key: np.ndarray, other: np.ndarray, n: int) -> tuple[np.ndarray, np.nd
     ptr = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(np.bincount(key, minlength=n), out=ptr[1:])
     return ptr, other[order].astype(np.int64), order.astype(np.int64)
+
+
+def box_links(n_hexes: int, n_layers: int, boxes: Sequence, index_of, cost: int = 0) -> list[Link]:
+    """Return the links that join each off-map box (virtual node ``k`` for ``boxes[k]``) to its entry hexes.
+
+    A line may step from an entry hex, in any layer, into its box at ``cost``, and out of the box onto
+    any of its entry hexes in layer 0 (a line leaving a box starts afresh).  ``index_of`` turns a hex id
+    into its dense index.  Build the graph with ``n_virtual=len(boxes)`` and these links.
+    """
+    links = []
+    for k, box in enumerate(boxes):
+        node = n_hexes * n_layers + k
+        for hex_id in box.entries:
+            h = index_of(hex_id)
+            links.extend(Link(h + layer * n_hexes, node, cost) for layer in range(n_layers))
+            links.append(Link(node, h, cost))
+    return links

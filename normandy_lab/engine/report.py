@@ -119,16 +119,23 @@ class UnitSupply:
     _find_path: Any = field(default=None, repr=False, compare=False)
 
     def __init__(self, unit_id: str, side: str, hex: str) -> None:
-        # Filled straight into the instance: a determination makes hundreds of these.
-        self.__dict__.update(
-            unit_id=unit_id, side=side, hex=hex, general=False, combat=False, isolated=False,
-            _traced_to_value="", traced_kind="", traced_id="", _path_value=[],
-            _length_mp_value=INF, _length_hexes_value=INF, limit="",
-            _code_value="", _rule_value="", _reason_value="", _blocks_value=[], _shortfall_value=0.0,
-            _weather_bound_value=False, _blocking_hex_value="", _blocking_units_value=[],
-            _candidates_value=[], _readings_value={}, _pending=None, _words=None, _find_path=None,
+        # Filled straight into the instance from a template (a determination makes hundreds of these),
+        # with fresh lists and mappings of its own.
+        fields = _TEMPLATE.copy()
+        fields.update(
+            unit_id=unit_id, side=side, hex=hex, _path_value=[], _blocks_value=[], _blocking_units_value=[],
+            _candidates_value=[], _readings_value={},
         )  # fmt: skip
+        self.__dict__ = fields
 
+
+# The values a new report starts from (its mutable ones are made fresh for each, in UnitSupply.__init__).
+_TEMPLATE = dict(
+    general=False, combat=False, isolated=False, _traced_to_value="", traced_kind="", traced_id="",
+    _length_mp_value=INF, _length_hexes_value=INF, limit="", _code_value="", _rule_value="", _reason_value="",
+    _shortfall_value=0.0, _weather_bound_value=False, _blocking_hex_value="", _pending=None, _words=None,
+    _find_path=None,
+)  # fmt: skip
 
 # What the explanation of a unit out of supply fills in (read lazily, see UnitSupply).
 _EXPLAINED = (

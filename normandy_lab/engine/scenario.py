@@ -243,6 +243,21 @@ def unit_from_entry(check: _Checker, entry: dict, field: str, rules, g) -> Unit:
         where, what, fix = problem
         raise check.fail(entry, f"{field}.{where}", what, fix)
     hex_id = _canonical_hex(check, entry, f"{field}.hex", entry["hex"], g)
+    box = entry.get("box")
+    if box is not None:  # a unit in an off-map box: the rule system's box, entered by its hex
+        if box not in rules.boxes:
+            known = ", ".join(sorted(rules.boxes)) or "none"
+            raise check.fail(
+                entry, f"{field}.box", f"{box!r} is not an off-map box of the game", f"its boxes are: {known}"
+            )
+        entries = [g.canonical(h) for h in rules.boxes[box].entries]
+        if hex_id not in entries or entry.get("status", "active") != "off_map":
+            raise check.fail(
+                entry,
+                f"{field}.box",
+                f"a unit in the box {box!r} is off the map, at one of its entry hexes",
+                f"give it status: off_map and hex: one of {', '.join(entries)}",
+            )
     at_sea = terrain.loc[hex_id] in ("Sea", "All Sea", "Impassable")
     if at_sea and utype != "ship":
         raise check.fail(
@@ -276,6 +291,7 @@ def unit_from_entry(check: _Checker, entry: dict, field: str, rules, g) -> Unit:
         source=entry.get("source") or "",
         cut_off=entry.get("cut_off", False),
         breakdown=entry.get("breakdown", False),
+        box=box,
     )
 
 

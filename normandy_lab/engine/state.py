@@ -61,6 +61,10 @@ class Unit:
     breakdown
         A breakdown company (BfN 15.0): a company split off a battalion of
         its division, which the rule system may trace as a corps unit.
+    box
+        The off-map box the unit stands in (a place its rule system declares in ``RuleSet.boxes``, such
+        as The Killing Ground's off-map movement areas), or None on the map.  A unit in a box is
+        ``off_map``; its ``hex`` is the box's first entry hex, where it would come onto the map.
     """
 
     id: str
@@ -83,6 +87,8 @@ class Unit:
     source: str = ""
     cut_off: bool = False
     breakdown: bool = False
+    # Left out of a fingerprint while None, so that the studies saved before boxes existed still open.
+    box: str | None = field(default=None, metadata={"canonical": "omit_if_none"})
 
 
 class EditLog(Sequence[str]):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from normandy_lab.rules.base import CalendarEntry, Phase, RuleSet, RuleSystem
+from normandy_lab.rules.base import CalendarEntry, OffMapBox, Phase, RuleSet, RuleSystem
 
 # key -> the rule system, or a function that builds it when first asked (a game's module loads then).
 _REGISTRY: dict[str, RuleSet | Callable[[], RuleSet]] = {}
@@ -84,4 +84,14 @@ def __getattr__(name: str):  # BFN_RULES, as before, without importing the game 
     raise AttributeError(name)
 
 
-__all__ = ["CalendarEntry", "Phase", "RuleSet", "RuleSystem", "available", "get", "register", "ruleset"]
+__all__ = [
+    "CalendarEntry",
+    "OffMapBox",
+    "Phase",
+    "RuleSet",
+    "RuleSystem",
+    "available",
+    "get",
+    "register",
+    "ruleset",
+]

@@ -129,6 +129,8 @@ class RuleSet:
     ring_words: dict[str, str] = field(
         default_factory=lambda: {"full": "in supply", "out": "out of supply", "cut": "cut off"}
     )
+    #: The off-map boxes of the game, by name (none by default): where units may stand off the map.
+    boxes: dict[str, OffMapBox] = field(default_factory=dict)
     #: The label on each unit type's counter ("INF", "PARA") and each size's echelon mark ("II", "XX").
     glyphs: dict[str, str] = field(default_factory=dict)
     size_marks: dict[str, str] = field(default_factory=dict)
@@ -280,6 +282,22 @@ class RuleSet:
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine the supply of every unit of ``state`` with the reasons (one schema for all games)."""
         raise NotImplementedError(f"the {self.title or self.system} rules determine no supply yet")
+
+
+@dataclass(frozen=True)
+class OffMapBox:
+    """A place off the map a game's units may stand in and its lines may reach.
+
+    The Killing Ground's off-map movement areas (26.10.7) and holding boxes are such places: a name, the
+    map hexes it is entered by, its rule.  In a search it is a virtual node of the core's
+    :class:`~normandy_lab.engine.layered.LayeredGraph`, joined to its entry hexes
+    (:func:`normandy_lab.engine.layered.box_links`).
+    """
+
+    name: str
+    entries: tuple[str, ...]
+    rule: str = ""
+    side: str | None = None  # the side whose box it is (None: either)
 
 
 @dataclass(frozen=True)
