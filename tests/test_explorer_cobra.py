@@ -110,3 +110,14 @@ def test_compare_on_a_cobra_state_shows_cobra_s_supply_states():
     assert set(changed) == set(MOVED)
     assert "<th>supply</th>" in table and "Combat Supply" not in table
     assert table.count("yes → no") == len(MOVED)
+
+
+def test_counter_colours_come_from_the_rule_system():
+    state = nl.load_scenario(SCENARIO)
+    state = state.with_rules(replace(state.rules, side_colours={"allied": "#00aa00", "german": "#333333"}))
+    data = nl.explore(state).sources["units"].data
+    colours = {
+        side: {c for s, c in zip(data["side"], data["colour"], strict=True) if s == side}
+        for side in ("allied", "german")
+    }
+    assert colours == {"allied": {"#00aa00"}, "german": {"#333333"}}

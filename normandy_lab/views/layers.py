@@ -19,7 +19,7 @@ from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.grids import grid
 from normandy_lab.views.mapview import to_mercator
 
-SIDE_COLOURS = {"allied": "#1f4e9e", "german": "#b22222"}
+SIDE_COLOURS = {"allied": "#1f4e9e", "german": "#b22222"}  # when a rule system gives none for a side
 # The ring around a unit's marker says its supply state at a glance; the rule system says which ring a
 # unit's report gets (``RuleSet.supply_ring``: BfN's full ring is General and Combat Supply, 7.2 and
 # 7.6.1, partial General only, cut isolated, 7.5o) and what each means (``RuleSet.ring_words``).
@@ -115,7 +115,7 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
             data["unit_id"].append(u.id)
             data["name"].append(u.name)
             data["side"].append(u.side)
-            data["colour"].append(SIDE_COLOURS[u.side])
+            data["colour"].append(state.rules.side_colours.get(u.side, SIDE_COLOURS[u.side]))
             data["glyph"].append(unit_glyph(state.rules, u.type))
             data["echelon"].append(state.rules.size_marks.get(u.size, ""))
             label = f"{state.rules.glyphs.get(u.type, u.type)} {state.rules.size_marks.get(u.size, '')}"
@@ -364,7 +364,7 @@ def formation_data(state: GameState, report: SupplyReport) -> dict[str, list]:
         data["name"].append(key)
         data["short"].append(short_formation_name(key))
         data["side"].append(side)
-        data["colour"].append(SIDE_COLOURS[side])
+        data["colour"].append(state.rules.side_colours.get(side, SIDE_COLOURS[side]))
         data["line"].append(RING_COLOURS[worst_ring([state.rules.supply_ring(report[u.id]) for u in units])])
         data["units"].append(len(units))
         data["out"].append(out)
