@@ -102,13 +102,18 @@ def unit_strength(state: GameState, unit) -> tuple[int, int]:
     return attack, defense
 
 
+def attack_after_supply(attack: int, in_general_supply: bool) -> int:
+    """Return an attack strength after supply: halved, rounded up, out of General Supply (7.5)."""
+    return attack if in_general_supply else math.ceil(attack / 2)
+
+
 def supplied_strength(state: GameState, unit, in_general_supply: bool) -> tuple[int, int]:
     """Return a unit's (attack, defense) after supply effects.
 
     Out of General Supply the attack strength is halved, rounded up (7.5); the defense is unchanged.
     """
     attack, defense = unit_strength(state, unit)
-    return (attack if in_general_supply else math.ceil(attack / 2)), defense
+    return attack_after_supply(attack, in_general_supply), defense
 
 
 def combat_odds(state: GameState, side: str) -> list[dict[str, Any]]:

@@ -37,7 +37,6 @@ two agree.  :func:`determine_supply` is what
 from __future__ import annotations
 
 import datetime as dt
-import math
 from functools import lru_cache
 
 import numpy as np
@@ -766,5 +765,7 @@ def defensive_support_eligible(report: SupplyReport, unit_id: str) -> bool:
 
 
 def effective_strength(unit: Unit, report: SupplyReport, attack: int) -> int:
-    """Attack strength after supply (7.5: halved, rounded up, when out of general supply)."""
-    return attack if report[unit.id].general else math.ceil(attack / 2)
+    """Return an attack strength after the unit's supply (7.5): the one rule, :func:`attack_after_supply`."""
+    from normandy_lab.rules.bfn.sequence import attack_after_supply
+
+    return attack_after_supply(attack, report[unit.id].general)
