@@ -629,3 +629,21 @@ def test_14_4_naval_support_points_by_turn_and_range_from_the_channel():
     assert naval_words(int(reach[g.index("B2619")])).startswith("1 NSP")  # Isigny, by the sea: 14.4c
     assert naval_words(int(reach[g.index("A3504")])).startswith("2 NSP")  # Caen, 4-6 hexes inland: 14.4d
     assert naval_words(int(reach[g.index("A1606")])).startswith("out of")  # Saint-Lô
+
+
+def test_17_3_6_in_the_campaign_the_allies_trace_to_their_beaches_and_a_wrecked_beach_serves_no_more():
+    campaign = nl.load_scenario("cobra_1944-06-06_gt01")
+    assert campaign.markers["campaign"]
+    landed = (
+        _unit("US-1-ID", "allied", "B3117", size="division", steps=4),  # on Omaha (Dog Green)
+        _unit("US-29-ID", "allied", "B3017", size="division", steps=4),  # just inland of it
+        _unit("UK-50-ID", "allied", "B4119", nationality="UK", size="division", steps=4),  # on Gold (King)
+    )
+    gt3 = campaign.evolve(units=(*campaign.units, *landed), date=dt.date(1944, 6, 10), turn="GT 3")
+    report = nl.supply(gt3)
+    assert report["US-29-ID"].general and "Omaha beach (17.3.6f)" in report["US-29-ID"].traced_to
+    assert report["UK-50-ID"].general and "Gold beach" in report["UK-50-ID"].traced_to
+    assert "B1207" not in report.sources["allied"]  # German Cherbourg is no Allied supply head
+    wrecked = nl.supply(gt3.evolve(wrecked_beaches=("B3117",)))  # a German unit ended a turn there
+    assert "B3117" not in wrecked.sources["allied"] and not wrecked["US-29-ID"].general
+    assert wrecked["US-29-ID"].code == "cut_off"

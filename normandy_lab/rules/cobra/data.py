@@ -119,6 +119,17 @@ SUPPLY = {
     # 10.5: Allied lines run to a primary road off the north edge of map A, hexes A0101 to A3701.
     "allied_north_row": 1,
     "allied_north_columns": (1, 37),
+    # 17.3.6a-b: the supply heads of the Campaign.  The symbols are printed on the map (GAP): RECONSTRUCTED
+    # as the ports and towns the armies were supplied through (INFERRED): Cherbourg's city hexes (16.1),
+    # Isigny, Carentan and Port-en-Bessin; the beaches are sources of their own (17.3.6f).
+    "supply_heads": {
+        "Cherbourg": ("B1207", "B1308", "B1407"),
+        "Isigny": ("B2619",),
+        "Carentan": ("B2219",),
+        "Port-en-Bessin": ("B3519",),
+    },
+    # 17.3.6c: Bayeux's three hexes.
+    "bayeux_hexes": ("B3620", "A2601", "A2701"),
     # 10.3b3: the unbridged Dives hexsides of A4101 to A4106 close a line.
     "dives_hexes": tuple(f"A41{r:02d}" for r in range(1, 7)),
 }
@@ -144,6 +155,10 @@ MARKERS = {
     # missions flown in GTs 5-14 ("early") and from GT 15 ("late").
     # 17.3.5e: Cherbourg serves the Germans cut off in the Cotentin only while no Allied unit has entered it.
     "cherbourg_entered": False,
+    # 17.3: a Campaign scenario (the Allies trace to beaches and supply heads, 17.3.6) and its wrecked
+    # beach hexes (a German unit ended an Allied player turn there: never a source again).
+    "campaign": False,
+    "wrecked_beaches": (),
     "carpet_plan": None,
     "carpet_done": None,
     "carpet_missions": {"early": 0, "late": 0},

@@ -13,7 +13,7 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
 from normandy_lab.rules.cobra.data import SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS
 from normandy_lab.rules.cobra.metric import READINGS
-from normandy_lab.schemas import WHAT_IF_INTERDICTION, Count, ScenarioSchema, UnitSchema, _Strict
+from normandy_lab.schemas import WHAT_IF_INTERDICTION, Count, HexId, ScenarioSchema, UnitSchema, _Strict
 
 UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
 Size = Literal[SIZES]  # type: ignore[valid-type]
@@ -60,3 +60,5 @@ class CobraScenarioSchema(ScenarioSchema):
     army_boundary: Annotated[StrictInt, Field(ge=1, le=51)] | None = None
     south_edge_lost: StrictBool = False
     cherbourg_entered: StrictBool = False
+    campaign: StrictBool = False
+    wrecked_beaches: list[HexId] | None = None

@@ -38,6 +38,19 @@ from normandy_lab.rules.cobra.metric import N_LAYERS, SCALE, LineEdges, count_of
 from normandy_lab.terrain import terrain_map
 
 SIDES = ("allied", "german")
+ARMIES = {"US": "US", "FR": "US", "UK": "UK", "CA": "UK", "PL": "UK"}  # the two Allied armies (8.1d-e)
+
+
+def _army(unit: Any) -> str | None:
+    """Return the Allied army a unit belongs to (US or UK), None for a German unit."""
+    return ARMIES.get(unit.nationality)
+
+
+def _groups(state: GameState) -> list[tuple[str, str | None]]:
+    """Return the groups of units that share sources: each side; in the Campaign, each Allied army."""
+    if state.markers["campaign"]:
+        return [("allied", "US"), ("allied", "UK"), ("german", None)]
+    return [("allied", None), ("german", None)]
 
 
 @lru_cache(maxsize=8)
@@ -84,13 +97,20 @@ def _sheet_columns_rows(system: str) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return game_map(system).printed
 
 
-def sources(state: GameState, side: str, situation: Situation | None = None) -> dict[int, str]:
-    """Return the source hexes of a side (dense index -> what makes it one) (10.4, 10.5).
+def sources(
+    state: GameState, side: str, situation: Situation | None = None, army: str | None = None
+) -> dict[int, str]:
+    """Return the source hexes of a side, or of one Allied army (dense index -> what makes it one).
 
-    A source is a land hex in play on the edge the rule names with a major road in it: the derived
-    roads stop at the map's edge, so "a primary road that runs off the edge" is read as a major road
-    reaching an edge hex (INFERRED).  For the Allies, the major road must lead north, into map B.
+    A map-edge source is a land hex in play on the edge the rule names with a major road in it: the
+    derived roads stop at the map's edge, so "a primary road that runs off the edge" is read as a major
+    road reaching an edge hex (INFERRED).  For the Allies, the major road must lead north, into map B
+    (10.5) -- except in the Campaign, where the Allies trace to their beaches and supply heads instead
+    (17.3.6, :func:`_campaign_sources`).
     """
+    situation = situation or Situation.of(state)
+    if side == "allied" and state.markers["campaign"]:
+        return _campaign_sources(state, situation, army)
     rules = state.rules
     g = grid(state.system)
     s = rules.supply
@@ -118,7 +138,6 @@ def sources(state: GameState, side: str, situation: Situation | None = None) -> 
             found[int(i)] = "a major road off the north edge of map A (10.5)"
     # A source under an enemy unit, or off the sheets in play, serves nobody.  (One in a vacant enemy
     # ZOC stays: the search reaches it but no line may enter it, 10.3b2.)
-    situation = situation or Situation.of(state)
     closed = situation.occupied[other_side(side)] | _sea_or_off(state)
     found = {i: why for i, why in found.items() if not closed[i]}
     if side == "german" and not state.markers["cherbourg_entered"]:
@@ -165,7 +184,11 @@ class _Side:
 
 
 def determine(state: GameState) -> SupplyReport:
-    """Determine every unit's supply (10.3-10.5), with reasons that name what really binds."""
+    """Determine every unit's supply (10.3-10.5, 17.3.5-17.3.6), with reasons that name what really binds.
+
+    One search for each group of units that may use the same sources: each side, and in the Campaign
+    the US and the British armies apart (each traces to its own supply heads, 17.3.6a-c).
+    """
     rules = state.rules
     g = grid(state.system)
     situation = Situation.of(state)
@@ -176,17 +199,19 @@ def determine(state: GameState) -> SupplyReport:
     all_sources: dict[str, list[str]] = {}
     exempt = rules.exemption(state)
     sides = {}
-    for side in SIDES:
-        found = sources(state, side, situation)
-        all_sources[side] = sorted(g._ids[list(found)].tolist())
+    for side, army in _groups(state):
+        found = sources(state, side, situation, army)
+        known = set(all_sources.get(side, []))
+        all_sources[side] = sorted(known | set(g._ids[list(found)].tolist()))
         blocked_hexes = blocked_mask(state, side, situation)
         blocked = graph.node_mask(blocked_hexes)
         roots = graph.in_every_layer(np.array(sorted(found), dtype=np.int64))  # reached in any state
         dist, pred = graph.search(roots, blocked) if len(roots) else (np.full(graph.n, FAR), None)
-        sides[side] = _Side(
+        group = _Side(
             graph, blocked_hexes, blocked, roots, np.array(sorted(found), dtype=np.int64), dist, pred
         )
-        units = [u for u in state.units_of(side) if u.status == "active"]
+        sides[side if army is None else f"{side} {army}"] = group
+        units = [u for u in state.units_of(side) if u.status == "active" and army in (None, _army(u))]
         origins = np.array([situation.position[u.id] for u in units], dtype=np.int64)
         best, first = graph.from_origins(dist, blocked, origins) if len(units) else (origins, origins)
         counts = count_of(best) if len(units) else best
@@ -203,10 +228,10 @@ def determine(state: GameState) -> SupplyReport:
             row.isolated = bool(value >= FAR)
             row.general = row.combat = bool(value <= limit)
             if row.general:
-                nodes = graph.path(sides[side].pred, int(at), int(step))
+                nodes = graph.path(group.pred, int(at), int(step))
                 _describe_line(row, g, graph, nodes, found, state)
             else:
-                _explain(row, state, sides[side], int(at), found, limit, situation)
+                _explain(row, state, group, int(at), found, limit, situation)
     report = SupplyReport(state=state, units=rows, sources=all_sources, halved=False)
     report.determination = _Ranges(state, sides, limit)
     return report
@@ -443,14 +468,73 @@ class _Ranges:
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
         """Return, per side, per hex, "source range" where a line from it would count at most 12."""
         g = grid(self.state.system)
-        out = {}
-        for name, side in self.sides.items():
-            text = np.full(len(g), "", dtype=object)
-            within = np.zeros(len(g), dtype=bool)
-            reached = np.nonzero(count_of(side.dist[: len(g)]) <= self.limit)[
+        out = {side: np.full(len(g), "", dtype=object) for side in SIDES}
+        for name, group in self.sides.items():  # a side, or an Allied army of the Campaign ("allied US")
+            side, _, army = name.partition(" ")
+            reached = np.nonzero(count_of(group.dist[: len(g)]) <= self.limit)[
                 0
-            ]  # layer 0: a line starts there
-            within[reached] = True
-            text[within] = f"within {self.limit} of a source (10.3)"
-            out[name] = text
+            ]  # layer 0: lines start there
+            words = f"within {self.limit} of a {army + ' ' if army else ''}source (10.3)"
+            out[side][reached] = [f"{t}; {words}" if t else words for t in out[side][reached]]
         return out
+
+
+# -- the Campaign's Allied sources (17.3.6) -------------------------------------------------------------
+
+
+def _campaign_sources(state: GameState, situation: Situation, army: str | None) -> dict[int, str]:
+    """Return an Allied army's sources in the Campaign (17.3.6): beaches, supply heads, Bayeux.
+
+    * f: every Allied-controlled beach hex that is not wrecked (the ``wrecked_beaches`` marker); one in a
+      German ZOC only while an Allied unit holds it.
+    * a-b: the supply heads (RECONSTRUCTED list, ``rules.supply["supply_heads"]``: the symbols are on the
+      map) on the army's side of the Allied Army Boundary, west for the US, east for the British, while
+      Allied-controlled (3.3-style control: held, or in the Allied ZOC alone, or given by the scenario).
+    * c: for the British, Bayeux's three hexes once all are Allied-controlled and each traces a line of
+      at most 12 to a beach or supply head.
+    """
+    from normandy_lab.engine.zoc import hex_control
+
+    gmap = game_map(state.system)
+    g = gmap.grid
+    control = hex_control(state, situation.zoc, situation.occupied)
+    german_zoc, allied = situation.zoc["german"], situation.occupied["allied"]
+    closed = situation.occupied["german"] | gmap.closed(state.maps)
+    wrecked = {g.canonical(h) for h in state.markers["wrecked_beaches"]}
+    found: dict[int, str] = {}
+    beaches = gmap.terrain.hexes["beach"].fillna("").astype(str).to_numpy()
+    for i in np.nonzero(beaches != "")[0]:
+        name = beaches[i].split(";")[0].strip()
+        usable = control[i] == "allied" and not closed[i] and (allied[i] or not german_zoc[i])
+        if usable and str(g._ids[i]) not in wrecked:
+            found[int(i)] = f"{name} beach (17.3.6f)"
+    boundary = state.markers["army_boundary"]
+    line = g._gcol[g.index(f"A{boundary:02d}01")] if boundary is not None else None
+    for name, hexes in state.rules.supply["supply_heads"].items():
+        for hex_id in hexes:
+            i = g.index(hex_id)
+            west = line is None or g._gcol[i] < line
+            if closed[i] or control[i] != "allied" or (army == "US") != west:
+                continue
+            found[int(i)] = f"the supply head of {name} (17.3.6a-b, RECONSTRUCTED)"
+    if army == "UK":
+        found.update(_bayeux(state, situation, found, control))
+    return found
+
+
+def _bayeux(state: GameState, situation: Situation, heads: dict, control: np.ndarray) -> dict[int, str]:
+    """Return Bayeux's hexes as British sources if all three are Allied and within 12 of a head (17.3.6c)."""
+    g = grid(state.system)
+    hexes = [g.index(h) for h in state.rules.supply["bayeux_hexes"]]
+    if not heads or any(control[i] != "allied" for i in hexes):
+        return {}
+    rules = state.rules
+    graph = line_graph(
+        rules, state.destroyed_bridges, state.options["major_road"], state.options["major_river"]
+    )
+    blocked = graph.node_mask(blocked_mask(state, "allied", situation))
+    dist, _ = graph.search(graph.in_every_layer(np.array(sorted(heads), dtype=np.int64)), blocked)
+    best, _ = graph.from_origins(dist, blocked, np.array(hexes))
+    if (count_of(best) > rules.supply["line_limit"]).any():
+        return {}
+    return {i: "Bayeux, all three hexes British and within 12 of a beach or head (17.3.6c)" for i in hexes}

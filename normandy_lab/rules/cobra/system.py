@@ -399,6 +399,8 @@ class CobraRules(RuleSet):
             "army_boundary": data.get("army_boundary"),
             "south_edge_lost": bool(data.get("south_edge_lost", False)),
             "cherbourg_entered": bool(data.get("cherbourg_entered", False)),
+            "campaign": bool(data.get("campaign", False)),
+            "wrecked_beaches": tuple(grid.canonical(h) for h in data.get("wrecked_beaches") or ()),
         }
 
     def determine_supply(self, state: GameState) -> SupplyReport:
