@@ -8,6 +8,8 @@ set-up (17.2) and the Campaign's GT 1 (17.3) as scenarios.
 from __future__ import annotations
 
 import datetime as dt
+import html
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -647,3 +649,14 @@ def test_17_3_6_in_the_campaign_the_allies_trace_to_their_beaches_and_a_wrecked_
     wrecked = nl.supply(gt3.evolve(wrecked_beaches=("B3117",)))  # a German unit ended a turn there
     assert "B3117" not in wrecked.sources["allied"] and not wrecked["US-29-ID"].general
     assert wrecked["US-29-ID"].code == "cut_off"
+
+
+def test_5_9f_an_allied_attack_s_supply_keeps_to_its_side_of_the_boundary(gt15):
+    """A US division in the British sector still traces a line (10.3), but not one for an attack (5.9f)."""
+    moved = gt15.evolve(units=tuple(replace(u, hex="A2904") if u.id == "US-5-ID" else u for u in gt15.units))
+    row = nl.supply(moved)["US-5-ID"]
+    assert row.general and not row.combat and nl.supply(moved).states("US-5-ID")["combat"] is False
+    home = nl.supply(gt15)["US-5-ID"]
+    assert home.general and home.combat
+    text = re.sub("<[^>]+>", "", html.unescape(nl.explore(moved).unit_report_html("US-5-ID")))
+    assert "It is not in attack supply (10.2, 5.9f)" in text and "chain of HQs" not in text

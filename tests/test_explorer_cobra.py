@@ -108,8 +108,8 @@ def test_compare_on_a_cobra_state_shows_cobra_s_supply_states():
     after = before.evolve(units=tuple(replace(u, hex=MOVED.get(u.id, u.hex)) for u in before.units))
     table, changed = difference_table(before, after)
     assert set(changed) == set(MOVED)
-    assert "<th>supply</th>" in table and "Combat Supply" not in table
-    assert table.count("yes → no") == len(MOVED)
+    assert "<th>supply</th><th>attack supply</th>" in table and "Combat Supply" not in table
+    assert table.count("yes → no") == 2 * len(MOVED)  # both of Cobra's states, for each unit cut off
 
 
 def test_counter_colours_come_from_the_rule_system():

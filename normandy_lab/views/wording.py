@@ -158,12 +158,17 @@ def unit_report(state: GameState, report: SupplyReport, unit_id: str) -> str:
         if ":" in r.traced_to:  # the rule system counted the line out in words (Cobra 10.3's legs)
             lines.append(f"Counted: {link_rules(reason_words(system, r.traced_to), system)}")
         if "combat" in states:
-            chain = rule_ref(system, "combat_supply_chain")
+            combat = states["combat"]
+            # Why a unit lacks the second kind: BfN's chain of HQs (7.6.1), or that kind's rule (Cobra 5.9f).
+            if "combat_supply_chain" in state.rules.rule_refs:
+                chain = rule_ref(system, "combat_supply_chain")
+                why = f"its chain of HQs to a source of its own nation is broken; {chain}"
+            else:
+                why = link_rules(combat.rule, system)
             lines.append(
-                f"It is also in {html.escape(states['combat'].label)}."
+                f"It is also in {html.escape(combat.label)}."
                 if r.combat
-                else f"It is <b>not</b> in {html.escape(states['combat'].label)} "
-                f"(its chain of HQs to a source of its own nation is broken; {chain})."
+                else f"It is <b>not</b> in {html.escape(combat.label)} ({why})."
             )
     else:
         isolated = states.get("isolated")

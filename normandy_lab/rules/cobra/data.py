@@ -166,6 +166,9 @@ MARKERS = {
 
 SUPPLY_STATES = (
     SupplyState("general", "supply", "10.3"),  # said "in supply", "out of supply"
+    # 10.2, 5.9f: supply for an attack, judged at the instant of combat; an Allied line may not run more
+    # than one hex onto the other army's side of the Allied Army Boundary.
+    SupplyState("combat", "attack supply", "10.2, 5.9f"),
     SupplyState("isolated", "isolated: no line of any length", "10.3, 10.6b"),
 )
 

@@ -215,6 +215,7 @@ def determine(state: GameState) -> SupplyReport:
         origins = np.array([situation.position[u.id] for u in units], dtype=np.int64)
         best, first = graph.from_origins(dist, blocked, origins) if len(units) else (origins, origins)
         counts = count_of(best) if len(units) else best
+        attack = _attack_counts(state, graph, roots, blocked_hexes, units) if side == "allied" else None
         for u, at, value, step in zip(units, origins, counts, first, strict=True):
             row = rows[u.id] = UnitSupply(unit_id=u.id, side=side, hex=u.hex)
             row.limit = f"{limit} hexes counted as 10.3 counts them"
@@ -227,6 +228,8 @@ def determine(state: GameState) -> SupplyReport:
             row.length_hexes = float(value) if value < FAR else float("inf")
             row.isolated = bool(value >= FAR)
             row.general = row.combat = bool(value <= limit)
+            if row.general and attack is not None:  # 5.9f: the line for an attack keeps to its side
+                row.combat = bool(attack[at] <= limit)
             if row.general:
                 nodes = graph.path(group.pred, int(at), int(step))
                 _describe_line(row, g, graph, nodes, found, state)
@@ -240,6 +243,32 @@ def determine(state: GameState) -> SupplyReport:
 def _edge_of(system: str) -> dict[tuple[int, int], int]:
     """Return the directed edge joining two hexes, by (from, to)."""
     return game_map(system).edge_between
+
+
+def _attack_counts(
+    state: GameState, graph: LayeredGraph, roots, blocked_hexes, units
+) -> dict[int, int] | None:
+    """Return each Allied unit's count of its line for an attack, kept to its side of the boundary (5.9f).
+
+    An attack's supply may not be traced in violation of the Allied Army Boundary: a US unit's line may
+    not enter a hex more than one hex east of it, a British or Canadian unit's more than one hex west
+    (INFERRED: the limits 5.9b-c set on where a move may end).  None when no boundary is set.
+    """
+    boundary = state.markers["army_boundary"]
+    if boundary is None or not units:
+        return None
+    g = grid(state.system)
+    east = g._gcol - g._gcol[g.index(f"A{boundary:02d}01")]
+    out: dict[int, int] = {}
+    for army, beyond in (("US", east > 1), ("UK", east < -1)):
+        mine = np.array(sorted({g.index(u.hex) for u in units if _army(u) == army}), dtype=np.int64)
+        if not len(mine):
+            continue
+        blocked = graph.node_mask(blocked_hexes | beyond)
+        dist, _ = graph.search(roots, blocked)
+        best, _ = graph.from_origins(dist, blocked, mine)
+        out.update(zip(mine.tolist(), count_of(best).tolist(), strict=True))
+    return out
 
 
 def _legs(state: GameState, graph: LayeredGraph, nodes: list[int]) -> list[tuple[str, int, int]]:

@@ -156,7 +156,7 @@ class _Drawing:
         shown_attack, defense = state.rules.unit_strength(state, unit, r.general)
         halved = " (halved, out of supply)" if not r.general else ""
         lines = [wording.unit_report(state, self.report, unit_id)]
-        if any(s.key == "combat" for s in state.rules.supply_states):  # a game with a chain of HQs (BfN)
+        if "combat_supply_chain" in state.rules.rule_refs:  # a game whose combat supply runs up HQs (BfN)
             lines.append(
                 f"Combat Supply chain ({wording.rule_ref(self.system, 'combat_supply_chain')}): "
                 f"{self._combat_chain(unit)}"
