@@ -188,8 +188,6 @@ class _SideSupply:
         """Fill a report's ``traced_kind``, ``traced_id`` and ``traced_to`` (id, name and place)."""
         from normandy_lab.geo.gazetteer import hex_place
 
-        r.traced_kind = kind
-        r.traced_id = hq.id if hq is not None else target_hex
         system = self.state.system
 
         def words() -> str:  # made when first read: most reports are never shown
@@ -199,7 +197,13 @@ class _SideSupply:
                 return f"{label} {hq.id} ({hq.name}) at {place}"
             return f"{kind} at {place}" if place else kind
 
-        r.traced_to, r._words = "", words
+        # Straight into the report (hundreds a determination): its fields, and the words to make later.
+        r.__dict__.update(
+            traced_kind=kind,
+            traced_id=hq.id if hq is not None else target_hex,
+            _traced_to_value="",
+            _words=words,
+        )
 
     def _hq_at(self, hex_index: int, kind: str) -> Unit | None:
         return self._hqs_by_hex.get((hex_index, kind))
@@ -436,11 +440,11 @@ class _SideSupply:
     def _trace(self, r: UnitSupply, q: int, group: int, kind: str, hq: Unit | None = None) -> None:
         """Record a unit's line to a group of targets: lengths, path (in the metric that met the limit)."""
         hexes, mp = self._lengths(group, q)
-        r.general, r.length_hexes, r.length_mp = True, hexes, mp
         metric = 0 if hexes <= self.limits.hexes else 1
         slot = (group * 2 + metric) * len(self.units) + q
         path = self._line_ids[self._line_start[slot] : self._line_stop[slot]]
-        r.path = path
+        # Straight into the report's fields (see UnitSupply: these are stored behind properties).
+        r.__dict__.update(general=True, _length_hexes_value=hexes, _length_mp_value=mp, _path_value=path)
         end = path[-1] if path else r.hex
         if hq is None and kind == "division HQ":
             hq = self.hq_of[self.units[q].formation]
