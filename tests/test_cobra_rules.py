@@ -660,3 +660,26 @@ def test_5_9f_an_allied_attack_s_supply_keeps_to_its_side_of_the_boundary(gt15):
     assert home.general and home.combat
     text = re.sub("<[^>]+>", "", html.unescape(nl.explore(moved).unit_report_html("US-5-ID")))
     assert "It is not in attack supply (10.2, 5.9f)" in text and "chain of HQs" not in text
+
+
+def test_5_9_1_the_boundary_moves_one_column_a_turn_within_its_limits(gt15):
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.errors import RefusedError
+
+    moved = apply_edit(gt15, {"op": "marker", "name": "army_boundary", "value": 25})
+    assert moved.markers["army_boundary"] == 25
+    with pytest.raises(RefusedError, match="one column a turn"):
+        apply_edit(gt15, {"op": "marker", "name": "army_boundary", "value": 26})
+    with pytest.raises(RefusedError, match="A23 and A30"):
+        apply_edit(gt15.evolve(army_boundary=23), {"op": "marker", "name": "army_boundary", "value": 22})
+
+
+def test_6_2_a_move_may_pass_through_a_full_hex_but_not_end_in_it(gt15):
+    from normandy_lab.engine.movement import check_move
+
+    # A2305 holds three regiments of the US 2nd Armored: a full division's worth.
+    state = _orne(gt15, *[u for u in gt15.units if u.hex == "A2305"], _unit("US-R", "allied", "A2205", ma=8))
+    refused = check_move(state, "US-R", "A2305")
+    assert not refused.legal and "overstacked" in refused.reason and "6.2" in refused.reason
+    beyond = check_move(state, "US-R", "A2405")
+    assert beyond.legal

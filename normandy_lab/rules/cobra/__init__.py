@@ -62,6 +62,17 @@ COBRA_RULES = CobraRules(
             "Leave it empty to cancel.",
         ),
         ControlSpec(
+            key="army_boundary",
+            label="Allied Army Boundary (column of map A)",
+            rule="5.9",
+            kind="number",
+            edit_op="marker",
+            edit_field="army_boundary",
+            button="Move",
+            help="The Allied Army Boundary: US units may not end a move more than one hex east of it, "
+            "British units more than one hex west (5.9b-c); it moves one column a turn, A23 to A30 (5.9.1).",
+        ),
+        ControlSpec(
             key="allied_exited",
             label="An Allied unit has exited a map edge",
             rule="5.3c",

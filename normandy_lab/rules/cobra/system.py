@@ -103,6 +103,8 @@ class CobraRules(RuleSet):
             if not isinstance(value, bool):
                 raise RefusedError(f"{name} is true or false, not {value!r}")
             return state.evolve(**{name: value})
+        if name == "army_boundary":  # 5.9.1: one column east or west a turn, between A23 and A30
+            return state.evolve(army_boundary=_boundary_move(state, value))
         if name == "supply_points":
             if not isinstance(value, dict) or set(value) - {"US", "UK", "DE"}:
                 raise RefusedError("supply_points is a mapping of US, UK and DE to whole numbers (11.1)")
@@ -113,7 +115,8 @@ class CobraRules(RuleSet):
                 )
             return state.evolve(supply_points=points)
         raise RefusedError(
-            f"Cobra lets an edit set carpet_plan, supply_points, allied_exited, south_edge_lost; not {name!r}"
+            "Cobra lets an edit set carpet_plan, army_boundary, supply_points, allied_exited, "
+            f"south_edge_lost; not {name!r}"
         )
 
     def forbidden_steps(self, state: GameState, unit: Any) -> set[tuple[int, int]] | None:
@@ -167,13 +170,16 @@ class CobraRules(RuleSet):
         return forbidden
 
     def end_problem(self, state: GameState, unit: Any, hex_index: int) -> str | None:
-        """Refuse a move ending more than one hex across the Allied Army Boundary (5.9b-d).
+        """Refuse a move ending over one hex across the Allied Army Boundary (5.9b-d), or overstacked (6.2).
 
         The boundary is the column of map A the ``army_boundary`` marker names (and the same column of
         map B, ten more: B35 runs on from A25, 5.9a); US units may not end a move more than one hex east
         of it, British and Canadian units more than one hex west.  The extended diagonal boundary of
-        5.9.1b-c is not played.
+        5.9.1b-c is not played.  A move may pass through a full hex but not end in it (6.0a-b, 6.2).
         """
+        crowded = self._stacking_end(state, unit, hex_index)
+        if crowded:
+            return f"{crowded} (6.2)"
         boundary = state.markers["army_boundary"]
         if unit.side != "allied" or boundary is None:
             return None
@@ -188,6 +194,24 @@ class CobraRules(RuleSet):
         if unit.nationality in ("UK", "CA") and east < -1:
             return f"a British unit may not end a move more than one hex west of {where} (5.9c)"
         return None
+
+    def _stacking_end(self, state: GameState, unit: Any, hex_index: int) -> str | None:
+        """Refuse a move ending in a hex it would overstack (6.0-6.2: excess units would be eliminated)."""
+        from normandy_lab.rules.cobra.stacking import stacking_problem
+
+        g = grid_of(self.system)
+        there = [
+            u
+            for u in state.units
+            if u.side == unit.side
+            and u.status == "active"
+            and u.id != unit.id
+            and g.index(u.hex) == hex_index
+        ]
+        if not there:
+            return None
+        problem = stacking_problem([*there, unit])
+        return f"{g._ids[hex_index]} would be overstacked: {problem}" if problem else None
 
     def move_stops(self, state: GameState, unit: Any) -> Any:
         """End an Allied move in the hex carpet-bombed this turn, in the Mechanized Movement Phase (14.3i)."""
@@ -422,3 +446,29 @@ def _no_zoc_hexes(system: str) -> np.ndarray:
 def first_day(gt: int) -> dt.date:
     """Return the first day of a game turn."""
     return turn_dates(gt)[0]
+
+
+def grid_of(system: str) -> Any:
+    """Return a map's grid (from its one :class:`~normandy_lab.gamemap.GameMap`)."""
+    from normandy_lab.gamemap import game_map
+
+    return game_map(system).grid
+
+
+# 5.9.1a: the boundary stays between the 3300 and 4000 hex rows of map B, columns 23 to 30 of map A.
+BOUNDARY_COLUMNS = (23, 30)
+
+
+def _boundary_move(state: GameState, value: Any) -> int:
+    """Return the boundary's new column, or refuse a move 5.9.1 does not allow (one column, within limits)."""
+    from normandy_lab.errors import RefusedError
+
+    now = state.markers["army_boundary"]
+    low, high = BOUNDARY_COLUMNS
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RefusedError(f"the army boundary is a column of map A (a whole number), not {value!r}")
+    if not low <= value <= high:
+        raise RefusedError(f"the army boundary stays between columns A{low} and A{high} (5.9.1a: B33 to B40)")
+    if now is not None and abs(value - now) > 1:
+        raise RefusedError(f"the army boundary moves one column a turn at most (5.9.1), from A{now:02d}")
+    return value
