@@ -43,6 +43,11 @@ FORMAT = "normandy_lab.scenario/1"
 SCENARIO_DIR = REPO_ROOT / "scenarios"
 
 NATIONALITIES = {"allied": ("US", "UK", "CA", "FR", "PL"), "german": ("DE",)}
+# The unit fields every game shares (``schemas.UnitSchema``); a game's others become the unit's ``attrs``.
+CORE_UNIT_FIELDS = frozenset({
+    "id", "name", "side", "nationality", "type", "size", "hex", "steps", "mechanized", "formation", "corps",
+    "hq", "ma", "attack", "defense", "status", "cut_off", "breakdown", "box", "near", "source", "note",
+})  # fmt: skip
 
 
 class ScenarioError(FileRefusedError):
@@ -292,7 +297,14 @@ def unit_from_entry(check: _Checker, entry: dict, field: str, rules, g) -> Unit:
         cut_off=entry.get("cut_off", False),
         breakdown=entry.get("breakdown", False),
         box=box,
+        # The game's own fields (its unit schema's beyond the core's), kept with the unit.
+        attrs=tuple(sorted((k, _frozen(v)) for k, v in entry.items() if k not in CORE_UNIT_FIELDS)),
     )
+
+
+def _frozen(value: Any) -> Any:
+    """Return a value a frozen unit can hold (lists as tuples)."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
 
 
 def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:

@@ -61,6 +61,10 @@ class Unit:
     breakdown
         A breakdown company (BfN 15.0): a company split off a battalion of
         its division, which the rule system may trace as a corps unit.
+    attrs
+        The game's own fields of the unit (its unit schema's fields beyond these: Cobra's ``within``,
+        The Killing Ground's ``zoc`` class and marks), as sorted (name, value) pairs; read them with
+        :meth:`attr`.
     box
         The off-map box the unit stands in (a place its rule system declares in ``RuleSet.boxes``, such
         as The Killing Ground's off-map movement areas), or None on the map.  A unit in a box is
@@ -89,6 +93,15 @@ class Unit:
     breakdown: bool = False
     # Left out of a fingerprint while None, so that the studies saved before boxes existed still open.
     box: str | None = field(default=None, metadata={"canonical": "omit_if_none"})
+    # Left out of a fingerprint while empty, for the same reason.
+    attrs: tuple[tuple[str, Any], ...] = field(default=(), metadata={"canonical": "omit_if_empty"})
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        """Return one of the game's own fields of the unit (``default`` when the scenario gave none)."""
+        for key, value in self.attrs:
+            if key == name:
+                return value
+        return default
 
 
 class EditLog(Sequence[str]):
