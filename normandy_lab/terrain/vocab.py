@@ -68,6 +68,11 @@ class TerrainVocabulary:
     villages
         Whether the system marks villages: then every hex where a populated
         place stands is at least a Village.
+    forced_land_hexes
+        Coastal hexes the rules put land units on (The Killing Ground's 22.6.8 set-up: units landed on
+        the beaches, and Mulberry B): land whatever share of them the derivation finds under water; one
+        mostly under water, or with a beach, is Beach (the strand the units stand on), another keeps its
+        country type.
     """
 
     system: str
@@ -86,6 +91,7 @@ class TerrainVocabulary:
     forced_city_names: tuple[str, ...] = ()
     forced_city_hexes: tuple[str, ...] = ()
     villages: bool = False
+    forced_land_hexes: tuple[str, ...] = ()
 
     def classify_hexes(self, facts: dict[str, Any], config: Any) -> dict[str, np.ndarray]:
         """Return ``terrain`` and ``settlement`` labels for every hex."""
@@ -108,7 +114,14 @@ class TerrainVocabulary:
         if self.settlement_replaces_country:
             has = settlement != ""
             terrain[has] = settlement[has]
+        country = terrain.copy()  # what each hex is if land, before the sea is drawn
         terrain[facts["land_fraction"] < config.sea_land_fraction] = self.sea
+        if self.forced_land_hexes:
+            forced = np.isin(facts["hex_id"], list(self.forced_land_hexes))
+            # Mostly under water at the grid's scale, it is the strand the units stand on: Beach.
+            strand = forced & (beach | (facts["land_fraction"] < config.sea_land_fraction))
+            terrain[strand] = self.beach
+            terrain[forced & ~strand] = country[forced & ~strand]
         return {"terrain": terrain, "settlement": settlement}
 
     def classify_hexsides(
@@ -224,6 +237,10 @@ KG = TerrainVocabulary(
     mixed="Hedgerow",
     beach="Beach",
     forced_city_hexes=("N1410",),
+    # 22.6.8 sets landed units on these coastal hexes (Omaha N2931, N2932, N3032; Utah N2522; the east
+    # coast of the Cotentin N2120), and 26.4.2 needs an Allied unit in Mulberry B's hex N3139: their
+    # centres lie within 0.7 hex of the GSHHG shoreline, but less than half of each is land at 2.5 km.
+    forced_land_hexes=("N2120", "N2522", "N2931", "N2932", "N3032", "N3139"),
 )
 """The Killing Ground with OVERLORD: 26.4.5, 26.8.1-26.8.2, 26.19.5.  The
 base KG terrain chart is not in the seeds; woods and marsh follow the other
