@@ -619,6 +619,7 @@ def _kinds() -> dict[str, type[BaseModel] | TypeAdapter]:
     return {
         "scenario": get("bfn").scenario_schema(),
         "scenario_cobra": get("cobra").scenario_schema(),
+        "scenario_kg": get("kg").scenario_schema(),
         **SCHEMAS,
     }
 

@@ -76,8 +76,16 @@ def _cobra(example: str):
     return state
 
 
+def _kg(example: str):
+    state = nl.load_scenario("kg_1944-06-07_t02")
+    if example == "22.6.8 Turn 3":  # 26.11.1: Allied tracing starts
+        return state.evolve(date=dt.date(1944, 6, 8), turn="Turn 3")
+    return state
+
+
 # Per rule system, its example states: a name and how to make it.
 EXAMPLES = {
+    "kg": {name: (lambda name=name: _kg(name)) for name in ("22.6.8 Turn 2", "22.6.8 Turn 3")},
     "bfn": {name: (lambda name=name: _bfn(name)) for name in ("13 June", "Pegasus", "6 June Night")},
     "cobra": {
         name: (lambda name=name: _cobra(name))
@@ -132,7 +140,7 @@ def _vacant_land_hexes(state, near: str, count: int = 40) -> list[str]:
 
 
 # A small combat unit of each game that exerts a zone of control: its size and steps.
-SMALL_UNIT = {"bfn": ("battalion", 3), "cobra": ("regiment", 2)}
+SMALL_UNIT = {"bfn": ("battalion", 3), "cobra": ("regiment", 2), "kg": ("regiment", 3)}
 
 
 def _battalion(uid: str, side: str, hex_id: str, formation: str | None = None, system: str = "bfn") -> Unit:

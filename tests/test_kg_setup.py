@@ -41,3 +41,84 @@ def test_the_forced_coastal_hexes_are_beach_and_the_rest_of_the_coast_is_untouch
         assert terrain.loc[hex_id, "terrain"] == "Beach", hex_id
         assert terrain.loc[hex_id, "land_fraction"] < 0.5  # forced: the derivation alone would say sea
     assert terrain.loc["N2830", "terrain"] == "All Sea"  # a neighbour the rules do not name stays sea
+
+
+# -- the rule system (26.x; the base KG rules RECONSTRUCTED) ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def t2():
+    return nl.load_scenario("kg_1944-06-07_t02")
+
+
+@pytest.fixture(scope="module")
+def t3(t2):
+    import datetime as dt
+
+    return t2.evolve(date=dt.date(1944, 6, 8), turn="Turn 3")
+
+
+def test_26_1_one_turn_a_day_and_turn_1_is_out_of_scope():
+    import datetime as dt
+
+    from normandy_lab.rules import get
+
+    kg = get("kg")
+    assert kg.turn_order(dt.date(1944, 6, 8)) == ("Turn 3",)  # 26.11.1
+    assert kg.turn_order(dt.date(1944, 6, 19)) == ("Turn 14",)  # 22.7.1
+    assert kg.turn_order(dt.date(1944, 7, 5)) == ("Turn 30",)  # 22.6.1
+    problem, fix = kg.turn_problem(dt.date(1944, 6, 6), "Turn 1")
+    assert "Playbook" in problem and "Turn 2" in fix
+
+
+def test_26_10_5_the_support_radius_and_cost_example():
+    from normandy_lab.rules import get
+    from normandy_lab.rules.kg.supply import support_cost, support_radius
+
+    radius = support_radius(get("kg"), 5)
+    assert radius == 3  # "The U.S. Mulberry Construction marker is at 5 ... a Support Radius of 3"
+    assert support_cost(3, radius) == 0  # within three hexes: automatically supported
+    assert support_cost(6, radius) == 1  # "If a HQ were 6 hexes away it would cost 1 SP"
+    assert support_cost(9, radius) == 2 and support_cost(12, radius) == 3  # "each additional 3 hexes ..."
+
+
+def test_26_11_1_turn_2_every_allied_unit_is_in_supply_by_the_rule(t2):
+    report = nl.supply(t2)
+    allied = [u for u in t2.units if u.side == "allied"]
+    assert allied and all(report[u.id].general for u in allied)
+    assert all(
+        report[u.id].code == "exempt" and "26.11.1" in report[u.id].rule for u in allied if u.hq is None
+    )
+
+
+def test_26_11_1_turn_3_allied_units_trace_three_hexes_to_a_beach(t3):
+    report = nl.supply(t3)
+    assert {"N2930", "N3031", "N3139"} <= set(report.sources["allied"])  # Allied-held beach landing hexes
+    on_omaha = report["US-2-116-29"]  # N3030, a hex behind Omaha
+    assert on_omaha.general and "Omaha beach" in on_omaha.traced_to and on_omaha.length_hexes <= 3
+    for uid, row in report.units.items():
+        unit = t3.unit(uid)
+        if unit.side == "allied" and unit.hq is None and unit.status == "active" and not row.general:
+            assert row.code in ("out_of_range", "cut_off") and "26.11.1" in row.rule
+            assert row.code == "cut_off" or row.length_hexes > 3  # the reason is its true count
+
+
+def test_26_11_2_german_city_supply_and_cherbourg_while_n1410_is_german(t3):
+    report = nl.supply(t3)
+    assert {"N1410", "N3945"} <= set(report.sources["german"])  # Cherbourg and Caen serve
+    assert (
+        report["DE-II-739-709"].general and "N15" in report["DE-II-739-709"].traced_to
+    )  # 3 hexes from Cherbourg
+    # Every German off-map box in Allied hands: Caen's road leads nowhere German; Cherbourg still serves (N1410).
+    boxes = {name: "allied" for name, box in t3.rules.boxes.items() if box.side == "german"}
+    cut = nl.supply(t3.evolve(omm_control=boxes))
+    assert "N3945" not in cut.sources["german"] and "N1410" in cut.sources["german"]
+    assert cut["DE-II-739-709"].general
+
+
+def test_26_16_2_a_unit_off_the_map_keeps_the_supply_its_set_up_gave_it(t3):
+    report = nl.supply(t3)
+    marked = report["DE-1-12-12SS"]  # "(OOS)" in OMM 13
+    assert not marked.general and "26.16.2" in marked.rule
+    boxed = [u for u in t3.units if u.status == "off_map" and not u.attr("out_of_supply")]
+    assert boxed and all(report[u.id].general and report[u.id].code == "exempt" for u in boxed)

@@ -78,6 +78,15 @@ def _cobra() -> RuleSet:
 register(_cobra, key="cobra")
 
 
+def _kg() -> RuleSet:
+    from normandy_lab.rules.kg import KG_RULES
+
+    return KG_RULES
+
+
+register(_kg, key="kg")
+
+
 def __getattr__(name: str):  # BFN_RULES, as before, without importing the game before it is asked for
     if name == "BFN_RULES":
         return get("bfn")

@@ -1,0 +1,54 @@
+"""The Killing Ground with its OVERLORD expansion (section 26, scenarios 22.6-22.7): the third rule system.
+
+``data`` the Build-up's calendar, sequence, units, boxes and numbers (RECONSTRUCTED where the base rules
+are needed); ``supply`` the Build-up's supply (26.9-26.11); ``schema`` its scenario section and unit
+marks; ``system`` the rule system class.  The base *Killing Ground* rules are not in the seeds.
+"""
+
+from __future__ import annotations
+
+from normandy_lab.rules.kg.data import (
+    BOXES,
+    MARKERS,
+    OPTIONS,
+    RULE_NOTES,
+    SEQUENCE,
+    SIZES,
+    SUPPLY,
+    SUPPLY_STATES,
+    TURNS,
+    UNIT_DEFAULTS,
+    UNIT_TYPES,
+    WEATHER_EFFECTS,
+)
+from normandy_lab.rules.kg.system import KgRules
+
+KG_RULES = KgRules(
+    system="kg",
+    title="The Killing Ground: OVERLORD",
+    turns=TURNS,
+    sequence=SEQUENCE,
+    weather_table=(),  # the KG weather table is a GAP
+    weather_effects=WEATHER_EFFECTS,
+    historical_weather={},
+    terrain_cost={},
+    road_cost={},
+    unit_defaults=UNIT_DEFAULTS,
+    supply=SUPPLY,
+    interdiction_track=(),
+    options=OPTIONS,
+    unit_types=UNIT_TYPES,
+    sizes=SIZES,
+    campaign=("1944-06-06", "1944-08-20"),
+    rule_notes=RULE_NOTES,
+    rule_refs={"zoc": "26.2.3", "unit_supply_range": "26.11.1"},
+    supply_states=SUPPLY_STATES,
+    markers=MARKERS,
+    boxes=BOXES,
+    glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "mech_infantry": "MECH",
+            "recon": "RCN", "artillery": "ART", "hq": "HQ", "wn": "WN", "ranger": "RGR", "commando": "CDO"},
+    size_marks={"battalion": "II", "regiment": "III", "brigade": "X", "division": "XX", "corps_hq": "XXX",
+                "army_hq": "XXXX"},
+)  # fmt: skip
+
+__all__ = ["KG_RULES", "KgRules"]

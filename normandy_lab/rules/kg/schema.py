@@ -1,0 +1,71 @@
+"""The Killing Ground's scenario schema: the core narrowed to KG, its unit marks, and its section (26.x)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, Field, StrictBool, StrictInt
+
+from normandy_lab.rules.kg.data import SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS, ZOC_CLASSES
+from normandy_lab.schemas import WHAT_IF_INTERDICTION, Count, ScenarioSchema, Text, UnitSchema, _Strict
+
+UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
+Size = Literal[SIZES]  # type: ignore[valid-type]
+Turn = Literal[TURNS]  # type: ignore[valid-type]
+Weather = Literal[tuple(WEATHER_EFFECTS)]  # type: ignore[valid-type]
+ZocClass = Literal[ZOC_CLASSES]  # type: ignore[valid-type]
+
+
+class KgUnitSchema(UnitSchema):
+    """A KG unit: its type and size among the game's; its ZOC class (26.2.3) and its set-up marks (22.0)."""
+
+    type: UnitType
+    size: Size
+    zoc: ZocClass | None = None
+    printed: Text | None = None
+    steps_lost: Annotated[StrictInt, Field(ge=0, le=3)] | None = None
+    disorganized: StrictBool | None = None
+    regroup: StrictBool | None = None
+    out_of_supply: StrictBool | None = None
+    delayed: StrictBool | None = None
+    marks: str | None = None
+    type_suffix: str | None = None
+    alt_hex: Text | None = None
+
+
+class KgOptionsSchema(_Strict):
+    """The reconstructions a scenario may change (``rules.kg.data.OPTIONS``)."""
+
+    battalion_zoc_blocks_supply: StrictBool | None = None
+    what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
+
+
+class ArmySpSchema(_Strict):
+    """Each army's support points (26.10): the 1st US and 2nd British Army reserves, the German SP."""
+
+    US: Count = 0
+    UK: Count = 0
+    DE: Count = 0
+
+
+class MulberrySchema(_Strict):
+    """The Mulberry construction levels (26.19.2): A (US, off Omaha), B (British, at Arromanches)."""
+
+    A: Annotated[StrictInt, Field(ge=0, le=10)] = 0
+    B: Annotated[StrictInt, Field(ge=0, le=10)] = 0
+
+
+class KgScenarioSchema(ScenarioSchema):
+    """A scenario of The Killing Ground with OVERLORD (``system: kg``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab scenario (KG)")
+
+    system: Literal["kg"]
+    turn: Turn
+    weather: Weather | None = None
+    units: Annotated[list[KgUnitSchema], Field(min_length=1)]
+    options: KgOptionsSchema | None = None  # type: ignore[assignment]
+    stage: Literal["build-up", "killing_ground"] = "build-up"
+    army_sp: ArmySpSchema | None = None
+    mulberry: MulberrySchema | None = None
+    weapons_nests: list[dict[str, str]] | None = None

@@ -1,0 +1,331 @@
+"""The Killing Ground's Build-up supply (26.9-26.11, 26.16.2, 26.20.6), over the core's searches.
+
+Allied, from Turn 3 (Turns 1-2 are exempt, 26.11.1): the corps HQs are *supported* first -- automatically
+within the Corps HQ Support Radius (set by the nationality's Mulberry level, 26.10.5) of a beach hex of
+their own army, otherwise for ``ceil(d / R) - 1`` SP, paid from the army's reserve cheapest first; an
+isolated HQ gets none (26.10.1).  A combat unit is in supply within 3 hexes of a supported HQ of its
+army or of an Allied-controlled beach landing hex (a beach acts as a supported HQ, 26.9.1; Utah only by
+its intended hexes).  An HQ offshore, in a landing box or a floating reserve, is supported (26.10.1).
+
+German: a corps HQ is supported when its line reaches a German off-map box (KG 11.2.3: RECONSTRUCTED as a
+line of any length); the Cherbourg HQ while N1410 is German (26.10.7).  A mechanized unit, or one with a
+corps designation, traces at most 6 hexes to a supported corps HQ; any other unit at most 6 to a German
+city hex whose road line of any length leaves the south or east edge for a German off-map box, or to a
+Cherbourg city hex while N1410 is German (26.11.2).  The off-map boxes are virtual nodes of the search.
+
+A line counts one a hex (KG 11.3 is a GAP: RECONSTRUCTED), may not enter enemy units or a vacant hex in
+an enemy ZOC (a battalion ZOC too, by the default of the option ``battalion_zoc_blocks_supply``), and
+crosses rivers (RECONSTRUCTED: the base rules' treatment is a GAP).  Units off the map, in a box, trace
+no line: they keep the supply the set-up or their arrival roll gave them (26.16.2).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from normandy_lab.engine.layered import LayeredGraph, Link, Move, box_links
+from normandy_lab.engine.lines import Situation, interdicted_mask
+from normandy_lab.engine.reasons import CUT_OFF, EXEMPT, OUT_OF_RANGE
+from normandy_lab.engine.report import SupplyReport, UnitSupply
+from normandy_lab.engine.search import FAR
+from normandy_lab.engine.state import GameState, other_side
+from normandy_lab.engine.zoc import hex_control, zoc_mask
+from normandy_lab.gamemap import game_map
+from normandy_lab.rules.kg.data import BEACH_HEXES, CW_BEACHES, US_BEACHES, turn_of
+
+ARMY = {"US": "US", "FR": "US", "UK": "UK", "CA": "UK", "PL": "UK"}
+
+
+@dataclass
+class _Net:
+    """One side's plain-hex search graph, blocked hexes and the map's numbering."""
+
+    graph: LayeredGraph
+    blocked: np.ndarray
+    index: Any
+    ids: np.ndarray
+
+    def distances(self, targets: list[int], origins: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return each origin's count to the nearest target (FAR: none), its first step, the next nodes."""
+        blocked = self.graph.node_mask(self.blocked)
+        dist, pred = self.graph.search(np.array(sorted(set(targets)), dtype=np.int64), blocked)
+        best, first = self.graph.from_origins(dist, blocked, np.array(origins, dtype=np.int64))
+        return best, first, pred
+
+
+def _net(state: GameState, side: str, situation: Situation) -> _Net:
+    """Build a side's net: land hexsides at 1 a hex, blocked by enemy units and the ZOCs the option counts."""
+    gmap = game_map(state.system)
+    e = gmap.edges
+    enemy = other_side(side)
+    counted = np.zeros(len(gmap.grid), dtype=bool)
+    classes = ("full", "battalion") if state.options.get("battalion_zoc_blocks_supply", True) else ("full",)
+    for u in state.units_of(enemy):
+        if u.status == "active" and state.rules.zoc_class(u) in classes:
+            counted[situation.position[u.id]] = True
+    ezoc = zoc_mask(state, enemy, counted) & ~situation.negating[side]
+    blocked = situation.occupied[enemy] | ezoc | interdicted_mask(state) | gmap.closed(state.maps)
+    graph = LayeredGraph(len(gmap.grid), 1, e.src, e.dst, [Move(0, 0, ~e.all_sea, 1)])
+    return _Net(graph, blocked, gmap.grid.index, gmap.grid._ids)
+
+
+def determine(state: GameState) -> SupplyReport:
+    """Determine every unit's Build-up supply (26.9-26.11), with reasons."""
+    situation = Situation.of(state)
+    control = hex_control(state, situation.zoc, situation.occupied)
+    rows: dict[str, UnitSupply] = {}
+    sources: dict[str, list[str]] = {}
+    for side in ("allied", "german"):
+        net = _net(state, side, situation)
+        side_rows, side_sources = (_allied if side == "allied" else _german)(state, situation, control, net)
+        rows.update(side_rows)
+        sources[side] = side_sources
+    return SupplyReport(state=state, units=rows, sources=sources, halved=False)
+
+
+def _row(unit: Any, limit: str) -> UnitSupply:
+    row = UnitSupply(unit_id=unit.id, side=unit.side, hex=unit.hex)
+    row.limit = limit
+    return row
+
+
+def _off_map(row: UnitSupply, unit: Any) -> None:
+    """Report a unit in a box: it traces no line, keeping the supply it was given (its mark, 26.16.2)."""
+    marked_out = bool(unit.attr("out_of_supply", False))
+    row.general = row.combat = not marked_out
+    row.traced_kind = "off the map"
+    if marked_out:
+        row.code, row.rule = CUT_OFF, "26.16.2"
+        row.reason = (
+            f"in {unit.box}, off the map, marked out of supply on arrival (26.16.2): it traces on coming on"
+        )
+        row.isolated = False
+    else:  # in supply by its place, without a line: reported as an exemption, with its rule
+        row.code, row.rule = EXEMPT, "26.10.1, 26.4.7"
+        row.traced_to = row.reason = f"in {unit.box}, off the map: supplied offshore or beyond the edge"
+
+
+def _path(net: _Net, pred: np.ndarray, origin: int, first: int) -> list[str]:
+    return net.ids[net.graph.path(pred, origin, first)].tolist()
+
+
+def _explain(row: UnitSupply, count: int, limit: int, what: str, rule: str) -> None:
+    """Say why a unit is out: cut off, or its nearest target too far (with the count of the best line)."""
+    if count >= FAR:
+        row.code, row.rule, row.isolated = CUT_OFF, rule, True
+        row.reason = f"no legal line of any length to {what} ({rule})"
+    else:
+        row.code, row.rule = OUT_OF_RANGE, rule
+        row.length_hexes = float(count)
+        row.shortfall = float(count - limit)
+        row.reason = (
+            f"the nearest {what} is {count} hexes away by a legal line; the limit is {limit} ({rule})"
+        )
+
+
+def support_radius(rules: Any, level: int) -> int:
+    """Return the Corps HQ Support Radius of a Mulberry level (26.10.5; RECONSTRUCTED but for level 5)."""
+    table = rules.supply["support_radius"]
+    return table[min(max(level, 0), max(table))]
+
+
+def support_cost(distance: int, radius: int) -> int:
+    """Return the SP to support an HQ ``distance`` hexes from its beach (26.10.5: 0 within the radius)."""
+    return 0 if distance <= radius else math.ceil(distance / radius) - 1
+
+
+def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _Net):
+    rules = state.rules
+    limit = rules.supply["allied_unit_range"]
+    units = [u for u in state.units if u.side == "allied" and u.status in ("active", "off_map")]
+    rows = {u.id: _row(u, f"{limit} hexes to a supported HQ or a beach landing hex (26.11.1)") for u in units}
+    beach_of: dict[int, str] = {}
+    for beach, hexes in BEACH_HEXES.items():
+        for hex_id in hexes:
+            i = net.index(hex_id)
+            if control[i] == "allied":  # 26.11.1: an Allied-controlled beach landing hex
+                beach_of[i] = beach
+    if turn_of(state.date) <= rules.supply["exempt_until_turn"]:
+        for u in units:
+            row = rows[u.id]
+            row.general = row.combat = True
+            row.traced_kind, row.code, row.rule = "exempt", EXEMPT, "26.11.1"
+            row.traced_to = row.reason = (
+                "in supply without a line: every Allied unit is on Turns 1 and 2 (26.11.1)"
+            )
+        return rows, sorted(net.ids[list(beach_of)].tolist())
+    # 26.10.1, 26.10.5: the corps HQs are supported first, cheapest first, while the army's SP last.
+    sp = dict(state.markers["army_sp"])
+    supported: dict[str, list[int]] = {"US": [], "UK": []}
+    hqs = [u for u in units if u.hq is not None]
+    costs = []
+    for u in hqs:
+        row = rows[u.id]
+        army = ARMY.get(u.nationality, "UK")
+        if u.status != "active":  # 26.10.1: an HQ in a landing box or the floating reserve is supported
+            row.general = row.combat = True
+            row.traced_kind, row.code, row.rule = "offshore", EXEMPT, "26.10.1"
+            row.traced_to = row.reason = f"offshore in {u.box or 'reserve'}: supported (26.10.1)"
+            continue
+        own = [i for i, b in beach_of.items() if b in (US_BEACHES if army == "US" else CW_BEACHES)]
+        at = situation.position[u.id]
+        best, first, pred = net.distances(own, [at]) if own else (np.array([FAR]), np.array([-1]), None)
+        level = state.markers["mulberry"]["A" if army == "US" else "B"]
+        radius = support_radius(rules, level)
+        costs.append(
+            (support_cost(int(best[0]), radius) if best[0] < FAR else None, u, army, radius, int(best[0]))
+        )
+        if best[0] < FAR:
+            row.path = _path(net, pred, at, int(first[0]))
+    for cost, u, army, radius, d in sorted(costs, key=lambda c: (c[0] is None, c[0] or 0, c[1].id)):
+        row = rows[u.id]
+        row.limit = f"Mulberry radius {radius} of an own beach, else SP (26.10.5)"
+        if cost is None:
+            row.code, row.rule, row.isolated = CUT_OFF, "26.10.1", True
+            row.reason = "isolated from its army's beaches: no SP may support it (26.10.1)"
+            continue
+        row.length_hexes = float(d)
+        if cost <= sp.get(army, 0):
+            sp[army] -= cost
+            row.general = row.combat = True
+            row.traced_kind = "supported"
+            row.traced_to = (
+                f"supported: {d} hexes from its army's beach, within the radius of {radius} (26.10.5)"
+                if cost == 0
+                else f"supported for {cost} SP of the {army} army: {d} hexes from its beach, radius {radius} "
+                "(26.10.5)"
+            )
+            supported[army].append(situation.position[u.id])
+        else:
+            row.code, row.rule = OUT_OF_RANGE, "26.10.5"
+            row.reason = (
+                f"unsupported: {d} hexes from its army's beaches needs {cost} SP beyond the radius {radius}, "
+                f"and the {army} army has {sp.get(army, 0)} left (26.10.1, 26.10.5)"
+            )
+    for u in units:
+        if u.hq is not None:
+            continue
+        row = rows[u.id]
+        if u.status != "active":
+            _off_map(row, u)
+            continue
+        army = ARMY.get(u.nationality, "UK")
+        targets = list(beach_of) + supported[army]
+        at = situation.position[u.id]
+        best, first, pred = (
+            net.distances(targets, [at]) if targets else (np.array([FAR]), np.array([-1]), None)
+        )
+        count = int(best[0])
+        if count <= limit:
+            row.general = row.combat = True
+            row.length_hexes = float(count)
+            row.path = _path(net, pred, at, int(first[0]))
+            end = net.index(row.path[-1])
+            what = f"the {beach_of[end]} beach" if end in beach_of else "a supported corps HQ"
+            row.traced_kind = "beach" if end in beach_of else "corps HQ"
+            row.traced_id = row.path[-1]
+            row.traced_to = f"{what} at {row.path[-1]}, {count} hexes (26.11.1)"
+        else:
+            _explain(row, count, limit, "a supported HQ of its army or an Allied beach hex", "26.11.1")
+    return rows, sorted(net.ids[list(beach_of)].tolist())
+
+
+def _omm_graph(state: GameState, road_only: bool) -> tuple[LayeredGraph, int]:
+    """Return a plain-hex graph with the German off-map boxes as one virtual node (and that node)."""
+    gmap = game_map(state.system)
+    e = gmap.edges
+    boxes = [b for name, b in state.rules.boxes.items() if b.side == "german"]
+    boxes = [b for b in boxes if state.markers["omm_control"].get(b.name, "german") == "german"]
+    edges = (e.road > 0) & ~e.all_sea if road_only else ~e.all_sea
+    n = len(gmap.grid)
+    links: list[Link] = box_links(n, 1, boxes, gmap.grid.index) if boxes else []
+    # One node for all German boxes: a line reaching any of them reaches "a German OMM".
+    merged = [Link(k.source, n, k.cost) if k.target >= n else Link(n, k.target, k.cost) for k in links]
+    return LayeredGraph(n, 1, e.src, e.dst, [Move(0, 0, edges, 1)], n_virtual=1, links=merged), n
+
+
+def _german(state: GameState, situation: Situation, control: np.ndarray, net: _Net):
+    rules = state.rules
+    limit = rules.supply["german_unit_range"]
+    units = [u for u in state.units if u.side == "german" and u.status in ("active", "off_map")]
+    rows = {
+        u.id: _row(u, f"{limit} hexes to a supported corps HQ or a German city hex (26.11.2)") for u in units
+    }
+    # German-controlled: every hex the Allies have not taken (held, or in their ZOC alone) -- the Germans
+    # held the whole map before the landings (INFERRED: control of a hex nobody contests is not tracked).
+    german_held = control != "allied"
+    key = net.index(rules.supply["cherbourg_key_hex"])
+    cherbourg_open = bool(german_held[key])
+    # Corps HQs: supported when their line reaches a German off-map box (RECONSTRUCTED, KG 11.2.3).
+    graph, omm = _omm_graph(state, road_only=False)
+    blocked = graph.node_mask(net.blocked)
+    dist, pred = graph.search(np.array([omm]), blocked)
+    supported: list[int] = []
+    for u in units:
+        if u.hq is None:
+            continue
+        row = rows[u.id]
+        if u.status != "active":
+            _off_map(row, u)
+            continue
+        at = situation.position[u.id]
+        cherbourg_hq = "cherbourg" in u.name.lower()
+        best, first = graph.from_origins(dist, blocked, np.array([at]))
+        if cherbourg_hq:
+            ok, why = cherbourg_open, "Cherbourg's HQ, supported while N1410 is German (26.10.7)"
+        else:
+            ok, why = best[0] < FAR, "a line of any length to a German off-map box (KG 11.2.3, RECONSTRUCTED)"
+        row.limit = "any length to a German off-map box"
+        if ok:
+            row.general = row.combat = True
+            row.traced_kind, row.traced_to = "supported", f"supported: {why}"
+            if best[0] < FAR:  # its line, hex by hex, to the edge the box lies beyond
+                nodes = graph.path(pred, at, int(first[0]))
+                row.path = [str(net.ids[n]) for n in nodes if n < len(net.ids)]
+            else:  # Cherbourg's HQ, supported by the port, traces no line
+                row.code, row.rule, row.reason = EXEMPT, "26.10.7", row.traced_to
+            supported.append(at)
+        else:
+            row.code, row.rule, row.isolated = CUT_OFF, "26.10.1", True
+            row.reason = f"unsupported: no {why}"
+    # 26.11.2: the city hexes that serve -- those whose road line reaches a German box, and Cherbourg's.
+    hexes = game_map(state.system).terrain.hexes
+    city = np.nonzero((hexes["settlement"] == "City").to_numpy() & german_held)[0]
+    roads, omm = _omm_graph(state, road_only=True)
+    rblocked = roads.node_mask(net.blocked)
+    rdist, _ = roads.search(np.array([omm]), rblocked)
+    cbest, _ = roads.from_origins(rdist, rblocked, city)
+    names = hexes["builtup_name"].to_numpy()
+    cities = [
+        int(c)
+        for c, d in zip(city, cbest, strict=True)
+        if d < FAR or (names[c] == "Cherbourg" and cherbourg_open)
+    ]
+    for u in units:
+        if u.hq is not None:
+            continue
+        row = rows[u.id]
+        if u.status != "active":
+            _off_map(row, u)
+            continue
+        at = situation.position[u.id]
+        to_hq = u.mechanized or bool(u.corps)
+        targets = supported if to_hq else cities
+        what = "a supported corps HQ" if to_hq else "a German city hex whose road reaches an off-map box"
+        best, first, pred = (
+            net.distances(targets, [at]) if targets else (np.array([FAR]), np.array([-1]), None)
+        )
+        count = int(best[0])
+        if count <= limit:
+            row.general = row.combat = True
+            row.length_hexes = float(count)
+            row.path = _path(net, pred, at, int(first[0]))
+            row.traced_kind, row.traced_id = ("corps HQ" if to_hq else "city"), row.path[-1]
+            row.traced_to = f"{what} at {row.path[-1]}, {count} hexes (26.11.2)"
+        else:
+            _explain(row, count, limit, what, "26.11.2")
+    return rows, sorted(net.ids[cities].tolist())

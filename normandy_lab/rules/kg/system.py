@@ -1,0 +1,94 @@
+"""The Killing Ground with OVERLORD as a rule system: the Build-up's verdicts over :mod:`.data`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from normandy_lab.rules.base import RuleSet
+from normandy_lab.rules.kg.data import FIRST_DAY, FULL_STEPS, turn_of
+
+if TYPE_CHECKING:
+    from normandy_lab.engine.report import SupplyReport
+    from normandy_lab.engine.state import GameState
+
+
+@dataclass(frozen=True, eq=False)
+class KgRules(RuleSet):
+    """The Killing Ground with OVERLORD, its Build-up stage (26.x); the base KG rules are RECONSTRUCTED."""
+
+    def turn_order(self, date: Any) -> tuple[str, ...]:
+        """Return the one turn of a date: Turn n is 6 June + n - 1 days (Turn 3 = 8 June, 26.11.1)."""
+        return (f"Turn {turn_of(date)}",)
+
+    def turn_problem(self, date: Any, turn: str) -> tuple[str, str] | None:
+        """Refuse Turn 1 (the D-Day Playbook is not in the seeds) and a turn that is not the date's."""
+        if date == FIRST_DAY or turn == "Turn 1":
+            return (
+                "Turn 1 (6 June) is played on the D-Day Playbook's landing phases, not in the seeds",
+                "start on Turn 2 (7 June), as 22.6.8 does",
+            )
+        right = f"Turn {turn_of(date)}"
+        if turn != right:
+            return f"{date} is {right}, not {turn}", f"write turn: {right}, or change the date"
+        return None
+
+    def zoc_class(self, unit: Any) -> str:
+        """Return a unit's ZOC class (26.2.3): its scenario's ``zoc``, else RECONSTRUCTED by type and size.
+
+        Regiments, brigades and divisions exert a full ZOC; battalions a battalion ZOC (the bar symbol
+        is on the counters: GAP); HQs, artillery, flak and British paratroopers none (Player's Notes).
+        """
+        given = unit.attr("zoc")
+        if given:
+            return given
+        if unit.hq is not None or unit.type in ("artillery", "flak"):
+            return "none"
+        if unit.type == "parachute" and unit.nationality in ("UK", "CA"):
+            return "none"
+        return "battalion" if unit.size in ("battalion", "company") else "full"
+
+    def exerts_zoc(self, unit: Any) -> bool:
+        """Tell whether a unit exerts a ZOC of either class (26.2.3)."""
+        return self.zoc_class(unit) != "none"
+
+    def zoc_crosses(self, edges: Any) -> Any:
+        """Extend a ZOC over every land hexside, into no city hex (Player's Notes, citing KG)."""
+        from normandy_lab.gamemap import game_map
+
+        settlement = game_map(self.system).terrain.hexes["settlement"].to_numpy()
+        return ~edges.all_sea & (settlement[edges.dst] != "City")
+
+    def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
+        """Refuse more steps than a unit of its size has (RECONSTRUCTED per size)."""
+        most = FULL_STEPS[entry["size"]]
+        if entry["steps"] > most:
+            return "steps", f"{entry['steps']!r} is more than a {entry['size']} has ({most})", "lower it"
+        return None
+
+    def scenario_schema(self) -> Any:
+        """Return KG's scenario schema (:mod:`.schema`)."""
+        from normandy_lab.rules.kg.schema import KgScenarioSchema
+
+        return KgScenarioSchema
+
+    def unit_schema(self) -> Any:
+        """Return KG's unit schema (:mod:`.schema`)."""
+        from normandy_lab.rules.kg.schema import KgUnitSchema
+
+        return KgUnitSchema
+
+    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
+        """Read KG's section: the stage, the armies' SP, the Mulberry levels, the WN states."""
+        return {
+            "stage": data.get("stage", "build-up"),
+            "army_sp": {**self.markers["army_sp"], **dict(data.get("army_sp") or {})},
+            "mulberry": {**self.markers["mulberry"], **dict(data.get("mulberry") or {})},
+            "weapons_nests": tuple(tuple(sorted(w.items())) for w in data.get("weapons_nests") or ()),
+        }
+
+    def determine_supply(self, state: GameState) -> SupplyReport:
+        """Determine the Build-up's supply (26.9-26.11; :mod:`.supply`)."""
+        from normandy_lab.rules.kg.supply import determine
+
+        return determine(state)
