@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PART = ROOT / "scenarios" / "parts" / "kg_1944-06-07_t02_setup.yaml"
 OUT = ROOT / "scenarios" / "kg_1944-06-07_t02.yaml"
 MARKS = (
-    "printed", "steps_lost", "disorganized", "regroup", "out_of_supply", "delayed", "marks", "type_suffix", "alt_hex",
+    "printed", "steps_lost", "disorganized", "regroup", "out_of_supply", "delayed", "marks",
+    "type_suffix", "alt_hex",
 )  # fmt: skip
 
 HEADER = """\
