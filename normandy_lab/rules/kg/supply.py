@@ -49,12 +49,16 @@ class _Net:
     index: Any
     ids: np.ndarray
 
-    def distances(self, targets: list[int], origins: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Return each origin's count to the nearest target (FAR: none), its first step, the next nodes."""
+    def line(self, targets: list[int], origin: int) -> tuple[int, list[str]]:
+        """Return a hex's count to the nearest target (FAR: none) and its line, hex ids from the origin."""
+        if not targets:
+            return FAR, []
         blocked = self.graph.node_mask(self.blocked)
         dist, pred = self.graph.search(np.array(sorted(set(targets)), dtype=np.int64), blocked)
-        best, first = self.graph.from_origins(dist, blocked, np.array(origins, dtype=np.int64))
-        return best, first, pred
+        best, first = self.graph.from_origins(dist, blocked, np.array([origin], dtype=np.int64))
+        if best[0] >= FAR:
+            return FAR, []
+        return int(best[0]), self.ids[self.graph.path(pred, origin, int(first[0]))].tolist()
 
 
 def _net(state: GameState, side: str, situation: Situation) -> _Net:
@@ -107,10 +111,6 @@ def _off_map(row: UnitSupply, unit: Any) -> None:
     else:  # in supply by its place, without a line: reported as an exemption, with its rule
         row.code, row.rule = EXEMPT, "26.10.1, 26.4.7"
         row.traced_to = row.reason = f"in {unit.box}, off the map: supplied offshore or beyond the edge"
-
-
-def _path(net: _Net, pred: np.ndarray, origin: int, first: int) -> list[str]:
-    return net.ids[net.graph.path(pred, origin, first)].tolist()
 
 
 def _explain(row: UnitSupply, count: int, limit: int, what: str, rule: str) -> None:
@@ -173,14 +173,10 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
             continue
         own = [i for i, b in beach_of.items() if b in (US_BEACHES if army == "US" else CW_BEACHES)]
         at = situation.position[u.id]
-        best, first, pred = net.distances(own, [at]) if own else (np.array([FAR]), np.array([-1]), None)
+        d, row.path = net.line(own, at)
         level = state.markers["mulberry"]["A" if army == "US" else "B"]
         radius = support_radius(rules, level)
-        costs.append(
-            (support_cost(int(best[0]), radius) if best[0] < FAR else None, u, army, radius, int(best[0]))
-        )
-        if best[0] < FAR:
-            row.path = _path(net, pred, at, int(first[0]))
+        costs.append((support_cost(d, radius) if d < FAR else None, u, army, radius, d))
     for cost, u, army, radius, d in sorted(costs, key=lambda c: (c[0] is None, c[0] or 0, c[1].id)):
         row = rows[u.id]
         row.limit = f"Mulberry radius {radius} of an own beach, else SP (26.10.5)"
@@ -215,15 +211,11 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
             continue
         army = ARMY.get(u.nationality, "UK")
         targets = list(beach_of) + supported[army]
-        at = situation.position[u.id]
-        best, first, pred = (
-            net.distances(targets, [at]) if targets else (np.array([FAR]), np.array([-1]), None)
-        )
-        count = int(best[0])
+        count, path = net.line(targets, situation.position[u.id])
         if count <= limit:
             row.general = row.combat = True
             row.length_hexes = float(count)
-            row.path = _path(net, pred, at, int(first[0]))
+            row.path = path
             end = net.index(row.path[-1])
             what = f"the {beach_of[end]} beach" if end in beach_of else "a supported corps HQ"
             row.traced_kind = "beach" if end in beach_of else "corps HQ"
@@ -316,14 +308,11 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
         to_hq = u.mechanized or bool(u.corps)
         targets = supported if to_hq else cities
         what = "a supported corps HQ" if to_hq else "a German city hex whose road reaches an off-map box"
-        best, first, pred = (
-            net.distances(targets, [at]) if targets else (np.array([FAR]), np.array([-1]), None)
-        )
-        count = int(best[0])
+        count, path = net.line(targets, at)
         if count <= limit:
             row.general = row.combat = True
             row.length_hexes = float(count)
-            row.path = _path(net, pred, at, int(first[0]))
+            row.path = path
             row.traced_kind, row.traced_id = ("corps HQ" if to_hq else "city"), row.path[-1]
             row.traced_to = f"{what} at {row.path[-1]}, {count} hexes (26.11.2)"
         else:
