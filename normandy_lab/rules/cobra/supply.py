@@ -254,11 +254,12 @@ def _attack_counts(
     not enter a hex more than one hex east of it, a British or Canadian unit's more than one hex west
     (INFERRED: the limits 5.9b-c set on where a move may end).  None when no boundary is set.
     """
-    boundary = state.markers["army_boundary"]
-    if boundary is None or not units:
+    from normandy_lab.rules.cobra.system import east_of_boundary
+
+    east = east_of_boundary(state)
+    if east is None or not units:
         return None
     g = grid(state.system)
-    east = g._gcol - g._gcol[g.index(f"A{boundary:02d}01")]
     out: dict[int, int] = {}
     for army, beyond in (("US", east > 1), ("UK", east < -1)):
         mine = np.array(sorted({g.index(u.hex) for u in units if _army(u) == army}), dtype=np.int64)
@@ -537,12 +538,13 @@ def _campaign_sources(state: GameState, situation: Situation, army: str | None) 
         usable = control[i] == "allied" and not closed[i] and (allied[i] or not german_zoc[i])
         if usable and str(g._ids[i]) not in wrecked:
             found[int(i)] = f"{name} beach (17.3.6f)"
-    boundary = state.markers["army_boundary"]
-    line = g._gcol[g.index(f"A{boundary:02d}01")] if boundary is not None else None
+    from normandy_lab.rules.cobra.system import east_of_boundary
+
+    east = east_of_boundary(state)
     for name, hexes in state.rules.supply["supply_heads"].items():
         for hex_id in hexes:
             i = g.index(hex_id)
-            west = line is None or g._gcol[i] < line
+            west = east is None or east[i] < 0
             if closed[i] or control[i] != "allied" or (army == "US") != west:
                 continue
             found[int(i)] = f"the supply head of {name} (17.3.6a-b, RECONSTRUCTED)"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -180,14 +179,11 @@ class CobraRules(RuleSet):
         crowded = self._stacking_end(state, unit, hex_index)
         if crowded:
             return f"{crowded} (6.2)"
-        boundary = state.markers["army_boundary"]
-        if unit.side != "allied" or boundary is None:
+        offsets = east_of_boundary(state)
+        if unit.side != "allied" or offsets is None:
             return None
-        from normandy_lab.gamemap import game_map
-
-        g = game_map(self.system).grid
-        line = g._gcol[g.index(f"A{boundary:02d}01")]
-        east = int(g._gcol[hex_index] - line)
+        east = int(offsets[hex_index])
+        boundary = state.markers["army_boundary"]
         where = f"the army boundary (column A{boundary:02d})"
         if unit.nationality == "US" and east > 1:
             return f"a US unit may not end a move more than one hex east of {where} (5.9b)"
@@ -443,9 +439,17 @@ def _no_zoc_hexes(system: str) -> np.ndarray:
     return ((hexes["settlement"] == "City") & hexes["builtup_name"].isin(NO_ZOC_CITIES)).to_numpy()
 
 
-def first_day(gt: int) -> dt.date:
-    """Return the first day of a game turn."""
-    return turn_dates(gt)[0]
+def east_of_boundary(state: GameState) -> np.ndarray | None:
+    """Return how many columns east of the Allied Army Boundary each hex lies (west: negative), or None.
+
+    The boundary is the column of map A the ``army_boundary`` marker names, and the same column of map B
+    (B35 runs on from A25, 5.9a): one column of the grid's global numbering.
+    """
+    boundary = state.markers["army_boundary"]
+    if boundary is None:
+        return None
+    g = grid_of(state.system)
+    return g._gcol - g._gcol[g.index(f"A{boundary:02d}01")]
 
 
 def grid_of(system: str) -> Any:
