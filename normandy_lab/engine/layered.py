@@ -118,11 +118,6 @@ class LayeredGraph:
         nodes = np.asarray(nodes, dtype=np.int64)
         return np.where(nodes < self.n_hexes * self.n_layers, nodes % self.n_hexes, -1)
 
-    def layer_of(self, nodes: np.ndarray) -> np.ndarray:
-        """Return the layer of each node (-1 for a virtual node)."""
-        nodes = np.asarray(nodes, dtype=np.int64)
-        return np.where(nodes < self.n_hexes * self.n_layers, nodes // self.n_hexes, -1)
-
     def node_mask(self, hexes_blocked: np.ndarray, virtual_blocked: np.ndarray | None = None) -> np.ndarray:
         """Return a per-node mask from a per-hex one (the same in every layer) and one per virtual node."""
         extra = np.zeros(self.n_virtual, dtype=bool) if virtual_blocked is None else virtual_blocked

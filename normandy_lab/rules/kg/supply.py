@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -64,7 +65,6 @@ class _Net:
 def _net(state: GameState, side: str, situation: Situation) -> _Net:
     """Build a side's net: land hexsides at 1 a hex, blocked by enemy units and the ZOCs the option counts."""
     gmap = game_map(state.system)
-    e = gmap.edges
     enemy = other_side(side)
     counted = np.zeros(len(gmap.grid), dtype=bool)
     classes = ("full", "battalion") if state.options.get("battalion_zoc_blocks_supply", True) else ("full",)
@@ -73,8 +73,14 @@ def _net(state: GameState, side: str, situation: Situation) -> _Net:
             counted[situation.position[u.id]] = True
     ezoc = zoc_mask(state, enemy, counted) & ~situation.negating[side]
     blocked = situation.occupied[enemy] | ezoc | interdicted_mask(state) | gmap.closed(state.maps)
-    graph = LayeredGraph(len(gmap.grid), 1, e.src, e.dst, [Move(0, 0, ~e.all_sea, 1)])
-    return _Net(graph, blocked, gmap.grid.index, gmap.grid._ids)
+    return _Net(_plain_graph(state.system), blocked, gmap.grid.index, gmap.grid._ids)
+
+
+@lru_cache(maxsize=4)
+def _plain_graph(system: str) -> LayeredGraph:
+    """Return a map's plain-hex graph: every land hexside, 1 a step (it depends on the map alone)."""
+    e = game_map(system).edges
+    return LayeredGraph(len(game_map(system).grid), 1, e.src, e.dst, [Move(0, 0, ~e.all_sea, 1)])
 
 
 def determine(state: GameState) -> SupplyReport:
@@ -228,10 +234,16 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
 
 def _omm_graph(state: GameState, road_only: bool) -> tuple[LayeredGraph, int]:
     """Return a plain-hex graph with the German off-map boxes as one virtual node (and that node)."""
-    gmap = game_map(state.system)
+    boxes = [b for b in state.rules.boxes.values() if b.side == "german"]
+    held = tuple(b for b in boxes if state.markers["omm_control"].get(b.name, "german") == "german")
+    return _box_graph(state.system, held, road_only)
+
+
+@lru_cache(maxsize=16)
+def _box_graph(system: str, boxes: tuple, road_only: bool) -> tuple[LayeredGraph, int]:
+    """Return the graph of :func:`_omm_graph` for some German boxes (it depends on them and the map)."""
+    gmap = game_map(system)
     e = gmap.edges
-    boxes = [b for name, b in state.rules.boxes.items() if b.side == "german"]
-    boxes = [b for b in boxes if state.markers["omm_control"].get(b.name, "german") == "german"]
     edges = (e.road > 0) & ~e.all_sea if road_only else ~e.all_sea
     n = len(gmap.grid)
     links: list[Link] = box_links(n, 1, boxes, gmap.grid.index) if boxes else []
