@@ -124,6 +124,24 @@ def lab(tmp_path_factory):
     server.wait(timeout=30)
 
 
+def _run_all(
+    page, lab: str, notebook: str, last_output: str, kernel_timeout: int = 120_000, fresh: bool = False
+) -> None:
+    """Open a notebook of the lab and run it as a teacher would (Run > Run All Cells), until its last output.
+
+    In a ``fresh`` lab it first waits for the notebook to show; later, the lab restores the notebooks
+    opened before in hidden tabs, so the wait is for the kernel's indicator alone.
+    """
+    page.goto(f"{lab}/lab/tree/{notebook}?token={TOKEN}")
+    if fresh:
+        page.wait_for_selector(".jp-Notebook", timeout=120_000)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName", timeout=kernel_timeout)
+    page.wait_for_timeout(1500)
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    page.locator(".jp-OutputArea-output", has_text=last_output).last.wait_for(timeout=300_000)
+
+
 def _label(page) -> str:
     return page.locator(".widget-html-content", has_text="out of supply:").first.inner_text()
 
@@ -139,17 +157,7 @@ def test_explorer_in_jupyterlab(lab):
         page.on(
             "request", lambda r: None if r.url.startswith((lab, "data:", "blob:")) else outside.append(r.url)
         )
-        page.goto(f"{lab}/lab/tree/02_supply_explorer.ipynb?token={TOKEN}")
-        page.wait_for_selector(".jp-Notebook", timeout=120_000)
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName", timeout=60_000)
-        page.wait_for_timeout(1500)
-
-        # Run the whole notebook as a teacher would: Run > Run All Cells.
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-        page.locator(".jp-OutputArea-output", has_text="13_june_vire_bridge.json").last.wait_for(
-            timeout=300_000
-        )
+        _run_all(page, lab, "02_supply_explorer.ipynb", "13_june_vire_bridge.json", 60_000, fresh=True)
 
         # The map renders: a canvas, and the hexes are in the page's BokehJS document.
         canvas = page.locator(".jp-OutputArea-output canvas").first
@@ -395,12 +403,7 @@ def test_markup_in_a_scenario_runs_no_script_in_jupyterlab(lab):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1100})
-        page.goto(f"{lab}/lab/tree/hostile.ipynb?token={TOKEN}")
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName", timeout=120_000)
-        page.wait_for_timeout(1500)
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-        page.locator(".jp-OutputArea-output", has_text="EXPORTED").last.wait_for(timeout=300_000)
+        _run_all(page, lab, "hostile.ipynb", "EXPORTED")
         page.wait_for_function("() => window.__nl_control === 1", timeout=30_000)
         # The inspector shows the unit's name and note with their markup as text.
         inspector = page.locator(".widget-html-content", has_text="Note <img").first
@@ -448,12 +451,7 @@ def test_cobra_notebook_in_jupyterlab(lab):
         page.on(
             "request", lambda r: None if r.url.startswith((lab, "data:", "blob:")) else outside.append(r.url)
         )
-        page.goto(f"{lab}/lab/tree/03_cobra.ipynb?token={TOKEN}")
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName", timeout=120_000)
-        page.wait_for_timeout(1500)
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-        page.locator(".jp-OutputArea-output", has_text="weather: column").last.wait_for(timeout=300_000)
+        _run_all(page, lab, "03_cobra.ipynb", "weather: column")
         assert not page.locator(
             ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
         ).count()
