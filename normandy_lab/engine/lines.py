@@ -187,6 +187,15 @@ def _flat_flags(wanted: list | None, count: int) -> np.ndarray:
     return np.concatenate([np.asarray(w, dtype=np.bool_) for w in wanted] or [np.zeros(0, np.bool_)])
 
 
+def _flat_ints(lists: list) -> np.ndarray:
+    """Return lists (or arrays) of hex or query indices end to end in one array.
+
+    One concatenation: a group asked about every unit passes the same array
+    each time, which is not converted again.
+    """
+    return np.concatenate([np.asarray(a, dtype=np.int64) for a in lists] or [np.zeros(0, np.int64)])
+
+
 def _edge_positions(system: str) -> tuple[np.ndarray, np.ndarray]:
     """Return, per directed edge, its position in the map graph's reverse and forward rows."""
     return game_map(system).edge_positions
@@ -461,8 +470,8 @@ class TraceNet:
             if slack
             else np.array([limits.hexes_n, limits.mp_n]),
             np.array([limits.hexes_n, limits.mp_n]),
-            group_ptr, np.array([t for group in groups for t in group], dtype=np.int64),
-            asked_ptr, np.array([q for a in asked for q in a], dtype=np.int64),
+            group_ptr, _flat_ints(groups),
+            asked_ptr, _flat_ints(asked),
             _flat_flags(lines_wanted, int(asked_ptr[-1])),
             query,
         )  # fmt: skip

@@ -121,12 +121,10 @@ class UnitSupply:
     def __init__(self, unit_id: str, side: str, hex: str) -> None:
         # Filled straight into the instance from a template (a determination makes hundreds of these),
         # with fresh lists and mappings of its own.
-        fields = _TEMPLATE.copy()
-        fields.update(
-            unit_id=unit_id, side=side, hex=hex, _path_value=[], _blocks_value=[], _blocking_units_value=[],
-            _candidates_value=[], _readings_value={},
-        )  # fmt: skip
-        self.__dict__ = fields
+        self.__dict__ = {
+            **_TEMPLATE, "unit_id": unit_id, "side": side, "hex": hex, "_path_value": [], "_blocks_value": [],
+            "_blocking_units_value": [], "_candidates_value": [], "_readings_value": {},
+        }  # fmt: skip
 
 
 # The values a new report starts from (its mutable ones are made fresh for each, in UnitSupply.__init__).

@@ -22,6 +22,7 @@ only one HQ reaches behind one that several reach).
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
 
@@ -180,23 +181,29 @@ class _FlowNetwork:
         if s is None or t is None:
             return {}
         n = len(self.out)
+        out, head, cap, cost = self.out, self.head, self.cap, self.cost
         while True:
-            # Bellman-Ford over the residual network (costs may be negative on residual edges).
-            dist = [None] * n
+            # Shortest paths over the residual network by a queue-driven Bellman-Ford (residual
+            # costs may be negative, never in a cycle): only the nodes whose distance fell are looked at again.
+            dist: list[int | None] = [None] * n
             via = [-1] * n
             dist[s] = 0
-            changed = True
-            while changed:
-                changed = False
-                for v in range(n):
-                    if dist[v] is None:
-                        continue
-                    for e in self.out[v]:
-                        if self.cap[e] - flow[e] > 0:
-                            w = self.head[e]
-                            d = dist[v] + self.cost[e]
-                            if dist[w] is None or d < dist[w]:
-                                dist[w], via[w], changed = d, e, True
+            waiting = deque([s])
+            queued = [False] * n
+            queued[s] = True
+            while waiting:
+                v = waiting.popleft()
+                queued[v] = False
+                here = dist[v]
+                for e in out[v]:
+                    if cap[e] - flow[e] > 0:
+                        w = head[e]
+                        d = here + cost[e]
+                        if dist[w] is None or d < dist[w]:
+                            dist[w], via[w] = d, e
+                            if not queued[w]:
+                                queued[w] = True
+                                waiting.append(w)
             if dist[t] is None:
                 break
             push, v = None, t

@@ -99,6 +99,18 @@ def _same_army(a: str | None, b: str | None) -> bool:
     return (a in US) == (b in US)
 
 
+def _as_lengths(hexes: int, sixths: int) -> tuple[float, float]:
+    """Return a search's hex count and sixths of an MP as hexes and MPs (inf: none within the search)."""
+    return (INF if hexes >= FAR else float(hexes)), (INF if sixths >= FAR else sixths / SIXTHS)
+
+
+def _hex_place(system: str, hex_id: str) -> str:
+    """Return the place a hex is in or near (the gazetteer is loaded only when a report's words are read)."""
+    from normandy_lab.geo.gazetteer import hex_place
+
+    return hex_place(system, hex_id)
+
+
 def _army(side: str, nationality: str | None) -> str:
     """Return the supply family of a unit for Combat Supply (7.4): "US", "CW" or "DE"."""
     if side == "german":
@@ -186,12 +198,10 @@ class _SideSupply:
 
     def _name_target(self, r: UnitSupply, kind: str, target_hex: str, hq: Unit | None = None) -> None:
         """Fill a report's ``traced_kind``, ``traced_id`` and ``traced_to`` (id, name and place)."""
-        from normandy_lab.geo.gazetteer import hex_place
-
         system = self.state.system
 
         def words() -> str:  # made when first read: most reports are never shown
-            place = hex_place(system, target_hex) if target_hex else ""
+            place = _hex_place(system, target_hex) if target_hex else ""
             if hq is not None:
                 label = "attached to division HQ" if kind == "attached" else kind
                 return f"{label} {hq.id} ({hq.name}) at {place}"
@@ -314,6 +324,7 @@ class _SideSupply:
         airborne_types = supply_rules["airborne_types"]
         plain = [q for q, u in enumerate(units) if not u.hq and u.type != "ship"]
         self.plain = plain
+        every_plain = np.array(plain, dtype=np.int64)  # asked by every in-supply HQ: one array, shared
         # 7.2: breakdown companies count as corps units for supply, except on the invasion turns.
         invasion = state.turn in ("6 June Night", "6 June Invasion")
         headless = {
@@ -356,7 +367,7 @@ class _SideSupply:
             # An in-supply HQ is asked about every unit: its own, and any that may attach to it (7.2);
             # the line of a unit of another division is found only if it does attach (_attached).
             if self.div_ok[u.id]:
-                asked.append(plain)
+                asked.append(every_plain)
                 wanted.append(plain_headless | (plain_formation == str(u.formation)))
             else:
                 asked.append(members.get(u.formation, []))
@@ -365,7 +376,6 @@ class _SideSupply:
         self.ranges = ranges
         # The lines kept by the range search as hex ids, for _trace.
         self._line_ids = self.ids[ranges.lines].tolist()
-        self._line_start, self._line_stop = ranges.line_start.tolist(), ranges.line_stop.tolist()
         self.supplied_divs = [u for u in div_order if self.div_ok[u.id]]
         self.supplied_groups = [self.group_of[u.formation] for u in self.supplied_divs]
         self.cover_names = [u.id for u in self.supplied_divs] + ["corps HQ"]
@@ -387,6 +397,13 @@ class _SideSupply:
             (ranges.dist[group, 0, rows] <= limits.hexes_n) | (ranges.dist[group, 1, rows] <= limits.mp_n)
         )
         chosen = np.where(within.any(axis=1), within.argmax(axis=1), -1)
+        # Within range of its own in-supply division HQ (7.6.1 asks again, for Combat Supply).
+        self.in_own_hq_range = within[:, 2].tolist()
+        # Each unit's lengths to the group it traces to, read for all the units at once.
+        chosen_group = options[rows[:, 0], np.maximum(chosen, 0)]
+        hex_lengths = ranges.dist[chosen_group, 0, rows[:, 0]].tolist()
+        sixth_lengths = ranges.dist[chosen_group, 1, rows[:, 0]].tolist()
+        chosen_group, chosen = chosen_group.tolist(), chosen.tolist()
         range_text = f"{limits.hexes:g} hexes or {limits.mp:g} MP (7.3.1)"
         self.range_text = range_text
         for q, u in enumerate(units):
@@ -403,11 +420,11 @@ class _SideSupply:
                 self.kind[u.id] = "ship"
                 continue
             r.limit = range_text
-            if chosen[q] < 0:
+            column = chosen[q]
+            if column < 0:
                 continue
-            column = int(chosen[q])
             kind = ("source", "pathfinder", "division HQ", "corps HQ")[column]
-            self._trace(r, q, int(options[q, column]), kind)
+            self._trace(r, q, chosen_group[q], kind, lengths=_as_lengths(hex_lengths[q], sixth_lengths[q]))
         if self.readings["hq_bridging"] == "for_its_units":
             self._bridging_hqs(members)
 
@@ -437,12 +454,24 @@ class _SideSupply:
                 self._name_target(r, "division HQ", hq.hex, hq)
                 self.kind[r.unit_id] = "division HQ"
 
-    def _trace(self, r: UnitSupply, q: int, group: int, kind: str, hq: Unit | None = None) -> None:
-        """Record a unit's line to a group of targets: lengths, path (in the metric that met the limit)."""
-        hexes, mp = self._lengths(group, q)
+    def _trace(
+        self,
+        r: UnitSupply,
+        q: int,
+        group: int,
+        kind: str,
+        hq: Unit | None = None,
+        lengths: tuple[float, float] | None = None,
+    ) -> None:
+        """Record a unit's line to a group of targets: lengths, path (in the metric that met the limit).
+
+        ``lengths`` (hexes, MPs) when the caller has read them already (:meth:`_lengths`).
+        """
+        hexes, mp = lengths if lengths is not None else self._lengths(group, q)
         metric = 0 if hexes <= self.limits.hexes else 1
         slot = (group * 2 + metric) * len(self.units) + q
-        path = self._line_ids[self._line_start[slot] : self._line_stop[slot]]
+        ranges = self.ranges
+        path = self._line_ids[int(ranges.line_start[slot]) : int(ranges.line_stop[slot])]
         # Straight into the report's fields (see UnitSupply: these are stored behind properties).
         r.__dict__.update(general=True, _length_hexes_value=hexes, _length_mp_value=mp, _path_value=path)
         end = path[-1] if path else r.hex
@@ -456,7 +485,7 @@ class _SideSupply:
     def _lengths(self, group: int, q: int) -> tuple[float, float]:
         """Return a unit's distance to a group of targets in hexes and MPs (inf: none within the search)."""
         hexes, sixths = self.ranges.dist[group, :, q].tolist()
-        return (INF if hexes >= FAR else float(hexes)), (INF if sixths >= FAR else sixths / SIXTHS)
+        return _as_lengths(hexes, sixths)
 
     def _in_range(self, group: int, q: int) -> bool:
         d = self.ranges.dist[group, :, q]
@@ -633,9 +662,7 @@ class _SideSupply:
             else:
                 hq = self.hq_of.get(u.formation)
                 r.combat = (
-                    hq is not None
-                    and self.div_combat.get(u.formation, False)
-                    and self._in_range(self.group_of[u.formation], q)
+                    hq is not None and self.div_combat.get(u.formation, False) and self.in_own_hq_range[q]
                 )
 
     def isolation(self) -> None:
