@@ -183,8 +183,8 @@ class _FlowNetwork:
         n = len(self.out)
         out, head, cap, cost = self.out, self.head, self.cap, self.cost
         while True:
-            # Shortest paths over the residual network by a queue-driven Bellman-Ford (residual
-            # costs may be negative, never in a cycle): only the nodes whose distance fell are looked at again.
+            # Shortest paths over the residual network by a queue-driven Bellman-Ford (residual costs
+            # may be negative, never in a cycle): only the nodes whose distance fell are looked at again.
             dist: list[int | None] = [None] * n
             via = [-1] * n
             dist[s] = 0
