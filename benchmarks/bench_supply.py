@@ -36,7 +36,7 @@ from scipy.sparse.csgraph import dijkstra
 from normandy_lab.engine import load_scenario, supply
 from normandy_lab.engine.lines import Situation, blocked_mask
 from normandy_lab.engine.sequence import next_phase, phase_effects
-from normandy_lab.engine.zoc import hex_control, zoc_mask
+from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.rules import ruleset
 from normandy_lab.rules.bfn.supply import _german_sources, _side_lines
 from normandy_lab.rules.cobra.supply import line_graph, sources
@@ -72,7 +72,7 @@ def main() -> None:
     state = load_scenario("bfn_1944-06-13_am")
     supply(state)  # warm the caches (terrain map, edge arrays, cost tables)
     rules = ruleset(state.system)
-    sources = _german_sources(state, rules, hex_control(state))
+    sources = _german_sources(state, rules)
     matrix = _side_lines(state, "german").reverse_matrix("mp")
     step_state = state.evolve(phase_index=0)
 

@@ -274,15 +274,24 @@ class TraceNet:
         self.state, self.side, self.enemy_side = state, side, enemy_side
         self.friendly, self.enemy = situation.occupied[side], situation.occupied[enemy_side]
         self.enemy_ground = situation.ground[enemy_side]
-        self.enemy_units_at: dict[int, list[str]] = {}
-        # By id, whatever order the units come in: the reasons list them.
-        for u in sorted(state.units_of(enemy_side), key=lambda u: u.id):
-            self.enemy_units_at.setdefault(situation.position[u.id], []).append(u.id)
+        self._position = situation.position
+        self._enemy_units_at: dict[int, list[str]] | None = None
         self.in_ezoc = situation.zoc[enemy_side]
         self.negating = situation.negating[side]
         self.interdicted = interdicted_mask(state)
         self.blocked = blocked_mask(state, side, situation)
         self._labels: np.ndarray | None = None
+
+    @property
+    def enemy_units_at(self) -> dict[int, list[str]]:
+        """Return hex index -> the ids of the enemy units there (made when first asked: the reasons ask)."""
+        if self._enemy_units_at is None:
+            at: dict[int, list[str]] = {}
+            # By id, whatever order the units come in: the reasons list them.
+            for u in sorted(self.state.units_of(self.enemy_side), key=lambda u: u.id):
+                at.setdefault(self._position[u.id], []).append(u.id)
+            self._enemy_units_at = at
+        return self._enemy_units_at
 
     def _weights(self, metric: str, free: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Return the step costs (reverse rows) and first-step costs (forward rows) of a metric."""

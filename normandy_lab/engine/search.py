@@ -267,9 +267,13 @@ def _best_first_step(fwd_ptr, fwd_nbr, first_edge, first_weight, blocked, dist, 
 @njit(cache=True)
 def _append_line(flat, used, pred, o, via):
     """Write the line from ``o`` (through ``via`` when its first step crossed water) to its root."""
-    n = len(pred)
-    if used + n + 2 > len(flat):  # room for the longest possible line
-        grown = np.empty(max(2 * len(flat), used + n + 2), dtype=np.int64)
+    count = 1  # the line's length: o (and via), then the roots' chain
+    v = via if via >= 0 else o
+    while pred[v] >= 0:
+        count += 1
+        v = pred[v]
+    if used + count + 1 > len(flat):  # grown by doubling, to this line's room at least
+        grown = np.empty(max(2 * len(flat), used + count + 1), dtype=np.int64)
         grown[:used] = flat[:used]
         flat = grown
     v = o

@@ -89,27 +89,33 @@ def ezoc_coverage(state: GameState):  # -> geopandas.GeoDataFrame
 
 
 def hex_control(
-    state: GameState, zoc: dict[str, np.ndarray] | None = None, occupied: dict[str, np.ndarray] | None = None
+    state: GameState,
+    zoc: dict[str, np.ndarray] | None = None,
+    occupied: dict[str, np.ndarray] | None = None,
+    at: np.ndarray | None = None,
 ) -> np.ndarray:
     """Return the controlling side of every hex ("allied", "german" or "") (3.3).
 
     Occupied hexes belong to the occupant; hexes in one side's ZOC only
     belong to that side; the rest keep the scenario's explicit control.
     ``zoc`` and ``occupied`` may pass both sides' :func:`zoc_mask` and
-    occupied hexes when already computed.
+    occupied hexes when already computed.  With ``at`` (hex indices), only
+    those hexes' control, in that order: a rule that asks about a few hexes
+    (the supply cities) does not pay for the whole map.
     """
     g = grid(state.system)
-    control = np.full(len(g), "", dtype=object)
-    for hex_id, side in state.control.items():
-        control[g.index(hex_id)] = side
+    hexes = np.arange(len(g)) if at is None else np.asarray(at, dtype=np.int64)
+    control = np.full(len(hexes), "", dtype=object)
+    if state.control:
+        where = {g.index(hex_id): side for hex_id, side in state.control.items()}
+        control[:] = [where.get(h, "") for h in hexes.tolist()]
     if zoc is None:
         zoc = {side: zoc_mask(state, side) for side in ("allied", "german")}
-    allied_zoc, german_zoc = zoc["allied"], zoc["german"]
+    allied_zoc, german_zoc = zoc["allied"][hexes], zoc["german"][hexes]
     control[allied_zoc & ~german_zoc] = "allied"
     control[german_zoc & ~allied_zoc] = "german"
     if occupied is None:
         occupied = {side: _occupied(state, side) for side in ("allied", "german")}
-    allied, german = occupied["allied"], occupied["german"]
-    control[allied] = "allied"
-    control[german] = "german"
+    control[occupied["allied"][hexes]] = "allied"
+    control[occupied["german"][hexes]] = "german"
     return control

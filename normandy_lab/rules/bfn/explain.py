@@ -322,7 +322,7 @@ class _Explainer:
                     f"the KG HQ {hq.id} already has {len(mine)} of its {places} attached ({', '.join(mine)})"
                 )
                 continue
-            others = [uid for uid in mine if self.det.by_id[uid].formation in det.hq_of]
+            others = [uid for uid in mine if self.det.state.unit(uid).formation in det.hq_of]
             if from_other and others and len(mine) < places:
                 taken.append(
                     f"the division HQ {hq.id} already has its one unit of another division attached "

@@ -65,10 +65,14 @@ CW = ("UK", "CA", "PL")
 US = ("US", "FR")
 
 
-def _german_sources(state: GameState, rules, control: np.ndarray) -> list[int]:
-    """7.4: road hexes leaving the east or south map edge, and German-controlled supply-city hexes."""
+def _german_sources(state: GameState, rules, situation: Situation | None = None) -> list[int]:
+    """7.4: road hexes leaving the east or south map edge, and German-controlled supply-city hexes.
+
+    ``situation`` when already found (its zones of control decide who holds a city hex, 3.3).
+    """
     cities = _city_hexes(state.system, frozenset(state.german_supply_cities))
-    held = cities[control[cities] != "allied"]
+    zoc, occupied = (situation.zoc, situation.occupied) if situation is not None else (None, None)
+    held = cities[hex_control(state, zoc, occupied, at=cities) != "allied"]
     return sorted(set(edge_road_hexes(state.system, state.maps)) | set(held.tolist()))
 
 
@@ -128,14 +132,13 @@ class _SideSupply:
     """The supply determination of one side (7.2-7.6), step by step."""
 
     def __init__(
-        self, state: GameState, side: str, lines: TraceNet, rules, limits: _Limits, position, control
+        self, state: GameState, side: str, lines: TraceNet, rules, limits: _Limits, situation: Situation
     ) -> None:
         g = lines.g
         self.state, self.side, self.lines, self.rules, self.limits = state, side, lines, rules, limits
         self.ids = g._ids
         self.units = state.units_of(side)
-        self.by_id = {u.id: u for u in state.units}
-        self.at = np.array([position[u.id] for u in self.units], dtype=np.int64)
+        self.at = np.array([situation.position[u.id] for u in self.units], dtype=np.int64)
         self.query = {u.id: k for k, u in enumerate(self.units)}
         self._hqs_by_hex: dict[tuple[int, str], Unit] = {}  # (hex, HQ kind) -> the HQ there
         for k, u in enumerate(self.units):
@@ -152,7 +155,7 @@ class _SideSupply:
                 "CW": sorted({h for b in state.beachheads if b.nationality not in US for h in rows[b.name]}),
             }
         else:
-            self.sources = _german_sources(state, rules, control)
+            self.sources = _german_sources(state, rules, situation)
             # 7.4: the supply cities give General Supply only.
             self.by_army = {"DE": sorted(set(edge_road_hexes(state.system, state.maps)))}
         self.reports = {u.id: UnitSupply(unit_id=u.id, side=side, hex=u.hex) for u in self.units}
@@ -360,7 +363,9 @@ class _SideSupply:
         members: dict[str, list[int]] = {}
         for q in plain:
             members.setdefault(units[q].formation, []).append(q)
-        plain_formation = np.array([str(units[q].formation) for q in plain], dtype=object)
+        # Formations as small integers: comparing them for every HQ is then one array operation.
+        code = {f: k for k, f in enumerate(members)}
+        plain_formation = np.array([code[units[q].formation] for q in plain], dtype=np.int64)
         plain_headless = np.array([q in headless for q in plain], dtype=bool)
         for u in div_order:
             groups.append([int(self.at[self.query[u.id]])])
@@ -368,7 +373,7 @@ class _SideSupply:
             # the line of a unit of another division is found only if it does attach (_attached).
             if self.div_ok[u.id]:
                 asked.append(every_plain)
-                wanted.append(plain_headless | (plain_formation == str(u.formation)))
+                wanted.append(plain_headless | (plain_formation == code.get(u.formation, -1)))
             else:
                 asked.append(members.get(u.formation, []))
                 wanted.append(np.ones(len(asked[-1]), dtype=bool))
@@ -399,11 +404,17 @@ class _SideSupply:
         chosen = np.where(within.any(axis=1), within.argmax(axis=1), -1)
         # Within range of its own in-supply division HQ (7.6.1 asks again, for Combat Supply).
         self.in_own_hq_range = within[:, 2].tolist()
-        # Each unit's lengths to the group it traces to, read for all the units at once.
-        chosen_group = options[rows[:, 0], np.maximum(chosen, 0)]
-        hex_lengths = ranges.dist[chosen_group, 0, rows[:, 0]].tolist()
-        sixth_lengths = ranges.dist[chosen_group, 1, rows[:, 0]].tolist()
-        chosen_group, chosen = chosen_group.tolist(), chosen.tolist()
+        # Each unit's lengths to the group it traces to and its line (in the metric that met the
+        # limit), read for all the units at once.
+        every = rows[:, 0]
+        chosen_group = options[every, np.maximum(chosen, 0)]
+        hex_counts = ranges.dist[chosen_group, 0, every]
+        metric = (hex_counts > limits.hexes_n).astype(np.int64)
+        slot = (chosen_group * 2 + metric) * m + every
+        starts, stops = ranges.line_start[slot].tolist(), ranges.line_stop[slot].tolist()
+        hex_lengths, sixth_lengths = hex_counts.tolist(), ranges.dist[chosen_group, 1, every].tolist()
+        chosen = chosen.tolist()
+        line_ids, hq_of, by_index = self._line_ids, self.hq_of, self.lines.g._index_of_id
         range_text = f"{limits.hexes:g} hexes or {limits.mp:g} MP (7.3.1)"
         self.range_text = range_text
         for q, u in enumerate(units):
@@ -424,7 +435,11 @@ class _SideSupply:
             if column < 0:
                 continue
             kind = ("source", "pathfinder", "division HQ", "corps HQ")[column]
-            self._trace(r, q, chosen_group[q], kind, lengths=_as_lengths(hex_lengths[q], sixth_lengths[q]))
+            path = line_ids[starts[q] : stops[q]]
+            hq = hq_of[u.formation] if column == 2 else None
+            if column == 3:
+                hq = self._hq_at(by_index[path[-1]] if path else int(self.at[q]), "corps")
+            self._record(r, kind, _as_lengths(hex_lengths[q], sixth_lengths[q]), path, hq)
         if self.readings["hq_bridging"] == "for_its_units":
             self._bridging_hqs(members)
 
@@ -472,14 +487,21 @@ class _SideSupply:
         slot = (group * 2 + metric) * len(self.units) + q
         ranges = self.ranges
         path = self._line_ids[int(ranges.line_start[slot]) : int(ranges.line_stop[slot])]
-        # Straight into the report's fields (see UnitSupply: these are stored behind properties).
-        r.__dict__.update(general=True, _length_hexes_value=hexes, _length_mp_value=mp, _path_value=path)
-        end = path[-1] if path else r.hex
         if hq is None and kind == "division HQ":
             hq = self.hq_of[self.units[q].formation]
         if hq is None and kind == "corps HQ":
-            hq = self._hq_at(self.lines.g.index(end), "corps")
-        self._name_target(r, kind, end, hq)
+            hq = self._hq_at(self.lines.g.index(path[-1] if path else r.hex), "corps")
+        self._record(r, kind, (hexes, mp), path, hq)
+
+    def _record(
+        self, r: UnitSupply, kind: str, lengths: tuple[float, float], path: list[str], hq: Unit | None
+    ) -> None:
+        """Record a unit in General Supply: its lengths (hexes, MPs), its line and what it reached."""
+        # Straight into the report's fields (see UnitSupply: these are stored behind properties).
+        r.__dict__.update(
+            general=True, _length_hexes_value=lengths[0], _length_mp_value=lengths[1], _path_value=path
+        )
+        self._name_target(r, kind, path[-1] if path else r.hex, hq)
         self.kind[r.unit_id] = kind
 
     def _lengths(self, group: int, q: int) -> tuple[float, float]:
@@ -741,12 +763,11 @@ def determine_supply(state: GameState) -> SupplyReport:
         division=rules.supply["division_hq_range_mp"] * factor,
     )
     situation = Situation.of(state)
-    control = hex_control(state, zoc=situation.zoc, occupied=situation.occupied)
     reports: dict[str, UnitSupply] = {}
     sides: dict[str, _SideSupply] = {}
     for side in ("allied", "german"):
         lines = TraceNet(state, side, situation)
-        determination = _SideSupply(state, side, lines, rules, limits, situation.position, control)
+        determination = _SideSupply(state, side, lines, rules, limits, situation)
         determination.run()
         sides[side] = determination
         reports.update(determination.reports)

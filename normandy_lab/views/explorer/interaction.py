@@ -167,7 +167,7 @@ class _Interaction:
                 features.append(f"towards {other}: {', '.join(bits)}")
         i = g.index(hex_id)
         zocs = [side for side in ("allied", "german") if zoc_mask(state, side)[i]]
-        control = hex_control(state)[i] or "nobody"
+        control = hex_control(state, at=np.array([i]))[0] or "nobody"
         ranges = [hq for hq, reach in self._hq_ranges().items() if hex_id in reach]
         settlement = f" with a {str(row['settlement']).lower()}" if row["settlement"] else ""
         unit_words = ", ".join(f"{html.escape(u.name)} ({html.escape(u.id)})" for u in units) or "none"
