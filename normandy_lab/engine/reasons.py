@@ -25,7 +25,7 @@ Codes
     units are taken (7.2, 20.3).
 ``exempt``
     Not a failure: the unit is in supply by a rule that exempts it from
-    tracing (BfN 7.5: everyone on the 6 June Night and Invasion turns);
+    tracing (a landing turn on which every unit counts as supplied, say);
     the rule is given, and the line is empty.
 """
 
