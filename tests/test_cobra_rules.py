@@ -577,6 +577,18 @@ def test_17_3_5_cherbourg_serves_the_germans_once_cut_off_and_never_after_an_all
     assert "B1308" in after.sources["german"]
     entered = nl.supply(cut.evolve(cherbourg_entered=True))  # 17.3.5e: never once an Allied unit entered
     assert "B1308" not in entered.sources["german"] and not entered["DE-739-709"].general
+    # 17.3.5g: an attack by a unit Cherbourg supplies says that Cherbourg supplies one such a turn.
+    from normandy_lab.rules.cobra.combat import possible_attacks
+
+    # A US regiment at B1310, next to the garrison: its attacks on it draw on Cherbourg, until the city
+    # is entered (then the garrison is out of supply and draws on nothing).
+    foe = _unit("US-X", "allied", "B1310")
+    attacks = possible_attacks(cut.evolve(units=(*cut.units, foe)), "german")
+    mine = [a for a in attacks if "DE-739-709" in a["attackers"]]
+    assert mine and all("(17.3.5g)" in a["cherbourg"] for a in mine)
+    entered_attacks = possible_attacks(cut.evolve(units=(*cut.units, foe), cherbourg_entered=True), "german")
+    assert [a for a in entered_attacks if "DE-739-709" in a["attackers"]]
+    assert not any("cherbourg" in a for a in entered_attacks)
 
 
 # -- what a combat phase puts on the table (8.1, 8.4, 10.0b, 11) ---------------------------------
@@ -683,3 +695,115 @@ def test_6_2_a_move_may_pass_through_a_full_hex_but_not_end_in_it(gt15):
     assert not refused.legal and "overstacked" in refused.reason and "6.2" in refused.reason
     beyond = check_move(state, "US-R", "A2405")
     assert beyond.legal
+
+
+# -- disengagement (5.0, 5.1d, 5.5) -----------------------------------------------------------------
+
+
+def test_5_5_a_unit_leaves_an_ezoc_by_disengaging_for_2_mp_more_than_the_hex(gt15):
+    from normandy_lab.engine.movement import check_move
+
+    # DE-A at 3409 puts 3408 in its ZOC (the first 5.1e example): from 3408 to 3407, out of it.
+    brigade = _unit("UK-4", "allied", "A3408", **BRIGADE)
+    engaged = _orne(gt15, brigade, _unit("DE-A", "german", "A3409"))
+    free = _orne(gt15, brigade)
+    assert zoc_mask(engaged, "german")[nl.grid("cobra").index("A3408")]
+    step = check_move(free, "UK-4", "A3407", in_supply=True, isolated=False)
+    out = check_move(engaged, "UK-4", "A3407", in_supply=True, isolated=False)
+    assert step.path == out.path == ["A3408", "A3407"]
+    assert out.cost == step.cost + 2
+
+
+def test_5_5a_after_disengaging_no_ezoc_again_in_the_same_phase(gt15):
+    from normandy_lab.engine.movement import movement_range
+
+    # DE-B stands four hexes west, its ZOC within the brigade's reach: entered (and stopped in) from a
+    # free start, never after disengaging from DE-A.
+    brigade = _unit("UK-4", "allied", "A3408", **BRIGADE)
+    far = _unit("DE-B", "german", "A2908")
+    free = _orne(gt15, brigade, far)
+    engaged = _orne(gt15, brigade, far, _unit("DE-A", "german", "A3409"))
+    g = nl.grid("cobra")
+    around_b = {g.canonical(n) for n in g.neighbors("A2908")}
+    reached_free = set(movement_range(free, "UK-4", in_supply=True, isolated=False))
+    reached = movement_range(engaged, "UK-4", in_supply=True, isolated=False)
+    assert reached_free & around_b  # the test can fail: DE-B's ZOC is within reach
+    assert reached and not set(reached) & around_b
+    ezoc = zoc_mask(engaged, "german")
+    assert not any(ezoc[g.index(h)] for h in reached)
+
+
+def test_5_0_no_one_hex_move_regardless_of_the_allowance_out_of_an_ezoc(gt15):
+    from normandy_lab.engine.movement import movement_range
+
+    # An MA of 2 pays no clear hex (1) plus disengaging (2); without the EZOC the one-hex move remains.
+    slow = _unit("UK-S", "allied", "A3408", nationality="UK", size="regiment", ma=2)
+    engaged = _orne(gt15, slow, _unit("DE-A", "german", "A3409"))
+    assert movement_range(engaged, "UK-S", in_supply=True, isolated=False) == {}
+    free = _orne(gt15, slow)
+    assert movement_range(free, "UK-S", in_supply=True, isolated=False)
+
+
+def test_5_5_exception_a_german_unit_in_bocage_may_always_disengage_one_hex_into_bocage(gt15):
+    from normandy_lab.engine.movement import check_move
+
+    # A2603 is bocage, in the ZOC of the US regiment at A2503; A2704 is bocage and A2703 clear, both
+    # out of that ZOC.  With an MA of 1 the German may still step into the bocage, not the clear hex.
+    g = nl.grid("cobra")
+    terrain = nl.terrain_map("cobra", progress=False).hexes["terrain"].to_numpy()
+    assert [terrain[g.index(h)] for h in ("A2603", "A2704", "A2703")] == ["Bocage", "Bocage", "Clear"]
+    german = _unit("DE-G", "german", "A2603", ma=1)
+    state = _orne(gt15, german, _unit("US-R", "allied", "A2503"))
+    into_cover = check_move(state, "DE-G", "A2704", in_supply=True, isolated=False)
+    assert into_cover.legal and into_cover.path == ["A2603", "A2704"]
+    assert not check_move(state, "DE-G", "A2703", in_supply=True, isolated=False).legal
+    # Not for an Allied unit, nor from a clear hex.
+    allied = _orne(gt15, _unit("US-G", "allied", "A2603", ma=1), _unit("DE-R", "german", "A2503"))
+    assert not check_move(allied, "US-G", "A2704", in_supply=True, isolated=False).legal
+    enemy_at = next(g.canonical(n) for n in g.neighbors("A2703") if g.distance(n, "A2603") >= 2)
+    from_clear = _orne(gt15, _unit("DE-G", "german", "A2703", ma=1), _unit("US-R", "allied", enemy_at))
+    assert zoc_mask(from_clear, "allied")[g.index("A2703")]
+    assert not zoc_mask(from_clear, "allied")[g.index("A2603")]
+    assert not check_move(from_clear, "DE-G", "A2603", in_supply=True, isolated=False).legal
+
+
+# -- what the end of a turn does in the Campaign (17.3.5e, 17.3.6) -----------------------------------
+
+
+def test_17_3_6f_a_german_unit_ending_the_allied_turn_on_a_beach_hex_wrecks_it():
+    campaign = nl.load_scenario("cobra_1944-06-06_gt01").evolve(date=dt.date(1944, 6, 7), turn="GT 2")
+    raider = _unit("DE-RAID", "german", "B3117")  # on Omaha (Dog Green)
+    state = _to_phase(campaign.evolve(units=(*campaign.units, raider)), "Allied Mechanized Movement")
+    assert "B3117" not in state.markers["wrecked_beaches"]  # not while the Allied turn lasts
+    ended = _to_phase(state, "Game Turn Indication")
+    assert "B3117" in ended.markers["wrecked_beaches"] and "(17.3.6f)" in ended.log[-1]
+    # Alternate Cobra is no Campaign: its beaches are no sources, and nothing is wrecked.
+    cobra = nl.load_scenario("cobra_1944-07-16_gt15")
+    far = _to_phase(cobra.evolve(units=(*cobra.units, raider)), "Game Turn Indication")
+    assert far.markers["wrecked_beaches"] == ()
+
+
+def test_17_3_6_paratroops_out_of_supply_at_the_end_of_gt_3_are_eliminated():
+    campaign = nl.load_scenario("cobra_1944-06-06_gt01").evolve(date=dt.date(1944, 6, 10), turn="GT 3")
+    # A parachute regiment alone deep in the German rear (Saint-Lo) and one on Omaha beach.
+    lost = _unit("US-PARA-L", "allied", "A1818", type="parachute")
+    safe = _unit("US-PARA-S", "allied", "B3117", type="parachute")
+    state = campaign.evolve(units=(*campaign.units, lost, safe))
+    report = nl.supply(state)
+    assert not report["US-PARA-L"].general and report["US-PARA-S"].general
+    ended = _to_phase(state, "Game Turn Indication")
+    assert ended.unit("US-PARA-L").status == "eliminated" and ended.unit("US-PARA-S").status == "active"
+    assert "US-PARA-L" in ended.log[-1]
+    # At the end of GT 2 nobody is lost: every unit is in supply then (17.3.6d).
+    gt2 = _to_phase(state.evolve(date=dt.date(1944, 6, 7), turn="GT 2"), "Game Turn Indication")
+    assert gt2.unit("US-PARA-L").status == "active"
+
+
+def test_17_3_5e_an_allied_unit_in_a_cherbourg_city_hex_ends_the_city_s_service_to_the_germans():
+    campaign = nl.load_scenario("cobra_1944-06-06_gt01").evolve(date=dt.date(1944, 6, 25), turn="GT 8")
+    assert not campaign.markers["cherbourg_entered"]
+    inside = _unit("US-IN", "allied", "B1308")
+    state = _to_phase(campaign.evolve(units=(*campaign.units, inside)), "German Initial Movement")
+    assert state.markers["cherbourg_entered"] and "(17.3.5e)" in " ".join(state.log)
+    outside = _to_phase(campaign, "German Initial Movement")
+    assert not outside.markers["cherbourg_entered"]

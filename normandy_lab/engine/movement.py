@@ -191,6 +191,8 @@ def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = Fals
     start = g.index(unit.hex)
     # What leaving an enemy ZOC costs, or None where the rules forbid it (BfN 5.2: +2 MP; Cobra 5.1d: no).
     leaving = state.rules.leaving_ezoc_cost(state, unit, friends_here > 0)
+    disengaging = enemy_zoc[start] and leaving is not None  # the move starts by leaving an EZOC
+    after = state.rules.disengaging(state, unit)
     best: dict[int, tuple[float, int | None]] = {start: (0.0, None)}
     heap = [(0.0, start)]
     while heap:
@@ -207,10 +209,15 @@ def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = Fals
                 if leaving is None or enemy_zoc[there]:
                     continue  # no EZOC to EZOC (BfN 5.2), or no leaving at all
                 extra = leaving
+            elif disengaging and not after.reenter and enemy_zoc[there]:
+                continue  # no EZOC again after disengaging (Cobra 5.5a)
             total = cost + step + extra
             if total > ma + 1e-9:
                 if here != start:
                     continue
+                always = after.always_into is not None and disengaging and bool(after.always_into[there])
+                if disengaging and not after.one_hex_minimum and not always:
+                    continue  # leaving an EZOC takes its MP (Cobra 5.0, 5.5b)
                 total = ma  # 10.3: a move of one hex is always allowed; it uses the whole allowance
             if total < best.get(there, (math.inf, None))[0] - 1e-9:
                 best[there] = (total, here)

@@ -210,6 +210,10 @@ class RuleSet:
         """Return the extra MP a unit pays to leave an enemy zone of control, or None if it may not (free)."""
         return 0.0
 
+    def disengaging(self, state: GameState, unit: Any) -> Disengaging:
+        """Return how a move that leaves an enemy zone of control goes on (:class:`Disengaging`)."""
+        return Disengaging()
+
     def supply_ring(self, row: Any) -> str:
         """Return the ring a unit's supply report gets on its counter: full, partial, out or cut."""
         if row.general:
@@ -319,6 +323,27 @@ class MoveCosts:
 
 
 @dataclass(frozen=True)
+class Disengaging:
+    """How a move that starts in an enemy zone of control goes on, beyond what leaving it costs.
+
+    Every game forbids the step from one enemy zone of control straight into another.  Beyond that:
+
+    ``one_hex_minimum``
+        Whether the one-hex move that ignores the allowance still applies to a unit leaving an
+        EZOC (BfN 10.3: yes; Cobra 5.0: "unless in an EZOC").
+    ``reenter``
+        Whether the unit may enter (and stop in) another EZOC later in the same move (Cobra 5.5a: no).
+    ``always_into``
+        Hexes (a boolean mask by hex) the unit may always step into from its first hex, whatever its
+        allowance, ending its move there (Cobra 5.5's German bocage exception); None: none.
+    """
+
+    one_hex_minimum: bool = True
+    reenter: bool = True
+    always_into: Any = None
+
+
+@dataclass(frozen=True)
 class AirRegion:
     """An area air power acts on, as a rule system gives it: a whole map sheet, or a list of hexes.
 
@@ -400,6 +425,9 @@ class RuleSystem(Protocol):
 
     def leaving_ezoc_cost(self, state: GameState, unit: Any, holding: bool) -> float | None:
         """See :meth:`RuleSet.leaving_ezoc_cost`."""
+
+    def disengaging(self, state: GameState, unit: Any) -> Disengaging:
+        """See :meth:`RuleSet.disengaging`."""
 
     def supply_ring(self, row: Any) -> str:
         """See :meth:`RuleSet.supply_ring`."""

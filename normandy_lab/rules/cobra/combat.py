@@ -5,7 +5,9 @@ mix: US and French units attack together, British, Canadian and Polish units tog
 (8.1d-e).  Each attack is listed with its strengths and odds (8.4: attack over defence, rounded in the
 defender's favour) as it would go in with supply points, and without them: an attack costs the Allies 1
 SP from the pool of the attacking army, the Germans 2 (11.0a-b, 11.2), and an attack made without SP
-counts its units out of supply, at half strength (10.0b, 10.6).  The Combat Results Table's body and the
+counts its units out of supply, at half strength (10.0b, 10.6).  Once the Cotentin is cut off,
+Cherbourg supplies one German attack a game turn (17.3.5g): an attack with a unit whose line runs to a
+Cherbourg city hex says so, and the player picks which.  The Combat Results Table's body and the
 Allied command limits per turn are printed on the map and the turn track (GAP): the attack is not rolled,
 and the limits are not checked.
 """
@@ -79,6 +81,7 @@ def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
     """List the attacks ``side`` could make now, each with its odds with and without supply points."""
     from normandy_lab.engine.supply import supply
     from normandy_lab.grids import grid
+    from normandy_lab.rules.cobra.system import city_hexes
 
     rules = state.rules
     g = grid(state.system)
@@ -89,6 +92,7 @@ def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
             by_hex.setdefault(u.hex, []).append(u)
     points = state.markers["supply_points"]
     reach = naval_reach(state.system) if side == "allied" else None
+    cherbourg = {str(g._ids[i]) for i in city_hexes(state.system, "Cherbourg")}
     out = []
     for hex_id, defenders in sorted(by_hex.items()):
         if defenders[0].side == side:
@@ -118,4 +122,11 @@ def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
             )
             if reach is not None:
                 out[-1]["naval_support"] = naval_words(int(reach[g.index(hex_id)]))
+            drawing = [
+                u.id for u in attackers if report[u.id].general and report[u.id].traced_id in cherbourg
+            ]
+            if side == "german" and drawing:
+                out[-1]["cherbourg"] = (
+                    f"{', '.join(drawing)} supplied from Cherbourg: one such attack a game turn (17.3.5g)"
+                )
     return out

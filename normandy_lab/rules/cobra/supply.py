@@ -152,11 +152,12 @@ def _cherbourg(state: GameState, situation: Situation, edge_sources: dict, edges
     may use.  Then the city hexes (never entered by an Allied unit: the ``cherbourg_entered`` marker)
     are sources, for any number of units (17.3.5f).
     """
+    from normandy_lab.rules.cobra.system import city_hexes
+
     gmap = game_map(state.system)
-    hexes = gmap.terrain.hexes
-    city = np.nonzero(
-        ((hexes["settlement"] == "City") & (hexes["builtup_name"] == "Cherbourg")).to_numpy() & ~closed
-    )[0]
+    city = np.array(
+        [i for i in sorted(city_hexes(state.system, "Cherbourg")) if not closed[i]], dtype=np.int64
+    )
     if not len(city):
         return {}
     e = gmap.edges

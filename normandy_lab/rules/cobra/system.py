@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from normandy_lab.rules.base import RuleSet
+from normandy_lab.rules.base import Disengaging, RuleSet
 from normandy_lab.rules.cobra.data import MAX_STEPS, STRENGTH_PER_STEP, turn_dates, turn_of
 
 if TYPE_CHECKING:
@@ -19,6 +19,10 @@ if TYPE_CHECKING:
 # 7.0b: a ZOC does not extend into these cities' hexes (nor into fortress hexes, which the derived map
 # does not have yet: the Cherbourg fortress outline is on the printed map only).
 NO_ZOC_CITIES = ("Caen", "Cherbourg")
+DISENGAGE_MP = 2.0  # 5.5: on top of the terrain cost of the hex entered
+# 5.5 exception: the terrain a German unit may always disengage from and into, one hex (bocage, light
+# and heavy forest; the derived map's Light Woods stand for both forests).
+COVER_TERRAIN = ("Bocage", "Light Woods")
 
 
 @dataclass(frozen=True, eq=False)
@@ -70,26 +74,25 @@ class CobraRules(RuleSet):
         )
 
     def enter_phase(self, state: GameState) -> GameState:
-        """Carry out or cancel last turn's carpet bombing as the Allied Combat Phase begins (14.3d)."""
-        from normandy_lab.engine.sequence import current_phase
-        from normandy_lab.rules.cobra.air import period, verdict
+        """Do what a phase's beginning does: Cherbourg entered, the carpet bombing, the end of the turn.
 
-        if current_phase(state).name != "Allied Combat":
+        * 17.3.5e: once an Allied unit stands in a Cherbourg city hex, the city serves the Germans no more
+          (the ``cherbourg_entered`` marker; seen as each phase begins, so a unit that only passes
+          through the city within one move is not seen).
+        * 14.3d: last turn's carpet bombing flies or is cancelled as the Allied Combat Phase begins.
+        * 17.3.6 (Campaign), as the Allied player turn ends (the Game Turn Indication phase begins): a
+          beach hex a German unit stands in is wrecked for the rest of the game, and at the end of GT 3
+          every Allied paratroop unit out of supply is eliminated.
+        """
+        from normandy_lab.engine.sequence import current_phase
+
+        state = _cherbourg_entered(state)
+        name = current_phase(state).name
+        if name == "Game Turn Indication" and state.markers["campaign"]:
+            return _end_of_allied_turn(state)
+        if name != "Allied Combat":
             return state
-        gt = turn_of(state.date)
-        mission = verdict(state, gt)
-        if mission is None:
-            return state
-        if not mission.flies:
-            return state.evolve(carpet_plan=None, log=state.log.then(f"carpet bombing {mission.why}"))
-        flown = dict(state.markers["carpet_missions"])
-        flown[period(gt)] = flown.get(period(gt), 0) + 1
-        return state.evolve(
-            carpet_plan=None,
-            carpet_done={"hex": mission.hex, "gt": gt},
-            carpet_missions=flown,
-            log=state.log.then(f"carpet bombing {mission.why}"),
-        )
+        return _carpet_bombing(state)
 
     def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
         """Let the analyst plan a carpet bombing (14.3a), set supply points (11.1) or the exits (5.3c)."""
@@ -345,8 +348,31 @@ class CobraRules(RuleSet):
         return MoveCosts(cost, label, on_road, np.zeros(len(cost), dtype=bool), feature)
 
     def leaving_ezoc_cost(self, state: GameState, unit: Any, holding: bool) -> float | None:
-        """Refuse: a unit leaves an EZOC only by disengaging (5.1d, 5.5), which the engine does not play."""
-        return None
+        """Return what disengaging costs: 2 MP on top of the hex entered (5.1d, 5.5).
+
+        A unit that began the phase in an EZOC leaves it only by disengaging; one that entered an EZOC
+        this phase has stopped there (5.1d), which the search's stop on entering already says.
+        """
+        return DISENGAGE_MP
+
+    def disengaging(self, state: GameState, unit: Any) -> Disengaging:
+        """Say how a disengaging move goes on (5.0, 5.5).
+
+        5.5a: straight into a hex in no EZOC (every game's rule), and no EZOC again this phase;
+        5.5b and the 5.0 exception: only with the MP to pay for it, no one-hex move regardless of the
+        allowance.  The 5.5 exception: a German unit in a bocage or woods hex may always disengage
+        one hex into another such hex (heavy forest is not on the derived map: its Light Woods stand
+        for both kinds of forest).
+        """
+        from normandy_lab.terrain import terrain_map
+
+        cover = None
+        if unit.side == "german":
+            terrain = terrain_map(self.system, progress=False).hexes["terrain"].to_numpy()
+            covered = np.isin(terrain, COVER_TERRAIN)
+            if covered[grid_of(self.system).index(unit.hex)]:
+                cover = covered
+        return Disengaging(one_hex_minimum=False, reenter=False, always_into=cover)
 
     def unit_strength(self, state: GameState, unit: Any, in_supply: bool) -> tuple[int, int]:
         """Return the combat strength: printed, else RECONSTRUCTED by step; halved out of supply, >= 1."""
@@ -439,6 +465,17 @@ def _no_zoc_hexes(system: str) -> np.ndarray:
     return ((hexes["settlement"] == "City") & hexes["builtup_name"].isin(NO_ZOC_CITIES)).to_numpy()
 
 
+@lru_cache(maxsize=8)
+def city_hexes(system: str, name: str) -> frozenset[int]:
+    """Return the City hexes of a named city (Cherbourg's for 17.3.5), by hex index."""
+    from normandy_lab.terrain import terrain_map
+
+    hexes = terrain_map(system, progress=False).hexes
+    return frozenset(
+        np.nonzero(((hexes["settlement"] == "City") & (hexes["builtup_name"] == name)).to_numpy())[0].tolist()
+    )
+
+
 def east_of_boundary(state: GameState) -> np.ndarray | None:
     """Return how many columns east of the Allied Army Boundary each hex lies (west: negative), or None.
 
@@ -450,6 +487,77 @@ def east_of_boundary(state: GameState) -> np.ndarray | None:
         return None
     g = grid_of(state.system)
     return g._gcol - g._gcol[g.index(f"A{boundary:02d}01")]
+
+
+def _carpet_bombing(state: GameState) -> GameState:
+    """Fly or cancel the carpet bombing planned last turn (14.3d), with its log line."""
+    from normandy_lab.rules.cobra.air import period, verdict
+
+    gt = turn_of(state.date)
+    mission = verdict(state, gt)
+    if mission is None:
+        return state
+    if not mission.flies:
+        return state.evolve(carpet_plan=None, log=state.log.then(f"carpet bombing {mission.why}"))
+    flown = dict(state.markers["carpet_missions"])
+    flown[period(gt)] = flown.get(period(gt), 0) + 1
+    return state.evolve(
+        carpet_plan=None,
+        carpet_done={"hex": mission.hex, "gt": gt},
+        carpet_missions=flown,
+        log=state.log.then(f"carpet bombing {mission.why}"),
+    )
+
+
+def _cherbourg_entered(state: GameState) -> GameState:
+    """Set the ``cherbourg_entered`` marker once an Allied unit stands in a Cherbourg city hex (17.3.5e)."""
+    if state.markers["cherbourg_entered"]:
+        return state
+    g = grid_of(state.system)
+    city = city_hexes(state.system, "Cherbourg")
+    inside = sorted(u.id for u in state.units_of("allied") if g.index(u.hex) in city)
+    if not inside:
+        return state
+    return state.evolve(
+        cherbourg_entered=True,
+        log=state.log.then(
+            f"{', '.join(inside)} in Cherbourg: the city serves the Germans no more (17.3.5e)"
+        ),
+    )
+
+
+def _end_of_allied_turn(state: GameState) -> GameState:
+    """Wreck the beach hexes German units stand in; after GT 3, lose the unsupplied paratroops (17.3.6)."""
+    from normandy_lab.engine.supply import supply
+    from normandy_lab.terrain import terrain_map
+
+    g = grid_of(state.system)
+    beach = terrain_map(state.system, progress=False).hexes["beach"].fillna("").astype(str).to_numpy()
+    wrecked = set(state.markers["wrecked_beaches"])
+    newly = sorted(
+        {str(g._ids[g.index(u.hex)]) for u in state.units_of("german") if beach[g.index(u.hex)]} - wrecked
+    )
+    if newly:
+        state = state.evolve(
+            wrecked_beaches=tuple(sorted(wrecked | set(newly))),
+            log=state.log.then(f"beach hexes wrecked by German units ending the Allied turn there: "
+                               f"{', '.join(newly)} (17.3.6f)"),
+        )  # fmt: skip
+    if turn_of(state.date) != 3:
+        return state
+    report = supply(state)
+    lost = sorted(
+        u.id for u in state.units_of("allied") if u.type == "parachute" and not report[u.id].general
+    )
+    if not lost:
+        return state
+    units = tuple(replace(u, status="eliminated") if u.id in lost else u for u in state.units)
+    return state.evolve(
+        units=units,
+        log=state.log.then(
+            f"paratroops out of supply at the end of GT 3 eliminated: {', '.join(lost)} (17.3.6)"
+        ),
+    )
 
 
 def grid_of(system: str) -> Any:
