@@ -228,7 +228,15 @@ class MarkerEdit(_Edit):
 
     op: Literal["marker"]
     name: Annotated[str, Field(pattern=SLUG, max_length=64)]
-    value: StrictBool | StrictInt | Text | dict[str, StrictInt] | None = None
+    # A flag, a number, a hex, supply points by army, or a few hexes (Cobra's extended boundary's two ends).
+    value: (
+        StrictBool
+        | StrictInt
+        | Text
+        | dict[str, StrictInt]
+        | Annotated[list[Text], Field(max_length=8)]
+        | None
+    ) = None
 
 
 Edit = Annotated[

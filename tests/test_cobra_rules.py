@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import itertools
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -807,3 +808,96 @@ def test_17_3_5e_an_allied_unit_in_a_cherbourg_city_hex_ends_the_city_s_service_
     assert state.markers["cherbourg_entered"] and "(17.3.5e)" in " ".join(state.log)
     outside = _to_phase(campaign, "German Initial Movement")
     assert not outside.markers["cherbourg_entered"]
+
+
+# -- the extended Allied Army Boundary (5.9.1b-d) -----------------------------------------------------
+
+
+def test_5_9_1c_the_examples_lines_are_the_hex_lines_between_the_markers():
+    from normandy_lab.rules.cobra.boundary import hex_line
+
+    g = nl.grid("cobra")
+    row = [str(g._ids[i]) for i in hex_line("cobra", "A2117", "A5117")]
+    assert row == [f"A{c}17" for c in range(21, 52)]  # "a number that contained 17 as the last two digits"
+    diagonal = [str(g._ids[i]) for i in hex_line("cobra", "A2117", "A5132")]
+    assert len(diagonal) == 31 and [int(h[1:3]) for h in diagonal] == list(range(21, 52))
+    assert all(g.distance(a, b) == 1 for a, b in itertools.pairwise(diagonal)) and diagonal[-1] == "A5132"
+
+
+def _south_of_vire(gt15):
+    """GT 15 ended with a US regiment south of Vire (A2119): the extension may come from GT 16."""
+    from normandy_lab.engine.sequence import next_phase
+
+    raid = _unit("US-S", "allied", "A2119")
+    ended = _to_phase(gt15.evolve(units=(*gt15.units, raid)), "Game Turn Indication")
+    return ended, next_phase(ended)
+
+
+def test_5_9_1b_the_extension_follows_a_turn_ending_with_an_allied_unit_south_of_vire(gt15):
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.errors import RefusedError
+
+    extend = {"op": "marker", "name": "boundary_extension", "value": ["A2117", "A5117"]}
+    with pytest.raises(RefusedError, match="none has yet"):
+        apply_edit(gt15, extend)
+    ended, gt16 = _south_of_vire(gt15)
+    assert ended.markers["south_of_vire_gt"] == 15 and "(5.9.1b)" in ended.log[-1]
+    with pytest.raises(RefusedError, match="this is that turn"):
+        apply_edit(ended, extend)
+    assert gt16.turn == "GT 16"
+    extended = apply_edit(gt16, extend)
+    assert extended.markers["boundary_extension"] == ("A2117", "A5117")
+    for state, ends, words in (
+        (gt16, ["A2121", "A5117"], "within 3 hexes of Vire"),
+        (gt16, ["A2117", "A5017"], "column 51"),
+        (gt16.evolve(army_boundary=23), ["A2416", "A5117"], "would not meet"),  # the Vire end east of A23
+    ):
+        with pytest.raises(RefusedError, match=words):
+            apply_edit(state, {**extend, "value": ends})
+    # 5.9.1d: then each end one hex north or south a turn.
+    nudged = apply_edit(extended, {**extend, "value": ["A2118", "A5116"]})
+    assert nudged.markers["boundary_extension"] == ("A2118", "A5116")
+    with pytest.raises(RefusedError, match="one hex north or south"):
+        apply_edit(extended, {**extend, "value": ["A2117", "A5119"]})
+
+
+def test_5_9_1d_the_extended_boundary_has_the_same_effects_south_of_its_line(gt15):
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.rules.cobra.system import east_of_boundary
+
+    _, gt16 = _south_of_vire(gt15)
+    extended = apply_edit(gt16, {"op": "marker", "name": "boundary_extension", "value": ["A2117", "A5117"]})
+    g, rules = nl.grid("cobra"), get("cobra")
+    us = _unit("US-M", "allied", "A2420")
+    uk = _unit("UK-M", "allied", "A2410", nationality="UK")
+    # Far east and south of the line is US ground now; north of it and east of the column British.
+    for hex_id, before, after in (("A4025", 16, -8), ("A4010", 16, 7), ("A2417", 0, 0), ("A2517", 1, 0)):
+        assert east_of_boundary(gt16)[g.index(hex_id)] == before
+        assert east_of_boundary(extended)[g.index(hex_id)] == after
+    far_south = g.index("A4025")
+    assert rules.end_problem(gt16, us, far_south) and not rules.end_problem(extended, us, far_south)
+    assert not rules.end_problem(gt16, uk, g.index("A4022"))
+    assert "(5.9c)" in rules.end_problem(extended, uk, g.index("A4022"))
+    assert not rules.end_problem(extended, uk, g.index("A4018"))  # one hex across the line: allowed
+    assert "(5.9b)" in rules.end_problem(extended, us, g.index("A4010"))
+
+
+def test_5_9_1b_a_scenario_s_extension_is_checked_where_it_is_written():
+    text = """
+format: normandy_lab.scenario/1
+system: cobra
+name: extended
+date: 1944-08-03
+turn: GT 21
+army_boundary: 25
+south_of_vire_gt: 20
+boundary_extension: [A2117, A5117]
+units:
+  - {id: DE-1, name: one, side: german, nationality: DE, type: infantry, size: regiment, hex: A4010, steps: 2}
+"""
+    state = load_scenario_text(text)
+    assert state.markers["boundary_extension"] == ("A2117", "A5117")
+    with pytest.raises(ScenarioError, match=r"<text>:\d+: boundary_extension: .*column 51 of map A"):
+        load_scenario_text(text.replace("A5117", "A4917"))
+    with pytest.raises(ScenarioError, match="south of Vire"):
+        load_scenario_text(text.replace("south_of_vire_gt: 20\n", ""))

@@ -147,6 +147,10 @@ OPTIONS = {
 MARKERS = {
     "supply_points": {"US": 0, "UK": 0, "DE": 0},
     "army_boundary": None,
+    # 5.9.1b-d: the first game turn that ended with an Allied unit south of Vire, and the extension of
+    # the boundary placed after it (the Vire end, the east end), or None.
+    "south_of_vire_gt": None,
+    "boundary_extension": None,
     "south_edge_lost": False,
     "allied_exited": False,
     "weather_history": (),

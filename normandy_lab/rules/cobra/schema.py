@@ -58,6 +58,8 @@ class CobraScenarioSchema(ScenarioSchema):
     # Cobra's own section
     supply_points: SupplyPointsSchema | None = None
     army_boundary: Annotated[StrictInt, Field(ge=1, le=51)] | None = None
+    south_of_vire_gt: Annotated[StrictInt, Field(ge=1, le=28)] | None = None  # 5.9.1b
+    boundary_extension: Annotated[list[HexId], Field(min_length=2, max_length=2)] | None = None  # 5.9.1b-c
     south_edge_lost: StrictBool = False
     cherbourg_entered: StrictBool = False
     campaign: StrictBool = False

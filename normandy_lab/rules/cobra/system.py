@@ -83,11 +83,15 @@ class CobraRules(RuleSet):
         * 17.3.6 (Campaign), as the Allied player turn ends (the Game Turn Indication phase begins): a
           beach hex a German unit stands in is wrecked for the rest of the game, and at the end of GT 3
           every Allied paratroop unit out of supply is eliminated.
+        * 5.9.1b: the first game turn that ends with an Allied unit south of Vire (the
+          ``south_of_vire_gt`` marker), after which the boundary may be extended.
         """
         from normandy_lab.engine.sequence import current_phase
 
         state = _cherbourg_entered(state)
         name = current_phase(state).name
+        if name == "Game Turn Indication":
+            state = _south_of_vire(state)
         if name == "Game Turn Indication" and state.markers["campaign"]:
             return _end_of_allied_turn(state)
         if name != "Allied Combat":
@@ -107,6 +111,16 @@ class CobraRules(RuleSet):
             return state.evolve(**{name: value})
         if name == "army_boundary":  # 5.9.1: one column east or west a turn, between A23 and A30
             return state.evolve(army_boundary=_boundary_move(state, value))
+        if name == "boundary_extension":  # 5.9.1b-d: [the Vire end, the east end], or None to remove
+            if value is None:
+                return state.evolve(boundary_extension=None)
+            from normandy_lab.grids import grid
+            from normandy_lab.rules.cobra.boundary import extension_problem
+
+            problem = extension_problem(state, value)
+            if problem:
+                raise RefusedError(problem)
+            return state.evolve(boundary_extension=tuple(grid(self.system).canonical(h) for h in value))
         if name == "supply_points":
             if not isinstance(value, dict) or set(value) - {"US", "UK", "DE"}:
                 raise RefusedError("supply_points is a mapping of US, UK and DE to whole numbers (11.1)")
@@ -117,8 +131,8 @@ class CobraRules(RuleSet):
                 )
             return state.evolve(supply_points=points)
         raise RefusedError(
-            "Cobra lets an edit set carpet_plan, army_boundary, supply_points, allied_exited, "
-            f"south_edge_lost; not {name!r}"
+            "Cobra lets an edit set carpet_plan, army_boundary, boundary_extension, supply_points, "
+            f"allied_exited, south_edge_lost; not {name!r}"
         )
 
     def forbidden_steps(self, state: GameState, unit: Any) -> set[tuple[int, int]] | None:
@@ -176,8 +190,9 @@ class CobraRules(RuleSet):
 
         The boundary is the column of map A the ``army_boundary`` marker names (and the same column of
         map B, ten more: B35 runs on from A25, 5.9a); US units may not end a move more than one hex east
-        of it, British and Canadian units more than one hex west.  The extended diagonal boundary of
-        5.9.1b-c is not played.  A move may pass through a full hex but not end in it (6.0a-b, 6.2).
+        of it, British and Canadian units more than one hex west; once extended (5.9.1b-d), the same
+        across the extension (:mod:`.boundary`).  A move may pass through a full hex but not end in it
+        (6.0a-b, 6.2).
         """
         crowded = self._stacking_end(state, unit, hex_index)
         if crowded:
@@ -435,7 +450,25 @@ class CobraRules(RuleSet):
 
     def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
         """Read Cobra's section: supply points (11.1), the army boundary (5.9), the south edge (10.4)."""
+        from normandy_lab.engine.scenario import _Checker
+        from normandy_lab.rules.cobra.boundary import ends_problem
+
         points = dict(data.get("supply_points") or {})
+        extension = data.get("boundary_extension")
+        if extension:
+            problem = ends_problem(self.system, data.get("army_boundary"), list(extension))
+            if problem is None and data.get("south_of_vire_gt") is None:
+                problem = (
+                    "an extended boundary follows a game turn that ended with an Allied unit south of Vire"
+                )
+            if problem:
+                raise _Checker(path).fail(
+                    data,
+                    "boundary_extension",
+                    problem,
+                    "give [the Vire end, the east end] as 5.9.1b places them, with south_of_vire_gt, "
+                    "or leave the extension out",
+                )
         return {
             "supply_points": {
                 "US": points.get("US", 0),
@@ -443,6 +476,12 @@ class CobraRules(RuleSet):
                 "DE": points.get("DE", 0),
             },
             "army_boundary": data.get("army_boundary"),
+            "south_of_vire_gt": data.get("south_of_vire_gt"),
+            "boundary_extension": (
+                tuple(grid.canonical(h) for h in data["boundary_extension"])
+                if data.get("boundary_extension")
+                else None
+            ),
             "south_edge_lost": bool(data.get("south_edge_lost", False)),
             "cherbourg_entered": bool(data.get("cherbourg_entered", False)),
             "campaign": bool(data.get("campaign", False)),
@@ -477,16 +516,13 @@ def city_hexes(system: str, name: str) -> frozenset[int]:
 
 
 def east_of_boundary(state: GameState) -> np.ndarray | None:
-    """Return how many columns east of the Allied Army Boundary each hex lies (west: negative), or None.
+    """Return how far east of the Allied Army Boundary each hex lies (US side: negative), or None.
 
-    The boundary is the column of map A the ``army_boundary`` marker names, and the same column of map B
-    (B35 runs on from A25, 5.9a): one column of the grid's global numbering.
+    See :func:`normandy_lab.rules.cobra.boundary.east_of_boundary` (5.9, 5.9.1b-d).
     """
-    boundary = state.markers["army_boundary"]
-    if boundary is None:
-        return None
-    g = grid_of(state.system)
-    return g._gcol - g._gcol[g.index(f"A{boundary:02d}01")]
+    from normandy_lab.rules.cobra.boundary import east_of_boundary as offsets
+
+    return offsets(state)
 
 
 def _carpet_bombing(state: GameState) -> GameState:
@@ -506,6 +542,29 @@ def _carpet_bombing(state: GameState) -> GameState:
         carpet_done={"hex": mission.hex, "gt": gt},
         carpet_missions=flown,
         log=state.log.then(f"carpet bombing {mission.why}"),
+    )
+
+
+def _south_of_vire(state: GameState) -> GameState:
+    """Note the first game turn that ends with an Allied unit south of Vire (5.9.1b).
+
+    South of Vire: on map A, in a row south of Vire's (A2116, row 16).
+    """
+    from normandy_lab.rules.cobra.boundary import VIRE
+
+    if state.markers["south_of_vire_gt"] is not None:
+        return state
+    row = int(VIRE[3:5])
+    south = sorted(u.id for u in state.units_of("allied") if u.hex.startswith("A") and int(u.hex[3:5]) > row)
+    if not south:
+        return state
+    gt = turn_of(state.date)
+    return state.evolve(
+        south_of_vire_gt=gt,
+        log=state.log.then(
+            f"GT {gt} ends with {', '.join(south[:3])}{' and others' if len(south) > 3 else ''} south of "
+            f"Vire: the Allied Army Boundary may be extended from the next turn (5.9.1b)"
+        ),
     )
 
 
