@@ -22,7 +22,7 @@ no line: they keep the supply the set-up or their arrival roll gave them (26.16.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -43,23 +43,40 @@ ARMY = {"US": "US", "FR": "US", "UK": "UK", "CA": "UK", "PL": "UK"}
 
 @dataclass
 class _Net:
-    """One side's plain-hex search graph, blocked hexes and the map's numbering."""
+    """One side's plain-hex search graph, blocked hexes and the map's numbering.
+
+    A determination asks for many units' lines to the same targets (an army's beaches and supported
+    HQs, the serving city hexes): each set of targets is searched once, and every unit reads its line
+    from that search.
+    """
 
     graph: LayeredGraph
     blocked: np.ndarray
     index: Any
     ids: np.ndarray
+    _searched: dict = field(default_factory=dict)
 
     def line(self, targets: list[int], origin: int) -> tuple[int, list[str]]:
         """Return a hex's count to the nearest target (FAR: none) and its line, hex ids from the origin."""
-        if not targets:
-            return FAR, []
-        blocked = self.graph.node_mask(self.blocked)
-        dist, pred = self.graph.search(np.array(sorted(set(targets)), dtype=np.int64), blocked)
-        best, first = self.graph.from_origins(dist, blocked, np.array([origin], dtype=np.int64))
-        if best[0] >= FAR:
-            return FAR, []
-        return int(best[0]), self.ids[self.graph.path(pred, origin, int(first[0]))].tolist()
+        return self.lines(targets, [origin])[0]
+
+    def lines(self, targets: list[int], origins: list[int]) -> list[tuple[int, list[str]]]:
+        """Return, for each origin, its count to the nearest target (FAR: none) and its line."""
+        if not targets or not origins:
+            return [(FAR, [])] * len(origins)
+        key = tuple(sorted(set(targets)))
+        if key not in self._searched:
+            blocked = self.graph.node_mask(self.blocked)
+            self._searched[key] = (blocked, *self.graph.search(np.array(key, dtype=np.int64), blocked))
+        blocked, dist, pred = self._searched[key]
+        best, first = self.graph.from_origins(dist, blocked, np.array(origins, dtype=np.int64))
+        out: list[tuple[int, list[str]]] = []
+        for origin, count, via in zip(origins, best.tolist(), first.tolist(), strict=True):
+            if count >= FAR:
+                out.append((FAR, []))
+            else:
+                out.append((int(count), self.ids[self.graph.path(pred, origin, int(via))].tolist()))
+        return out
 
 
 def _net(state: GameState, side: str, situation: Situation) -> _Net:
@@ -68,12 +85,22 @@ def _net(state: GameState, side: str, situation: Situation) -> _Net:
     enemy = other_side(side)
     counted = np.zeros(len(gmap.grid), dtype=bool)
     classes = ("full", "battalion") if state.options.get("battalion_zoc_blocks_supply", True) else ("full",)
+    zoc_class = state.rules.zoc_class
     for u in state.units_of(enemy):
-        if u.status == "active" and state.rules.zoc_class(u) in classes:
+        if u.status == "active" and zoc_class(u) in classes:
             counted[situation.position[u.id]] = True
     ezoc = zoc_mask(state, enemy, counted) & ~situation.negating[side]
     blocked = situation.occupied[enemy] | ezoc | interdicted_mask(state) | gmap.closed(state.maps)
     return _Net(_plain_graph(state.system), blocked, gmap.grid.index, gmap.grid._ids)
+
+
+@lru_cache(maxsize=4)
+def _city_hexes(system: str) -> np.ndarray:
+    """Return a map's City hexes (26.11.2's German city hexes; they depend on the map alone)."""
+    hexes = game_map(system).terrain.hexes
+    out = np.nonzero((hexes["settlement"] == "City").to_numpy())[0]
+    out.setflags(write=False)
+    return out
 
 
 @lru_cache(maxsize=4)
@@ -86,7 +113,14 @@ def _plain_graph(system: str) -> LayeredGraph:
 def determine(state: GameState) -> SupplyReport:
     """Determine every unit's Build-up supply (26.9-26.11), with reasons."""
     situation = Situation.of(state)
-    control = hex_control(state, situation.zoc, situation.occupied)
+    # Who holds the hexes these rules ask about (the beach landing hexes, the city hexes, N1410), read
+    # at those hexes alone (3.3-style control, :func:`~normandy_lab.engine.zoc.hex_control`).
+    g = game_map(state.system).grid
+    beaches = {g.index(h) for hexes in BEACH_HEXES.values() for h in hexes}
+    key = g.index(state.rules.supply["cherbourg_key_hex"])
+    asked = np.array(sorted(beaches | set(_city_hexes(state.system).tolist()) | {key}), dtype=np.int64)
+    control = np.full(len(g), "", dtype=object)
+    control[asked] = hex_control(state, situation.zoc, situation.occupied, at=asked)
     rows: dict[str, UnitSupply] = {}
     sources: dict[str, list[str]] = {}
     for side in ("allied", "german"):
@@ -208,28 +242,35 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
                 f"unsupported: {d} hexes from its army's beaches needs {cost} SP beyond the radius {radius}, "
                 f"and the {army} army has {sp.get(army, 0)} left (26.10.1, 26.10.5)"
             )
+    by_army: dict[str, list[Any]] = {}
     for u in units:
         if u.hq is not None:
             continue
-        row = rows[u.id]
         if u.status != "active":
-            _off_map(row, u)
+            _off_map(rows[u.id], u)
             continue
-        army = ARMY.get(u.nationality, "UK")
+        by_army.setdefault(ARMY.get(u.nationality, "UK"), []).append(u)
+    for army, members in by_army.items():
         targets = list(beach_of) + supported[army]
-        count, path = net.line(targets, situation.position[u.id])
-        if count <= limit:
-            row.general = row.combat = True
-            row.length_hexes = float(count)
-            row.path = path
-            end = net.index(row.path[-1])
-            what = f"the {beach_of[end]} beach" if end in beach_of else "a supported corps HQ"
-            row.traced_kind = "beach" if end in beach_of else "corps HQ"
-            row.traced_id = row.path[-1]
-            row.traced_to = f"{what} at {row.path[-1]}, {count} hexes (26.11.1)"
-        else:
-            _explain(row, count, limit, "a supported HQ of its army or an Allied beach hex", "26.11.1")
+        found = net.lines(targets, [situation.position[u.id] for u in members])
+        for u, (count, path) in zip(members, found, strict=True):
+            _allied_line(rows[u.id], count, path, limit, beach_of, net)
     return rows, sorted(net.ids[list(beach_of)].tolist())
+
+
+def _allied_line(row: UnitSupply, count: int, path: list[str], limit: int, beach_of: dict, net: _Net) -> None:
+    """Record an Allied unit's line to a beach or supported HQ (26.11.1), or why it has none."""
+    if count > limit:
+        _explain(row, count, limit, "a supported HQ of its army or an Allied beach hex", "26.11.1")
+        return
+    row.general = row.combat = True
+    row.length_hexes = float(count)
+    row.path = path
+    end = net.index(path[-1])
+    what = f"the {beach_of[end]} beach" if end in beach_of else "a supported corps HQ"
+    row.traced_kind = "beach" if end in beach_of else "corps HQ"
+    row.traced_id = path[-1]
+    row.traced_to = f"{what} at {path[-1]}, {count} hexes (26.11.1)"
 
 
 def _omm_graph(state: GameState, road_only: bool) -> tuple[LayeredGraph, int]:
@@ -297,36 +338,39 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
             row.code, row.rule, row.isolated = CUT_OFF, "26.10.1", True
             row.reason = f"unsupported: no {why}"
     # 26.11.2: the city hexes that serve -- those whose road line reaches a German box, and Cherbourg's.
-    hexes = game_map(state.system).terrain.hexes
-    city = np.nonzero((hexes["settlement"] == "City").to_numpy() & german_held)[0]
+    city = _city_hexes(state.system)
+    city = city[german_held[city]]
     roads, omm = _omm_graph(state, road_only=True)
     rblocked = roads.node_mask(net.blocked)
     rdist, _ = roads.search(np.array([omm]), rblocked)
     cbest, _ = roads.from_origins(rdist, rblocked, city)
-    names = hexes["builtup_name"].to_numpy()
+    names = game_map(state.system).terrain.hexes["builtup_name"].to_numpy()
     cities = [
         int(c)
         for c, d in zip(city, cbest, strict=True)
         if d < FAR or (names[c] == "Cherbourg" and cherbourg_open)
     ]
+    # Mechanized and corps units to the supported corps HQs, the others to the serving city hexes.
+    by_kind: dict[bool, list[Any]] = {True: [], False: []}
     for u in units:
         if u.hq is not None:
             continue
-        row = rows[u.id]
         if u.status != "active":
-            _off_map(row, u)
+            _off_map(rows[u.id], u)
             continue
-        at = situation.position[u.id]
-        to_hq = u.mechanized or bool(u.corps)
+        by_kind[bool(u.mechanized or u.corps)].append(u)
+    for to_hq, members in by_kind.items():
         targets = supported if to_hq else cities
         what = "a supported corps HQ" if to_hq else "a German city hex whose road reaches an off-map box"
-        count, path = net.line(targets, at)
-        if count <= limit:
+        found = net.lines(targets, [situation.position[u.id] for u in members])
+        for u, (count, path) in zip(members, found, strict=True):
+            row = rows[u.id]
+            if count > limit:
+                _explain(row, count, limit, what, "26.11.2")
+                continue
             row.general = row.combat = True
             row.length_hexes = float(count)
             row.path = path
-            row.traced_kind, row.traced_id = ("corps HQ" if to_hq else "city"), row.path[-1]
-            row.traced_to = f"{what} at {row.path[-1]}, {count} hexes (26.11.2)"
-        else:
-            _explain(row, count, limit, what, "26.11.2")
+            row.traced_kind, row.traced_id = ("corps HQ" if to_hq else "city"), path[-1]
+            row.traced_to = f"{what} at {path[-1]}, {count} hexes (26.11.2)"
     return rows, sorted(net.ids[cities].tolist())
