@@ -32,6 +32,20 @@ class SupplyDetermination(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Zone:
+    """An area a rule system draws on the map, by its outline: where an HQ is supported for free, say.
+
+    ``side`` is the side it concerns, ``label`` what it means in words (with its numbers), ``rule`` the
+    rule behind it, ``hexes`` the hex ids inside it.
+    """
+
+    side: str
+    label: str
+    rule: str
+    hexes: tuple[str, ...]
+
+
 @dataclass(init=False)
 class UnitSupply:
     """The supply report of one unit.
@@ -269,6 +283,14 @@ class SupplyReport:
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
         """Return, per side, the names of the in-supply HQs whose range covers each hex ("; "-joined)."""
         return self.determination.hq_ranges_at()
+
+    def zones(self) -> list[Zone]:
+        """Return the areas the rule system draws on the map besides ranges (KG: HQ support bands).
+
+        A determination may give them (``zones()``); one that does not draws none.
+        """
+        zones = getattr(self.determination, "zones", None)
+        return list(zones()) if zones is not None else []
 
     def supply_ranges(self):  # -> geopandas.GeoDataFrame
         """Return the supply range of every in-supply HQ and every source as polygons (EPSG:4326)."""

@@ -244,6 +244,10 @@ class RuleSet:
 
         return UnitSchema
 
+    def control_value(self, state: GameState, key: str) -> Any:
+        """Return what the explorer control ``key`` shows now: by default the marker of that name."""
+        return state.markers.get(key)
+
     def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
         """Return ``state`` with one of the game's markers set, as its rules allow (an analyst's edit).
 
@@ -446,6 +450,9 @@ class RuleSystem(Protocol):
 
     def unit_schema(self) -> Any:
         """See :meth:`RuleSet.unit_schema`."""
+
+    def control_value(self, state: GameState, key: str) -> Any:
+        """See :meth:`RuleSet.control_value`."""
 
     def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
         """See :meth:`RuleSet.set_marker`."""

@@ -103,10 +103,12 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
     range), ``zoc`` (hexes in each side's ZOC, overlap marked) and
     ``interdicted_hexes`` (the analyst's what-if interdictions) and
     ``regional_interdiction`` (each map sheet with its air and AA points and
-    the MP penalty of 11.2).  An
+    the MP penalty of 11.2) and, where the rule system draws any, ``zones``
+    (KG: the corps HQ support bands of 26.10.5, each with its words and rule).  An
     existing file at ``path`` is replaced only once the new one is complete.
     """
     import geopandas as gpd
+    import shapely
 
     from normandy_lab.engine.zoc import zoc_mask
     from normandy_lab.grids import grid
@@ -148,6 +150,17 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
         geometry=[areas[r.sheet] for r in regions],
         crs="EPSG:4326",
     )
+    zone_list = report.zones()
+    zones = gpd.GeoDataFrame(
+        {
+            "side": [z.side for z in zone_list],
+            "label": [z.label for z in zone_list],
+            "rule": [z.rule for z in zone_list],
+            "hexes": [len(z.hexes) for z in zone_list],
+        },
+        geometry=[shapely.union_all(hexes.geometry.loc[list(z.hexes)].values) for z in zone_list],
+        crs="EPSG:4326",
+    )
     frames = {
         "units": units,
         "supply_paths": report.paths(),
@@ -155,6 +168,7 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
         "zoc": zoc,
         "interdicted_hexes": interdiction,
         "regional_interdiction": regional,
+        **({"zones": zones} if zone_list else {}),
     }
     # Write next to the target, then rename: a failed export never destroys an earlier file.
     temporary = path.with_name(f".{path.stem}.partial{path.suffix}")

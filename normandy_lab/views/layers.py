@@ -205,6 +205,46 @@ def _sheet_outlines(system: str) -> dict[str, tuple[list[float], list[float]]]:
     return outlines
 
 
+@lru_cache(maxsize=4)
+def _hex_polygons(system: str) -> Any:
+    """Return each hex's polygon (lon/lat) by canonical id, cached per grid."""
+    return grid(system).to_geodataframe().geometry
+
+
+def zone_data(report: SupplyReport) -> tuple[dict[str, list], dict[str, list]]:
+    """Return the outlines of the rule system's zones (``SupplyReport.zones``) and a label for each.
+
+    Each zone is drawn as the outline of the union of its hexes (a part of it apart gets its own
+    outline); its label stands at the top of its largest part, so that nested bands (KG's support
+    radius, then 1 SP, 2 SP ...) label their rings one above another.
+    """
+    import shapely
+
+    outlines: dict[str, list] = {"xs": [], "ys": [], "label": [], "side": []}
+    labels: dict[str, list] = {"x": [], "y": [], "text": []}
+    polygons = _hex_polygons(report.state.system)
+    for zone in report.zones():
+        if not zone.hexes:
+            continue
+        shape = shapely.union_all(polygons.loc[list(zone.hexes)].values)
+        parts = list(getattr(shape, "geoms", [shape]))
+        for part in parts:
+            coords = np.asarray(part.exterior.coords)
+            mx, my = to_mercator(coords[:, 0], coords[:, 1])
+            outlines["xs"].append(np.round(mx, 1).tolist())
+            outlines["ys"].append(np.round(my, 1).tolist())
+            outlines["label"].append(f"{zone.label} ({zone.rule})")
+            outlines["side"].append(zone.side)
+        largest = max(parts, key=lambda p: p.area)
+        coords = np.asarray(largest.exterior.coords)
+        top = int(np.argmax(coords[:, 1]))
+        x, y = to_mercator(coords[top : top + 1, 0], coords[top : top + 1, 1])
+        labels["x"].append(round(float(x[0]), 1))
+        labels["y"].append(round(float(y[0]), 1))
+        labels["text"].append(zone.label.split(" (")[0])
+    return outlines, labels
+
+
 def regional_interdiction_data(state: GameState) -> dict[str, list]:
     """Return each map sheet's outline with its air interdiction penalty, as the rule system gives it.
 

@@ -48,6 +48,8 @@ FEATURE_LAYERS: dict[str, tuple[str, ...]] = {
         "x", "y", "key", "name", "short", "side", "colour", "line", "units", "out", "bar", "echelon", "glyph",
     ),
     "move_costs": ("x", "y", "text"),
+    "zones": ("xs", "ys", "label", "side"),
+    "zone_labels": ("x", "y", "text"),
     "bridges": ("x", "y", "a", "b", "water", "angle"),
     "broken_bridges": ("x", "y", "a", "b", "water"),
     "selection": ("x", "y"),
@@ -165,6 +167,18 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
         ),
     ]  # fmt: skip
     fig.add_tools(HoverTool(renderers=fronts, tooltips=[("", "@label")]))
+    # The rule system's zones (KG: where a corps HQ is supported for nothing, for 1 SP ...), by outline.
+    zones = fig.multi_line(
+        "xs", "ys", source=src["zones"], line_color="#006d6f", line_width=2.5, line_dash="dashed",
+        legend_label="rule zones (support radius, SP costs)", name=f"{prefix}layer:zones",
+    )  # fmt: skip
+    fig.add_tools(HoverTool(renderers=[zones], tooltips=[("", "@label")]))
+    fig.add_layout(
+        LabelSet(
+            x="x", y="y", text="text", source=src["zone_labels"], text_font_size="8pt", text_align="center",
+            text_baseline="bottom", text_color="#006d6f", name=f"{prefix}labels:zone_labels",
+        )
+    )  # fmt: skip
     casing = fig.multi_line(
         "xs", "ys", source=src["paths"], line_color=LINE_CASING, line_width=5, line_alpha=0.8,
         legend_label="lines of supply", name=f"{prefix}layer:paths_casing",

@@ -7,6 +7,7 @@ marks; ``system`` the rule system class.  The base *Killing Ground* rules are no
 
 from __future__ import annotations
 
+from normandy_lab.rules.base import ControlSpec
 from normandy_lab.rules.kg.data import (
     BOXES,
     MARKERS,
@@ -45,6 +46,23 @@ KG_RULES = KgRules(
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
     boxes=BOXES,
+    controls=tuple(
+        ControlSpec(
+            key=key, label=label, rule=rule, kind="number", edit_op="marker", edit_field=key, button="Set",
+            help=help_text,
+        )
+        for key, label, rule, help_text in (
+            ("mulberry_A", "Mulberry A (US) construction level", "26.19.2, 26.10.5",
+             "The Mulberry's construction level sets the army's Corps HQ Support Radius (26.10.5: level 5, "
+             "radius 3; the other levels RECONSTRUCTED): its HQs within it of a beach are supported free."),
+            ("mulberry_B", "Mulberry B (British) construction level", "26.19.2, 26.10.5",
+             "As Mulberry A, for the British and Canadian corps HQs (26.10.5)."),
+            ("army_sp_US", "1st US Army reserve SP", "26.10.1",
+             "The SP the US army holds to support its corps HQs beyond the radius (26.10.1, 26.10.5)."),
+            ("army_sp_UK", "2nd British Army reserve SP", "26.10.1",
+             "The SP the British army holds to support its corps HQs beyond the radius (26.10.1, 26.10.5)."),
+        )
+    ),
     glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "mech_infantry": "MECH",
             "recon": "RCN", "artillery": "ART", "hq": "HQ", "wn": "WN", "ranger": "RGR", "commando": "CDO"},
     size_marks={"battalion": "II", "regiment": "III", "brigade": "X", "division": "XX", "corps_hq": "XXX",

@@ -31,7 +31,7 @@ import numpy as np
 from normandy_lab.engine.layered import LayeredGraph, Link, Move, box_links
 from normandy_lab.engine.lines import Situation, interdicted_mask
 from normandy_lab.engine.reasons import CUT_OFF, EXEMPT, OUT_OF_RANGE
-from normandy_lab.engine.report import SupplyReport, UnitSupply
+from normandy_lab.engine.report import SupplyReport, UnitSupply, Zone
 from normandy_lab.engine.search import FAR
 from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.engine.zoc import hex_control, zoc_mask
@@ -123,12 +123,17 @@ def determine(state: GameState) -> SupplyReport:
     control[asked] = hex_control(state, situation.zoc, situation.occupied, at=asked)
     rows: dict[str, UnitSupply] = {}
     sources: dict[str, list[str]] = {}
+    ranges = KgRanges(state)
     for side in ("allied", "german"):
         net = _net(state, side, situation)
-        side_rows, side_sources = (_allied if side == "allied" else _german)(state, situation, control, net)
+        ranges.nets[side] = net
+        determine_side = _allied if side == "allied" else _german
+        side_rows, side_sources = determine_side(state, situation, control, net, ranges)
         rows.update(side_rows)
         sources[side] = side_sources
-    return SupplyReport(state=state, units=rows, sources=sources, halved=False)
+    report = SupplyReport(state=state, units=rows, sources=sources, halved=False)
+    report.determination = ranges
+    return report
 
 
 def _row(unit: Any, limit: str) -> UnitSupply:
@@ -178,7 +183,7 @@ def support_cost(distance: int, radius: int) -> int:
     return 0 if distance <= radius else math.ceil(distance / radius) - 1
 
 
-def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _Net):
+def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _Net, ranges: KgRanges):
     rules = state.rules
     limit = rules.supply["allied_unit_range"]
     units = [u for u in state.units if u.side == "allied" and u.status in ("active", "off_map")]
@@ -228,20 +233,29 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
         if cost <= sp.get(army, 0):
             sp[army] -= cost
             row.general = row.combat = True
-            row.traced_kind = "supported"
+            row.traced_kind, row.traced_id = "supported", row.path[-1] if row.path else ""
             row.traced_to = (
-                f"supported: {d} hexes from its army's beach, within the radius of {radius} (26.10.5)"
+                f"its army's beach, supported without SP within the Mulberry radius of {radius} (26.10.5)"
                 if cost == 0
-                else f"supported for {cost} SP of the {army} army: {d} hexes from its beach, radius {radius} "
-                "(26.10.5)"
+                else f"its army's beach, supported for {cost} SP of the {army} army beyond the Mulberry "
+                f"radius of {radius} (26.10.5)"
             )
             supported[army].append(situation.position[u.id])
+            ranges.hubs["allied"][u.id] = situation.position[u.id]
         else:
             row.code, row.rule = OUT_OF_RANGE, "26.10.5"
             row.reason = (
                 f"unsupported: {d} hexes from its army's beaches needs {cost} SP beyond the radius {radius}, "
                 f"and the {army} army has {sp.get(army, 0)} left (26.10.1, 26.10.5)"
             )
+    for i in beach_of:
+        ranges.hubs["allied"][str(net.ids[i])] = i
+    ranges.limits["allied"] = limit
+    for army, beaches in (("US", US_BEACHES), ("UK", CW_BEACHES)):
+        level = state.markers["mulberry"]["A" if army == "US" else "B"]
+        own = sorted(i for i, b in beach_of.items() if b in beaches)
+        held = state.markers["army_sp"].get(army, 0)  # before any HQ is supported this turn
+        ranges.support[army] = (own, support_radius(rules, level), level, held)
     by_army: dict[str, list[Any]] = {}
     for u in units:
         if u.hq is not None:
@@ -293,7 +307,7 @@ def _box_graph(system: str, boxes: tuple, road_only: bool) -> tuple[LayeredGraph
     return LayeredGraph(n, 1, e.src, e.dst, [Move(0, 0, edges, 1)], n_virtual=1, links=merged), n
 
 
-def _german(state: GameState, situation: Situation, control: np.ndarray, net: _Net):
+def _german(state: GameState, situation: Situation, control: np.ndarray, net: _Net, ranges: KgRanges):
     rules = state.rules
     limit = rules.supply["german_unit_range"]
     units = [u for u in state.units if u.side == "german" and u.status in ("active", "off_map")]
@@ -334,6 +348,7 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
             else:  # Cherbourg's HQ, supported by the port, traces no line
                 row.code, row.rule, row.reason = EXEMPT, "26.10.7", row.traced_to
             supported.append(at)
+            ranges.hubs["german"][u.id] = at
         else:
             row.code, row.rule, row.isolated = CUT_OFF, "26.10.1", True
             row.reason = f"unsupported: no {why}"
@@ -352,6 +367,9 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
     ]
     # Mechanized and corps units to the supported corps HQs, the others to the serving city hexes.
     by_kind: dict[bool, list[Any]] = {True: [], False: []}
+    for c in cities:
+        ranges.hubs["german"][str(net.ids[c])] = c
+    ranges.limits["german"] = limit
     for u in units:
         if u.hq is not None:
             continue
@@ -374,3 +392,78 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
             row.traced_kind, row.traced_id = ("corps HQ" if to_hq else "city"), path[-1]
             row.traced_to = f"{what} at {path[-1]}, {count} hexes (26.11.2)"
     return rows, sorted(net.ids[cities].tolist())
+
+
+class KgRanges:
+    """What a KG determination answers after its verdicts: ranges, and the corps HQ support zones.
+
+    * ``supply_range``: the hexes whose line reaches an in-supply hub within the unit range: a supported
+      Allied HQ or an Allied beach landing hex (3 hexes, 26.11.1), a supported German corps HQ or a
+      serving German city hex (6, 26.11.2).
+    * ``zones``: around each Allied army's beaches, the bands in which a corps HQ is supported for
+      nothing (within the Mulberry level's radius) and for 1, 2 ... SP, up to what the army holds
+      (26.10.5: ``ceil(d / R) - 1`` SP for an HQ ``d`` hexes from a beach of its army).
+    """
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.nets: dict[str, _Net] = {}
+        self.hubs: dict[str, dict[str, int]] = {"allied": {}, "german": {}}  # unit id or hex id -> hex
+        self.limits: dict[str, int] = {}
+        # army -> (its beach hexes held, Mulberry radius, Mulberry level, SP in reserve before support)
+        self.support: dict[str, tuple[list[int], int, int, int]] = {}
+
+    def _side_of(self, hq_or_source: str) -> str | None:
+        return next((side for side, hubs in self.hubs.items() if hq_or_source in hubs), None)
+
+    def _counts_to(self, side: str, targets: list[int], limit: int) -> np.ndarray:
+        """Return every hex's count of its line to the nearest target (FAR beyond ``limit``)."""
+        net = self.nets[side]
+        blocked = net.graph.node_mask(net.blocked)
+        dist, _ = net.graph.search(np.array(sorted(set(targets)), dtype=np.int64), blocked, limit=limit)
+        best, _ = net.graph.from_origins(dist, blocked, np.arange(len(net.ids), dtype=np.int64))
+        return best
+
+    def supply_range(self, hq_or_source: str) -> set[str]:
+        """Return the hexes within the unit range of an in-supply HQ (unit id) or a source hex."""
+        side = self._side_of(hq_or_source)
+        if side is None or side not in self.limits:
+            return set()
+        limit = self.limits[side]
+        counts = self._counts_to(side, [self.hubs[side][hq_or_source]], limit)
+        return set(self.nets[side].ids[counts <= limit].tolist())
+
+    def hq_ranges_at(self) -> dict[str, np.ndarray]:
+        """Return, per side, the in-supply HQs and sources whose unit range covers each hex ("; "-joined)."""
+        n = len(game_map(self.state.system).grid)
+        out = {side: np.full(n, "", dtype=object) for side in ("allied", "german")}
+        for side, hubs in self.hubs.items():
+            if side not in self.limits:
+                continue
+            for name, at in hubs.items():
+                hit = self._counts_to(side, [at], self.limits[side]) <= self.limits[side]
+                out[side][hit] = [f"{t}; {name}" if t else name for t in out[side][hit]]
+        return out
+
+    def zones(self) -> list[Zone]:
+        """Return the Allied corps HQ support bands (26.10.5), the free one first, then by SP."""
+        found: list[Zone] = []
+        for army, (beaches, radius, level, sp) in self.support.items():
+            if not beaches:
+                continue
+            bands = min(sp, 3) + 1  # free, then as many SP as the army holds (at most 3 drawn)
+            counts = self._counts_to("allied", beaches, radius * bands)
+            mulberry = "A" if army == "US" else "B"
+            for k in range(bands):
+                inside = counts <= radius * (k + 1)
+                cost = "free" if k == 0 else f"{k} SP"
+                found.append(
+                    Zone(
+                        side="allied",
+                        label=f"{army} corps HQ support: {cost} (Mulberry {mulberry} level {level}, "
+                        f"radius {radius})",
+                        rule="26.10.5",
+                        hexes=tuple(self.nets["allied"].ids[inside].tolist()),
+                    )
+                )
+        return found

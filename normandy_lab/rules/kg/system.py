@@ -33,6 +33,40 @@ class KgRules(RuleSet):
             return f"{date} is {right}, not {turn}", f"write turn: {right}, or change the date"
         return None
 
+    def control_value(self, state: GameState, key: str) -> Any:
+        """Read a control's value: ``mulberry_A`` is the level of Mulberry A, ``army_sp_US`` the US SP."""
+        for marker, prefix in (("mulberry", "mulberry_"), ("army_sp", "army_sp_")):
+            if key.startswith(prefix):
+                return state.markers[marker].get(key[len(prefix) :], 0)
+        return state.markers.get(key)
+
+    def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
+        """Let the analyst set a Mulberry's construction level (26.19.2) or an army's SP reserve (26.10).
+
+        ``mulberry_A`` / ``mulberry_B`` (or ``mulberry`` with ``{"A": level}``): a whole number from 0;
+        the support radius it gives is RECONSTRUCTED but for level 5 (26.10.5).  ``army_sp_US``,
+        ``army_sp_UK``, ``army_sp_DE`` (or ``army_sp`` with a mapping): whole numbers from 0.
+        """
+        from normandy_lab.errors import RefusedError
+
+        markers = {"mulberry": ("A", "B"), "army_sp": ("US", "UK", "DE")}
+        for marker, keys in markers.items():
+            if name.startswith(f"{marker}_") and name[len(marker) + 1 :] in keys:
+                name, value = marker, {name[len(marker) + 1 :]: value}
+            if name != marker:
+                continue
+            if not isinstance(value, dict) or set(value) - set(keys):
+                raise RefusedError(
+                    f"{marker} is a mapping of {', '.join(keys)} to whole numbers, not {value!r}"
+                )
+            if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()):
+                raise RefusedError(f"{marker} values are whole numbers from 0, not {value!r}")
+            return state.evolve(**{marker: {**state.markers[marker], **value}})
+        raise RefusedError(
+            "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE "
+            f"(or mulberry, army_sp as mappings); not {name!r}"
+        )
+
     def zoc_class(self, unit: Any) -> str:
         """Return a unit's ZOC class (26.2.3): its scenario's ``zoc``, else RECONSTRUCTED by type and size.
 

@@ -56,6 +56,8 @@ class _Controls:
         self.show_all_paths = w.Checkbox(value=False, description="all lines of supply", indent=False)
         self.view = w.Dropdown(options=VIEWS, value="phasing side", description="Seen by:", layout=small)
         self.show_sources = w.Checkbox(value=False, description="supply ranges of the sources", indent=False)
+        # The areas the rule system draws besides ranges (KG: HQ support radius and SP bands, 26.10.5).
+        self.show_zones = w.Checkbox(value=False, description="rule zones", indent=False)
         self.sector = w.Dropdown(
             options=["", FRONT_VIEW, *SECTORS], value="", description="Go to:", layout=w.Layout(width="300px")
         )
@@ -115,6 +117,7 @@ class _Controls:
         self.show_all_paths.observe(lambda _: self.refresh(), names="value")
         self.view.observe(lambda _: self.refresh(), names="value")
         self.show_sources.observe(lambda _: self.refresh(), names="value")
+        self.show_zones.observe(lambda _: self.refresh(), names="value")
         self.sector.observe(
             lambda change: self.go_to(change["new"]) if change["new"] else None, names="value"
         )
@@ -184,7 +187,7 @@ class _Controls:
                 ),
                 self.label,
                 w.HBox([self.mode]),
-                w.HBox([self.view, self.show_all_paths, self.show_sources, self.show_key]),
+                w.HBox([self.view, self.show_all_paths, self.show_sources, self.show_zones, self.show_key]),
                 w.HBox([self.map_box, panel], layout=w.Layout(width="100%")),
                 w.HBox([self.weather, self.undo_button, self.redo_button]),
                 *self._control_rows(w),

@@ -11,6 +11,7 @@ from normandy_lab.grids import grid
 from normandy_lab.views import layers, wording
 from normandy_lab.views.explorer._common import ENEMY, _edit_ops
 from normandy_lab.views.explorer.controls import single_value
+from normandy_lab.views.situation import empty_columns
 
 
 class _Drawing:
@@ -48,8 +49,15 @@ class _Drawing:
             "interdiction": layers.interdiction_hexes(state),
             "blocking": [g.index(blocking)] if blocking else [],
         }
+        zones, zone_labels = (
+            layers.zone_data(report)
+            if self.show_zones.value
+            else (empty_columns("zones"), empty_columns("zone_labels"))
+        )
         features = {
             "units": units,
+            "zones": zones,
+            "zone_labels": zone_labels,
             "formations": layers.formation_data(state, report),
             "paths": layers.path_data(
                 state, report, chosen, side=(viewer or None) if chosen is None else None
@@ -80,7 +88,8 @@ class _Drawing:
                 for sheet, box in boxes.items():
                     box.value = int(state.markers.get(key, {}).get(sheet, 0))
             for control in self.single_controls:
-                self.single_widgets[control.key].value = single_value(control, state.markers.get(control.key))
+                shown = state.rules.control_value(state, control.key)
+                self.single_widgets[control.key].value = single_value(control, shown)
             self.slider.max = max(len(self.phase_ends()) - 1, 0)
             self.slider.value = self.phase_number()
         finally:
