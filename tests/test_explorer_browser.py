@@ -483,3 +483,32 @@ def test_cobra_notebook_in_jupyterlab(lab):
         page.screenshot(path=str(SHOTS / "11_cobra_unit_report.png"))
         browser.close()
     assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
+
+
+def test_kg_notebook_in_jupyterlab(lab):
+    """Issue 17: the Killing Ground walk-through runs in JupyterLab; the map draws the HQ support bands."""
+    from playwright.sync_api import sync_playwright
+
+    shutil.copy(REPO / "notebooks" / "04_killing_ground.ipynb", lab.root)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    outside: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+        page.on(
+            "request", lambda r: None if r.url.startswith((lab, "data:", "blob:")) else outside.append(r.url)
+        )
+        _run_all(page, lab, "04_killing_ground.ipynb", "serving city hexes:")
+        assert not page.locator(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+        ).count()
+        # The KG map: its units, and the support bands of 26.10.5 drawn by outline with their labels.
+        assert len(page.evaluate(JS_COLUMN, ["units", "unit_id"])) > 100
+        assert len(page.evaluate(JS_COLUMN, ["zones", "xs"])) >= 8  # free, 1, 2, 3 SP for each army
+        labels = page.evaluate(JS_COLUMN, ["zone_labels", "text"])
+        assert any("HQ support free" in t for t in labels) and "1 SP" in labels
+        page.locator(".nl-explorer").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(SHOTS / "12_kg_support_bands.png"))
+        browser.close()
+    assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"

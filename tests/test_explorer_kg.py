@@ -103,9 +103,8 @@ def test_the_hq_support_radius_and_its_sp_bands_are_drawn_on_the_map(explorer):
         zones = explorer.sources["zones"].data
         labels = explorer.sources["zone_labels"].data["text"]
         assert zones["xs"] and len(zones["xs"]) == len(zones["label"])
-        for army in ("US", "UK"):
-            assert f"{army} corps HQ support: free" in " ".join(labels)
-            assert f"{army} corps HQ support: 1 SP" in " ".join(labels)
+        assert {"US HQ support free, radius 1", "UK HQ support free, radius 1", "1 SP", "2 SP"} <= set(labels)
+        assert "US corps HQ support: 1 SP (Mulberry A level 0, radius 1) (26.10.5)" in zones["label"]
         assert all("(26.10.5)" in label for label in zones["label"])
         # The bands are nested: each holds the one before it.
         report = explorer.report

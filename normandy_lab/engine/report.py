@@ -37,13 +37,15 @@ class Zone:
     """An area a rule system draws on the map, by its outline: where an HQ is supported for free, say.
 
     ``side`` is the side it concerns, ``label`` what it means in words (with its numbers), ``rule`` the
-    rule behind it, ``hexes`` the hex ids inside it.
+    rule behind it, ``hexes`` the hex ids inside it; ``short`` the few words written on the map beside its
+    outline (nested zones sit close together), the label when empty.
     """
 
     side: str
     label: str
     rule: str
     hexes: tuple[str, ...]
+    short: str = ""
 
 
 @dataclass(init=False)

@@ -241,7 +241,7 @@ def zone_data(report: SupplyReport) -> tuple[dict[str, list], dict[str, list]]:
         x, y = to_mercator(coords[top : top + 1, 0], coords[top : top + 1, 1])
         labels["x"].append(round(float(x[0]), 1))
         labels["y"].append(round(float(y[0]), 1))
-        labels["text"].append(zone.label.split(" (")[0])
+        labels["text"].append(zone.short or zone.label)
     return outlines, labels
 
 

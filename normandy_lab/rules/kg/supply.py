@@ -162,7 +162,7 @@ def _explain(row: UnitSupply, count: int, limit: int, what: str, rule: str) -> N
     """Say why a unit is out: cut off, or its nearest target too far (with the count of the best line)."""
     if count >= FAR:
         row.code, row.rule, row.isolated = CUT_OFF, rule, True
-        row.reason = f"no legal line of any length to {what} ({rule})"
+        row.reason = f"no legal line of any length to any {what} ({rule})"
     else:
         row.code, row.rule = OUT_OF_RANGE, rule
         row.length_hexes = float(count)
@@ -275,7 +275,7 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
 def _allied_line(row: UnitSupply, count: int, path: list[str], limit: int, beach_of: dict, net: _Net) -> None:
     """Record an Allied unit's line to a beach or supported HQ (26.11.1), or why it has none."""
     if count > limit:
-        _explain(row, count, limit, "a supported HQ of its army or an Allied beach hex", "26.11.1")
+        _explain(row, count, limit, "supported HQ of its army or Allied beach landing hex", "26.11.1")
         return
     row.general = row.combat = True
     row.length_hexes = float(count)
@@ -379,7 +379,7 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
         by_kind[bool(u.mechanized or u.corps)].append(u)
     for to_hq, members in by_kind.items():
         targets = supported if to_hq else cities
-        what = "a supported corps HQ" if to_hq else "a German city hex whose road reaches an off-map box"
+        what = "supported corps HQ" if to_hq else "German city hex whose road reaches an off-map box"
         found = net.lines(targets, [situation.position[u.id] for u in members])
         for u, (count, path) in zip(members, found, strict=True):
             row = rows[u.id]
@@ -390,7 +390,7 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
             row.length_hexes = float(count)
             row.path = path
             row.traced_kind, row.traced_id = ("corps HQ" if to_hq else "city"), path[-1]
-            row.traced_to = f"{what} at {path[-1]}, {count} hexes (26.11.2)"
+            row.traced_to = f"the {what} at {path[-1]}, {count} hexes (26.11.2)"
     return rows, sorted(net.ids[cities].tolist())
 
 
@@ -464,6 +464,7 @@ class KgRanges:
                         f"radius {radius})",
                         rule="26.10.5",
                         hexes=tuple(self.nets["allied"].ids[inside].tolist()),
+                        short=f"{army} HQ support free, radius {radius}" if k == 0 else cost,
                     )
                 )
         return found

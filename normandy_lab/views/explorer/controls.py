@@ -270,6 +270,12 @@ class _Controls:
     def _ipython_display_(self) -> None:  # pragma: no cover - needs a front end
         from IPython.display import display
 
+        if not getattr(self, "_displayed", False):
+            # The map's widget carries the figure as it was when the widget was made, and changes made
+            # before any browser shows it have nowhere to go: shown the first time, it is made afresh,
+            # so a cell that sets the explorer up (ticks a box, selects a unit) and then shows it works.
+            self._mount_map()
+            self._displayed = True
         display(self.app)
 
 
