@@ -37,7 +37,7 @@ def test_22_6_8_the_destroyed_bridges_are_hexsides():
 
 def test_the_forced_coastal_hexes_are_beach_and_the_rest_of_the_coast_is_untouched():
     terrain = nl.terrain_map("kg", progress=False).hexes
-    for hex_id in ("N2120", "N2522", "N2931", "N2932", "N3032", "N3139"):
+    for hex_id in ("N2019", "N2120", "N2220", "N2522", "N2931", "N2932", "N3032", "N3139"):
         assert terrain.loc[hex_id, "terrain"] == "Beach", hex_id
         assert terrain.loc[hex_id, "land_fraction"] < 0.5  # forced: the derivation alone would say sea
     assert terrain.loc["N2830", "terrain"] == "All Sea"  # a neighbour the rules do not name stays sea
@@ -122,3 +122,61 @@ def test_26_16_2_a_unit_off_the_map_keeps_the_supply_its_set_up_gave_it(t3):
     assert not marked.general and "26.16.2" in marked.rule
     boxed = [u for u in t3.units if u.status == "off_map" and not u.attr("out_of_supply")]
     assert boxed and all(report[u.id].general and report[u.id].code == "exempt" for u in boxed)
+
+
+# -- scenario 22.7 (19 June, Turn 14) ------------------------------------------------------------------
+
+PART_22_7 = PART.with_name("kg_1944-06-19_t14_setup.yaml")
+
+
+@pytest.fixture(scope="module")
+def t14():
+    return nl.load_scenario("kg_1944-06-19_t14")
+
+
+def test_22_7_every_printed_unit_stands_on_its_printed_hex_and_the_rest_by_their_rule(t14):
+    part = yaml.safe_load(PART_22_7.read_text())
+    g = nl.grid("kg")
+    printed = {u["id"]: u for u in part["units"]}
+    in_play = [
+        u for u in part["units"] if not u.get("track") and not str(u.get("placement", "")).startswith("three")
+    ]
+    assert {u.id for u in t14.units} == {u["id"] for u in in_play}  # the track and 8NW(A) left out
+    for unit in t14.units:
+        entry = printed[unit.id]
+        if entry.get("hex"):
+            assert unit.hex == g.canonical(entry["hex"]), unit.id
+        elif entry.get("box"):
+            assert unit.box == entry["box"] and unit.status == "off_map", unit.id
+        else:
+            assert "placed by rule" in unit.note, unit.id
+    # Each rule placed its units where it says: within 3 of N3139, within 3 of a US HQ, with a US unit.
+    us_hqs = [u.hex for u in t14.units if u.nationality == "US" and u.hq]
+    us_hexes = {u.hex for u in t14.units if u.nationality == "US" and "placed by rule" not in (u.note or "")}
+    for unit in t14.units:
+        rule = str(printed[unit.id].get("placement", ""))
+        if rule.startswith("any hex within 3 hexes of N3139"):
+            assert g.distance(unit.hex, "N3139") <= 3, unit.id
+        elif rule.startswith("within 3 hexes of any US HQ"):
+            assert min(g.distance(unit.hex, h) for h in us_hqs) <= 3, unit.id
+        elif rule.startswith("stacked with any US unit"):
+            assert unit.hex in us_hexes, unit.id
+
+
+def test_22_7_markers_weather_bridges_and_the_storm(t14):
+    assert (str(t14.date), t14.turn, t14.weather) == ("1944-06-19", "Turn 14", "Storm")
+    assert t14.markers["army_sp"] == {"US": 10, "UK": 6, "DE": 4}  # 22.7.3
+    assert t14.markers["stage"] == "killing_ground"
+    assert {"N3725|N3726", "N3847|N3948"} <= set(t14.destroyed_bridges)
+    assert t14.unit("DE-84CorpsHQ").hex == "N3816" and t14.unit("US-7CorpsHQ").hex == "N2815"
+
+
+def test_22_7_supply_is_traced_by_the_build_up_rules_and_says_so(t14):
+    report = nl.supply(t14)
+    hq = report["UK-1CorpsHQ"]
+    assert hq.general and "26.10.5" in hq.traced_to
+    # The US corps HQs stand far inland of Utah and Omaha: at Mulberry level 0 (radius 1) the army's
+    # 10 SP do not support them all, and their units are out of range (26.10.5, 26.11.1).
+    assert not report["US-7CorpsHQ"].general and "SP" in report["US-7CorpsHQ"].reason
+    raised = nl.supply(t14.evolve(mulberry={"A": 5, "B": 5}))
+    assert len(raised.out_of_supply()) < len(report.out_of_supply())

@@ -238,9 +238,10 @@ KG = TerrainVocabulary(
     beach="Beach",
     forced_city_hexes=("N1410",),
     # 22.6.8 sets landed units on these coastal hexes (Omaha N2931, N2932, N3032; Utah N2522; the east
-    # coast of the Cotentin N2120), and 26.4.2 needs an Allied unit in Mulberry B's hex N3139: their
-    # centres lie within 0.7 hex of the GSHHG shoreline, but less than half of each is land at 2.5 km.
-    forced_land_hexes=("N2120", "N2522", "N2931", "N2932", "N3032", "N3139"),
+    # coast of the Cotentin N2120), 22.7 German units on N2019 and a US recon unit on N2220, and 26.4.2
+    # needs an Allied unit in Mulberry B's hex N3139: their centres lie within 0.7 hex of the GSHHG
+    # shoreline, but less than half of each is land at 2.5 km.
+    forced_land_hexes=("N2019", "N2120", "N2220", "N2522", "N2931", "N2932", "N3032", "N3139"),
 )
 """The Killing Ground with OVERLORD: 26.4.5, 26.8.1-26.8.2, 26.19.5.  The
 base KG terrain chart is not in the seeds; woods and marsh follow the other

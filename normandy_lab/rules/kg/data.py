@@ -115,6 +115,16 @@ def _boxes() -> dict[str, OffMapBox]:
     boxes["British Floating Reserve"] = OffMapBox("British Floating Reserve", cw, "26.4.1", ALLIED)
     boxes["Allied Holding Box"] = OffMapBox("Allied Holding Box", us + cw, "26.10.4", ALLIED)
     boxes["OMM 13"] = OffMapBox("OMM 13", OMM_ENTRIES, "26.10.7, 26.11.2 (RECONSTRUCTED entries)", GERMAN)
+    # 22.7's German boxes: another OMM box, the OMM Transit Display's boxes and the holding boxes of
+    # 26.20.2 and 26.21.4; their entries are on the map card (GAP), RECONSTRUCTED as OMM 13's edge roads.
+    for name, rule in (
+        ("OMM 15", "26.10.7"),
+        ("OMM Transit Display - Mortain Flers", "26.4.7"),
+        ("OMM Transit Display - La Ferte-Mace Domfront", "26.4.7"),
+        ("German Flak Protection Box", "26.20.3, 26.21.4"),
+        ("Panzer Kampfgruppen Box", "26.20.2"),
+    ):
+        boxes[name] = OffMapBox(name, OMM_ENTRIES, f"{rule} (RECONSTRUCTED entries)", GERMAN)
     return boxes
 
 

@@ -31,6 +31,12 @@ class KgUnitSchema(UnitSchema):
     marks: str | None = None
     type_suffix: str | None = None
     alt_hex: Text | None = None
+    # 22.7's marks (22.0): effectiveness levels lost ("-E1"), cadre, an Improved Position on its hex, and
+    # 22.7.2(d)'s reduced artillery (whether that is a step is not said, so it is kept as a mark).
+    effectiveness_lost: Annotated[StrictInt, Field(ge=0, le=3)] | None = None
+    cadre: StrictBool | None = None
+    improved_position: StrictBool | None = None
+    starts_reduced: StrictBool | None = None
 
 
 class KgOptionsSchema(_Strict):

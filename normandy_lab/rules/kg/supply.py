@@ -192,7 +192,10 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
     for beach, hexes in BEACH_HEXES.items():
         for hex_id in hexes:
             i = net.index(hex_id)
-            if control[i] == "allied":  # 26.11.1: an Allied-controlled beach landing hex
+            # 26.11.1: an Allied-controlled beach landing hex.  The beaches were taken on D-Day and stay
+            # Allied until the Germans take one back (hold it, or cover it alone with their ZOC): a beach
+            # behind the front that nobody contests is Allied (INFERRED, as German control is, 26.11.2).
+            if control[i] != "german":
                 beach_of[i] = beach
     if turn_of(state.date) <= rules.supply["exempt_until_turn"]:
         for u in units:
