@@ -180,3 +180,40 @@ def test_22_7_supply_is_traced_by_the_build_up_rules_and_says_so(t14):
     assert not report["US-7CorpsHQ"].general and "SP" in report["US-7CorpsHQ"].reason
     raised = nl.supply(t14.evolve(mulberry={"A": 5, "B": 5}))
     assert len(raised.out_of_supply()) < len(report.out_of_supply())
+
+
+def test_26_20_6_fortress_cherbourg_its_units_and_their_isolation(t14):
+    from dataclasses import replace
+
+    report = nl.supply(t14)  # 22.7 declares Fortress Cherbourg (22.7.6)
+    cherbourg_units = [r for r in report.units.values() if "a Cherbourg Unit" in r.traced_to]
+    assert cherbourg_units and all("Cherbourg city hex" in r.traced_to for r in cherbourg_units)
+    assert not any(r.isolated for r in cherbourg_units)  # each has a line to N1410
+    # With the Cherbourg HQ gone and Cherbourg's SP at 0, every Cherbourg Unit is isolated; with the SP
+    # not given (None) they are not.
+    gone = t14.evolve(units=tuple(replace(u, status="eliminated") if u.id == "DE-CherbourgHQ" else u
+                                  for u in t14.units))  # fmt: skip
+    assert all(nl.supply(gone.evolve(cherbourg_sp=0))[r.unit_id].isolated for r in cherbourg_units)
+    assert not any(nl.supply(gone)[r.unit_id].isolated for r in cherbourg_units)
+    # Not declared, the same units are plain city-supplied units.
+    plain = nl.supply(t14.evolve(fortress_cherbourg=False))
+    assert not any("Cherbourg Unit" in r.traced_to for r in plain.units.values())
+
+
+def test_26_20_6_fortress_cherbourg_may_be_declared_after_turn_12_or_must_be_once_cut(t3, t14):
+    from normandy_lab.engine.edits import apply_edit, interdict_hex
+    from normandy_lab.errors import RefusedError
+
+    declare = {"op": "marker", "name": "fortress_cherbourg", "value": True}
+    with pytest.raises(RefusedError, match="after Turn 12"):
+        apply_edit(t3, declare)
+    with pytest.raises(RefusedError, match="stays declared"):
+        apply_edit(t14, {**declare, "value": False})
+    assert apply_edit(t14.evolve(fortress_cherbourg=False), declare).markers["fortress_cherbourg"]
+    # Close row 20 right across the Cotentin: N1410 reaches no off-map box, so on Turn 3 it must be declared.
+    g, terrain = nl.grid("kg"), nl.terrain_map("kg", progress=False).hexes["terrain"]
+    cut = t3
+    for hex_id in [h for h in g._ids if h.startswith("N20") and terrain[h] != "All Sea"]:
+        cut = interdict_hex(cut, hex_id)
+    assert "must be declared this turn" in nl.supply(cut)["DE-CherbourgHQ"].traced_to
+    assert apply_edit(cut, declare).markers["fortress_cherbourg"]

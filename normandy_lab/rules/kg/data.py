@@ -159,6 +159,9 @@ MARKERS = {
     "mulberry": {"A": 0, "B": 0},  # 26.19.2 levels (22.6.3: both at 0)
     "depots": {"US": 0, "UK": 0},
     "omm_control": {},  # box name -> side; every OMM box German unless said
+    # 26.20.6: Fortress Cherbourg declared; 26.10.7: the Cherbourg HQ's own SP (None: not given).
+    "fortress_cherbourg": False,
+    "cherbourg_sp": None,
     "weapons_nests": (),  # 22.6.8's WN states (their hexes are on the counters: GAP)
 }
 

@@ -75,3 +75,5 @@ class KgScenarioSchema(ScenarioSchema):
     army_sp: ArmySpSchema | None = None
     mulberry: MulberrySchema | None = None
     weapons_nests: list[dict[str, str]] | None = None
+    fortress_cherbourg: StrictBool = False  # 26.20.6
+    cherbourg_sp: Count | None = None  # 26.10.7

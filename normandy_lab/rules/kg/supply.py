@@ -393,8 +393,63 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
             row.length_hexes = float(count)
             row.path = path
             row.traced_kind, row.traced_id = ("corps HQ" if to_hq else "city"), path[-1]
-            row.traced_to = f"the {what} at {path[-1]}, {count} hexes (26.11.2)"
+            end = net.index(path[-1])
+            if not to_hq and names[end] == "Cherbourg" and cbest[list(city).index(end)] >= FAR:
+                row.traced_to = (
+                    f"the Cherbourg city hex at {path[-1]}, serving while N1410 is German, {count} hexes "
+                    "(26.11.2)"
+                )
+            else:
+                row.traced_to = f"the {what} at {path[-1]}, {count} hexes (26.11.2)"
+    # 26.20.6: Fortress Cherbourg, declared or due.
+    hq_at = {situation.position[u.id]: u for u in units if u.hq is not None and u.status == "active"}
+    cherbourg_hq = next((u for u in hq_at.values() if "cherbourg" in u.name.lower()), None)
+    is_cherbourg = {c for c in cities if names[c] == "Cherbourg"}
+    if cherbourg_hq is not None:
+        is_cherbourg.add(situation.position[cherbourg_hq.id])
+    key_reaches_omm = bool(graph.from_origins(dist, blocked, np.array([key]))[0][0] < FAR)
+    if cherbourg_hq is not None and not state.markers["fortress_cherbourg"] and not key_reaches_omm:
+        rows[cherbourg_hq.id].traced_to += (
+            f"; Fortress Cherbourg must be declared this turn: {rules.supply['cherbourg_key_hex']} traces to "
+            "no off-map box (26.20.6)"
+        )
+    if state.markers["fortress_cherbourg"]:
+        _fortress_cherbourg(state, situation, rows, net, by_kind, supported, cities, is_cherbourg, limit, key)
     return rows, sorted(net.ids[cities].tolist())
+
+
+def _fortress_cherbourg(
+    state: GameState, situation: Situation, rows: dict, net: _Net, by_kind: dict, supported: list[int],
+    cities: list[int], is_cherbourg: set[int], limit: int, key: int,
+) -> None:  # fmt: skip
+    """Mark the Cherbourg Units of a declared Fortress Cherbourg and their isolation (26.20.6).
+
+    Cherbourg Units: the units in supply that can trace only to Cherbourg (its city hexes, N1410, or the
+    Cherbourg HQ), none of the other targets within range.  They are isolated when no line of any length
+    joins them to N1410, or when the Cherbourg HQ is gone and Cherbourg's SP are at 0 (the marker
+    ``cherbourg_sp``; unknown, None, counts as not 0).
+    """
+    hq_gone = not any(
+        "cherbourg" in u.name.lower() and u.status == "active" for u in state.units_of("german") if u.hq
+    )
+    out_of_sp = hq_gone and state.markers["cherbourg_sp"] == 0
+    for to_hq, members in by_kind.items():
+        others = [t for t in (supported if to_hq else cities) if t not in is_cherbourg]
+        at = [situation.position[u.id] for u in members]
+        elsewhere = net.lines(others, at)
+        to_key = net.lines([key], at)
+        for u, (count, _), (key_count, _) in zip(members, elsewhere, to_key, strict=True):
+            row = rows[u.id]
+            if not row.general or count <= limit or net.index(row.traced_id) not in is_cherbourg:
+                continue
+            row.traced_to += "; a Cherbourg Unit of Fortress Cherbourg (26.20.6)"
+            if key_count >= FAR or out_of_sp:
+                row.isolated = True
+                row.traced_to += (
+                    ", isolated: no line to N1410"
+                    if key_count >= FAR
+                    else ", isolated: no Cherbourg HQ or SP"
+                )
 
 
 class KgRanges:

@@ -49,6 +49,8 @@ class KgRules(RuleSet):
         """
         from normandy_lab.errors import RefusedError
 
+        if name == "fortress_cherbourg":
+            return state.evolve(fortress_cherbourg=_declare_fortress(state, value))
         markers = {"mulberry": ("A", "B"), "army_sp": ("US", "UK", "DE")}
         for marker, keys in markers.items():
             if name.startswith(f"{marker}_") and name[len(marker) + 1 :] in keys:
@@ -64,7 +66,7 @@ class KgRules(RuleSet):
             return state.evolve(**{marker: {**state.markers[marker], **value}})
         raise RefusedError(
             "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE "
-            f"(or mulberry, army_sp as mappings); not {name!r}"
+            f"(or mulberry, army_sp as mappings), fortress_cherbourg; not {name!r}"
         )
 
     def zoc_class(self, unit: Any) -> str:
@@ -113,9 +115,11 @@ class KgRules(RuleSet):
         return KgUnitSchema
 
     def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
-        """Read KG's section: the stage, the armies' SP, the Mulberry levels, the WN states."""
+        """Read KG's section: the stage, the armies' SP, the Mulberry levels, the WN states, Cherbourg."""
         return {
             "stage": data.get("stage", "build-up"),
+            "fortress_cherbourg": bool(data.get("fortress_cherbourg", False)),
+            "cherbourg_sp": data.get("cherbourg_sp"),
             "army_sp": {**self.markers["army_sp"], **dict(data.get("army_sp") or {})},
             "mulberry": {**self.markers["mulberry"], **dict(data.get("mulberry") or {})},
             "weapons_nests": tuple(tuple(sorted(w.items())) for w in data.get("weapons_nests") or ()),
@@ -126,3 +130,29 @@ class KgRules(RuleSet):
         from normandy_lab.rules.kg.supply import determine
 
         return determine(state)
+
+
+def _declare_fortress(state: GameState, value: Any) -> bool:
+    """Return the Fortress Cherbourg marker after a declaration, or refuse one the rules do not allow.
+
+    26.20.6: the German player may declare it after Turn 12, and must in the turn N1410 can trace to no
+    off-map box; once declared it stays declared.
+    """
+    from normandy_lab.errors import RefusedError
+    from normandy_lab.rules.kg.data import turn_of
+
+    if not isinstance(value, bool):
+        raise RefusedError(f"fortress_cherbourg is true or false, not {value!r}")
+    if state.markers["fortress_cherbourg"] and not value:
+        raise RefusedError("Fortress Cherbourg, once declared, stays declared (26.20.6)")
+    if value and turn_of(state.date) <= 12:
+        from normandy_lab.engine.supply import supply
+
+        hq = next((u for u in state.units_of("german") if u.hq and "cherbourg" in u.name.lower()), None)
+        due = hq is not None and "must be declared" in supply(state)[hq.id].traced_to
+        if not due:
+            raise RefusedError(
+                f"Fortress Cherbourg may be declared after Turn 12 (this is Turn {turn_of(state.date)}), or "
+                "must be in the turn N1410 traces to no off-map box (26.20.6)"
+            )
+    return value
