@@ -217,3 +217,35 @@ def test_26_20_6_fortress_cherbourg_may_be_declared_after_turn_12_or_must_be_onc
         cut = interdict_hex(cut, hex_id)
     assert "must be declared this turn" in nl.supply(cut)["DE-CherbourgHQ"].traced_to
     assert apply_edit(cut, declare).markers["fortress_cherbourg"]
+
+
+def test_26_15_the_allied_air_phase_puts_its_points_on_the_table(t3):
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.engine.sequence import current_phase, next_phase
+    from normandy_lab.errors import RefusedError
+
+    state = t3
+    while current_phase(state).name != "Allied Air":
+        state = next_phase(state)
+    results = nl.phase_effects(state).results
+    for weather, points in (
+        ("Overcast", "4"),
+        ("Storm", "0"),
+    ):  # Light Overcast; no air in a storm (INFERRED)
+        words = nl.phase_effects(state.evolve(weather=weather)).results["general_air_interdiction"]
+        assert words == f"{points} automatic Air Points in {weather} weather (26.15.3)"
+    clear = nl.phase_effects(state.evolve(weather="Clear")).results
+    assert clear["general_air_interdiction"].startswith("6 automatic Air Points")  # 26.15.3
+    assert nl.phase_effects(state.evolve(weather="Rain")).results["general_air_interdiction"].startswith("2 ")
+    assert "not rolled" in results["results"]
+    edited = apply_edit(state, {"op": "marker", "name": "air_supply_ap", "value": 4})
+    edited = apply_edit(edited, {"op": "marker", "name": "air_omm_targets", "value": {"OMM 13": 2}})
+    shown = nl.phase_effects(edited).results
+    assert shown["supply_interdiction"].startswith("4 of at most 4")
+    assert shown["targeted_omm_interdiction"] == "2 air units on OMM 13, each attack at -2 (26.15.4)"
+    with pytest.raises(RefusedError, match=r"26\.15\.1"):
+        apply_edit(state, {"op": "marker", "name": "air_supply_ap", "value": 5})
+    with pytest.raises(RefusedError, match=r"26\.15\.4"):
+        apply_edit(state, {"op": "marker", "name": "air_omm_targets", "value": {"OMM 13": 3}})
+    with pytest.raises(RefusedError, match="not a German OMM box"):
+        apply_edit(state, {"op": "marker", "name": "air_omm_targets", "value": {"Utah LB1": 1}})

@@ -162,6 +162,11 @@ MARKERS = {
     # 26.20.6: Fortress Cherbourg declared; 26.10.7: the Cherbourg HQ's own SP (None: not given).
     "fortress_cherbourg": False,
     "cherbourg_sp": None,
+    # 26.15: the Allied air allocations (rules.kg.air): Supply Interdiction's points, the rail option, and
+    # the air units on German off-map boxes.
+    "air_supply_ap": 0,
+    "air_rail": False,
+    "air_omm_targets": {},
     "weapons_nests": (),  # 22.6.8's WN states (their hexes are on the counters: GAP)
 }
 

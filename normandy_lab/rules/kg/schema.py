@@ -77,3 +77,6 @@ class KgScenarioSchema(ScenarioSchema):
     weapons_nests: list[dict[str, str]] | None = None
     fortress_cherbourg: StrictBool = False  # 26.20.6
     cherbourg_sp: Count | None = None  # 26.10.7
+    air_supply_ap: Annotated[StrictInt, Field(ge=0, le=4)] = 0  # 26.15.1
+    air_rail: StrictBool = False  # 26.15.2
+    air_omm_targets: dict[str, Annotated[StrictInt, Field(ge=0, le=2)]] | None = None  # 26.15.4

@@ -51,6 +51,10 @@ class KgRules(RuleSet):
 
         if name == "fortress_cherbourg":
             return state.evolve(fortress_cherbourg=_declare_fortress(state, value))
+        if name in ("air_supply_ap", "air_rail", "air_omm_targets"):
+            from normandy_lab.rules.kg.air import set_air_marker
+
+            return set_air_marker(state, name, value)
         markers = {"mulberry": ("A", "B"), "army_sp": ("US", "UK", "DE")}
         for marker, keys in markers.items():
             if name.startswith(f"{marker}_") and name[len(marker) + 1 :] in keys:
@@ -66,8 +70,17 @@ class KgRules(RuleSet):
             return state.evolve(**{marker: {**state.markers[marker], **value}})
         raise RefusedError(
             "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE "
-            f"(or mulberry, army_sp as mappings), fortress_cherbourg; not {name!r}"
+            "(or mulberry, army_sp as mappings), fortress_cherbourg, air_supply_ap, air_rail, "
+            f"air_omm_targets; not {name!r}"
         )
+
+    def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
+        """Say what the Allied Air phase puts on the table (26.15; :mod:`.air`)."""
+        if phase.kind != "air":
+            return {}
+        from normandy_lab.rules.kg.air import air_summary
+
+        return air_summary(state)
 
     def zoc_class(self, unit: Any) -> str:
         """Return a unit's ZOC class (26.2.3): its scenario's ``zoc``, else RECONSTRUCTED by type and size.
@@ -120,6 +133,9 @@ class KgRules(RuleSet):
             "stage": data.get("stage", "build-up"),
             "fortress_cherbourg": bool(data.get("fortress_cherbourg", False)),
             "cherbourg_sp": data.get("cherbourg_sp"),
+            "air_supply_ap": int(data.get("air_supply_ap", 0)),
+            "air_rail": bool(data.get("air_rail", False)),
+            "air_omm_targets": {k: v for k, v in dict(data.get("air_omm_targets") or {}).items() if v},
             "army_sp": {**self.markers["army_sp"], **dict(data.get("army_sp") or {})},
             "mulberry": {**self.markers["mulberry"], **dict(data.get("mulberry") or {})},
             "weapons_nests": tuple(tuple(sorted(w.items())) for w in data.get("weapons_nests") or ()),
