@@ -225,6 +225,8 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
         level = state.markers["mulberry"]["A" if army == "US" else "B"]
         radius = support_radius(rules, level)
         costs.append((support_cost(d, radius) if d < FAR else None, u, army, radius, d))
+    # What an army's HQs cost in the order they are paid: the cheapest first (the most HQs for the SP).
+    paid_before: dict[str, int] = {"US": 0, "UK": 0}
     for cost, u, army, radius, d in sorted(costs, key=lambda c: (c[0] is None, c[0] or 0, c[1].id)):
         row = rows[u.id]
         row.limit = f"Mulberry radius {radius} of an own beach, else SP (26.10.5)"
@@ -233,6 +235,7 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
             row.reason = "isolated from its army's beaches: no SP may support it (26.10.1)"
             continue
         row.length_hexes = float(d)
+        cheaper, paid_before[army] = paid_before[army], paid_before[army] + cost
         if cost <= sp.get(army, 0):
             sp[army] -= cost
             row.general = row.combat = True
@@ -247,9 +250,13 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
             ranges.hubs["allied"][u.id] = situation.position[u.id]
         else:
             row.code, row.rule = OUT_OF_RANGE, "26.10.5"
+            # Cheaper HQs are paid first, so it would take them all and this one: say that sum, the true
+            # need, against what the army holds (more SP only help once they reach it).
+            held = state.markers["army_sp"].get(army, 0)
+            first = f"with the cheaper HQs of its army paid first ({cheaper} SP), " if cheaper else ""
             row.reason = (
-                f"unsupported: {d} hexes from its army's beaches needs {cost} SP beyond the radius {radius}, "
-                f"and the {army} army has {sp.get(army, 0)} left (26.10.1, 26.10.5)"
+                f"unsupported: {d} hexes from its army's beaches needs {cost} SP beyond the radius {radius}; "
+                f"{first}the {army} army would need {cheaper + cost} SP and holds {held} (26.10.1, 26.10.5)"
             )
     for i in beach_of:
         ranges.hubs["allied"][str(net.ids[i])] = i
