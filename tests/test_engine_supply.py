@@ -119,11 +119,16 @@ def test_7_3_2_an_hq_next_to_the_water_bridges_it_for_its_units(pegasus):
 def test_7_3_a_friendly_unit_negates_the_ezoc_it_stands_in():
     """7.3 and 5.4: a friendly unit in an EZOC hex lets lines pass through it.
 
-    On 13 June AM III./GR 739 north of Montebourg is out of supply because the vacant hex A3417 lies in the
-    zone of control of US 3/22nd Infantry; a German unit standing in A3417 negates that zone for German
-    lines, and the battalion's line then runs through the hex.
+    On 13 June AM, with the 709. ID HQ one hex back at A3421, III./GR 739 north of Montebourg is out of
+    supply because the vacant hex A3417 lies in the zone of control of US 3/22nd Infantry; a German unit
+    standing in A3417 negates that zone for German lines, and the battalion's line then runs through it.
     """
+    from dataclasses import replace
+
     state = load_scenario("bfn_1944-06-13_am")
+    state = state.evolve(
+        units=tuple(replace(u, hex="A3421") if u.id == "DE-709-HQ" else u for u in state.units)
+    )
     before = supply(state)["DE-709-739-III"]
     assert not before.general and any(b.hex == "A3417" and b.binding for b in before.blocks)
     assert "A3417" in ezoc(state, "german")

@@ -181,7 +181,7 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14) -> HqProposal
     """Return the hex a player would put a division or KG HQ on to supply its units (7.2, 7.3.1, 7.8).
 
     Candidates are the hexes within ``radius`` hexes of where it stands that
-    7.8 allows (land, no enemy unit, not in an EZOC, within 6 supply MP of a
+    7.8 allows (land, no enemy unit, not in an EZOC, within 6 hexes or 6 supply MP of a
     unit of its division).  The best keeps the HQ within 20 MP of a source or
     an in-supply corps HQ and reaches the most of its units; then a road hex;
     then the nearest to where it stands.
@@ -203,8 +203,19 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14) -> HqProposal
     apart = _hexes_from(g, here)
     near_units = np.zeros(len(g), dtype=bool)
     if own:
-        dist_mp, _ = lines.search(sorted({int(at[q]) for q in own}), "mp", limit=6 * SIXTHS)
-        near_units = dist_mp <= 6 * SIXTHS
+        # From the units' hexes, and from the hexes their own first step reaches: a unit's hex never
+        # blocks its own line, so a unit standing in an EZOC still reaches out of it (the exact ranges
+        # are counted below; this only narrows the candidates).
+        starts = {int(at[q]) for q in own}
+        gr, first = lines.graph, lines.costs.fwd_first
+        for h in list(starts):
+            for k in range(gr.fwd_ptr[h], gr.fwd_ptr[h + 1]):
+                if first[k] and not lines.blocked[gr.fwd_nbr[k]]:
+                    starts.add(int(gr.fwd_nbr[k]))
+        # 7.3.1: within 6 hexes or 6 MP (the full limits: the HQ is a candidate if either could reach).
+        dist_mp, _ = lines.search(sorted(starts), "mp", limit=6 * SIXTHS)
+        dist_hexes, _ = lines.search(sorted(starts), "hexes", limit=6)
+        near_units = (dist_mp <= 6 * SIXTHS) | (dist_hexes <= 6)
     candidates = np.nonzero(allowed & (apart <= radius) & (near_units | (np.arange(len(g)) == here)))[0]
     if not len(candidates):
         candidates = np.array([here])
