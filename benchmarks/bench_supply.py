@@ -146,28 +146,7 @@ def _cobra(repeat: int) -> dict[str, float]:
         roots = graph.in_every_layer(np.array(sorted(sources(state, side, situation)), dtype=np.int64))
         floors.append((matrix, roots))
 
-    def floor() -> None:
-        for matrix, roots in floors:
-            dijkstra(matrix, indices=roots, min_only=True)
-
-    def both_sides() -> None:
-        report = rules.determine_supply(state)
-        for row in report.units.values():
-            _ = row.path  # every unit's line, as the explorer draws them
-
-    medians = _medians(
-        {"cobra_supply_both_sides_median_s": both_sides, "cobra_floor_median_s": floor}, repeat
-    )
-    medians["cobra_units"] = len(state.units)
-    medians["cobra_supply_over_floor"] = (
-        medians["cobra_supply_both_sides_median_s"] / medians["cobra_floor_median_s"]
-    )
-    verdict = "meets" if medians["cobra_supply_over_floor"] <= 5 else "MISSES"
-    print(
-        f"cobra: supply {medians['cobra_supply_both_sides_median_s'] * 1000:.1f} ms, "
-        f"{medians['cobra_supply_over_floor']:.2f}x the floor: {verdict} the 5x-floor target"
-    )
-    return medians
+    return _against_floors("cobra", state, floors, repeat)
 
 
 def _kg(repeat: int) -> dict[str, float]:
@@ -198,23 +177,29 @@ def _kg(repeat: int) -> dict[str, float]:
         roots = np.array(sorted(g.index(h) for h in report.sources[side]), dtype=np.int64)
         floors.append((matrix, roots))
 
+    return _against_floors("kg", state, floors, repeat)
+
+
+def _against_floors(name: str, state, floors: list, repeat: int) -> dict[str, float]:
+    """Time a rule system's supply of both sides (every unit's line read) against its bare csgraph floors."""
+    rules = state.rules
+
     def floor() -> None:
         for matrix, roots in floors:
             dijkstra(matrix, indices=roots, min_only=True)
 
     def both_sides() -> None:
-        done = rules.determine_supply(state)
-        for row in done.units.values():
-            _ = row.path
+        report = rules.determine_supply(state)
+        for row in report.units.values():
+            _ = row.path  # every unit's line, as the explorer draws them
 
-    medians = _medians({"kg_supply_both_sides_median_s": both_sides, "kg_floor_median_s": floor}, repeat)
-    medians["kg_units"] = len(state.units)
-    medians["kg_supply_over_floor"] = medians["kg_supply_both_sides_median_s"] / medians["kg_floor_median_s"]
-    verdict = "meets" if medians["kg_supply_over_floor"] <= 5 else "MISSES"
-    print(
-        f"kg: supply {medians['kg_supply_both_sides_median_s'] * 1000:.1f} ms, "
-        f"{medians['kg_supply_over_floor']:.2f}x the floor: {verdict} the 5x-floor target"
-    )
+    supply_key, floor_key = f"{name}_supply_both_sides_median_s", f"{name}_floor_median_s"
+    medians = _medians({supply_key: both_sides, floor_key: floor}, repeat)
+    medians[f"{name}_units"] = len(state.units)
+    ratio = medians[f"{name}_supply_over_floor"] = medians[supply_key] / medians[floor_key]
+    verdict = "meets" if ratio <= 5 else "MISSES"
+    print(f"{name}: supply {medians[supply_key] * 1000:.1f} ms, {ratio:.2f}x the floor: ", end="")
+    print(f"{verdict} the 5x-floor target")
     return medians
 
 

@@ -58,3 +58,25 @@ def standalone_page():
                 browser.close()
 
     return open_page
+
+
+@pytest.fixture
+def check_exports(tmp_path):
+    """Return a check of an explorer's exports, for any rule system: the page and the GeoPackage.
+
+    The HTML page carries BokehJS inline (no CDN); the GeoPackage has the units, lines and zones of
+    control, one unit row per unit of the report.  It returns the package, for a system's own layers.
+    """
+    import geopandas as gpd
+    import pyogrio
+
+    def check(explorer):
+        page = explorer.export_html(tmp_path / "view.html")
+        assert "cdn.bokeh.org" not in page.read_text()
+        package = explorer.export_geopackage(tmp_path / "layers.gpkg")
+        names = {name for name, _ in pyogrio.list_layers(package)}
+        assert {"units", "supply_paths", "zoc"} <= names
+        assert len(gpd.read_file(package, layer="units")) == len(explorer.report.units)
+        return package
+
+    return check

@@ -12,6 +12,7 @@ to ``test-artifacts/explorer/``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -438,11 +439,15 @@ def test_markup_in_a_scenario_runs_no_script_in_jupyterlab(lab):
         browser.close()
 
 
-def test_cobra_notebook_in_jupyterlab(lab):
-    """Issue 16: the Cobra walk-through runs in JupyterLab; the explorer draws, steps and explains a Cobra unit."""
+@contextlib.contextmanager
+def _notebook_run(lab, notebook: str, last_output: str):
+    """Open a copy of a repository notebook in the lab, Run All, and give the page once its last output shows.
+
+    The page must show no error output, and nothing it fetched may come from outside localhost.
+    """
     from playwright.sync_api import sync_playwright
 
-    shutil.copy(REPO / "notebooks" / "03_cobra.ipynb", lab.root)
+    shutil.copy(REPO / "notebooks" / notebook, lab.root)
     SHOTS.mkdir(parents=True, exist_ok=True)
     outside: list[str] = []
     with sync_playwright() as playwright:
@@ -451,10 +456,18 @@ def test_cobra_notebook_in_jupyterlab(lab):
         page.on(
             "request", lambda r: None if r.url.startswith((lab, "data:", "blob:")) else outside.append(r.url)
         )
-        _run_all(page, lab, "03_cobra.ipynb", "weather: column")
+        _run_all(page, lab, notebook, last_output)
         assert not page.locator(
             ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
         ).count()
+        yield page
+        browser.close()
+    assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
+
+
+def test_cobra_notebook_in_jupyterlab(lab):
+    """Issue 16: the Cobra walk-through runs in JupyterLab; the explorer draws, steps and explains a Cobra unit."""
+    with _notebook_run(lab, "03_cobra.ipynb", "weather: column") as page:
         # The Cobra map: its hexes and all 139 counters of Alternate Cobra are in the page.
         assert len(page.evaluate(JS_COLUMN, ["hexes", "code"])) > 2_000
         ids = page.evaluate(JS_COLUMN, ["units", "unit_id"])
@@ -481,27 +494,11 @@ def test_cobra_notebook_in_jupyterlab(lab):
         assert "In supply." in shown and "Counted:" in shown and "10.3" in shown
         assert "Combat Supply" not in shown  # Cobra has no second kind of supply
         page.screenshot(path=str(SHOTS / "11_cobra_unit_report.png"))
-        browser.close()
-    assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
 
 
 def test_kg_notebook_in_jupyterlab(lab):
     """Issue 17: the Killing Ground walk-through runs in JupyterLab; the map draws the HQ support bands."""
-    from playwright.sync_api import sync_playwright
-
-    shutil.copy(REPO / "notebooks" / "04_killing_ground.ipynb", lab.root)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    outside: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
-        page.on(
-            "request", lambda r: None if r.url.startswith((lab, "data:", "blob:")) else outside.append(r.url)
-        )
-        _run_all(page, lab, "04_killing_ground.ipynb", "serving city hexes:")
-        assert not page.locator(
-            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
-        ).count()
+    with _notebook_run(lab, "04_killing_ground.ipynb", "serving city hexes:") as page:
         # The KG map: its units, and the support bands of 26.10.5 drawn by outline with their labels.
         assert len(page.evaluate(JS_COLUMN, ["units", "unit_id"])) > 100
         assert len(page.evaluate(JS_COLUMN, ["zones", "xs"])) >= 8  # free, 1, 2, 3 SP for each army
@@ -514,5 +511,3 @@ def test_kg_notebook_in_jupyterlab(lab):
         except Exception:  # the picture is for people; the checks above have been made
             pass
         page.screenshot(path=str(SHOTS / "12_kg_support_bands.png"))
-        browser.close()
-    assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"

@@ -8,8 +8,6 @@ from __future__ import annotations
 import html
 from dataclasses import replace
 
-import geopandas as gpd
-import pyogrio
 import pytest
 
 import normandy_lab as nl
@@ -69,14 +67,8 @@ def test_stepping_through_a_game_turn_and_into_the_next(explorer):
     assert explorer.state.turn == "GT 16" and str(explorer.state.date) == "1944-07-19"
 
 
-def test_exports_of_a_cobra_state(explorer, tmp_path):
-    page = explorer.export_html(tmp_path / "view.html")
-    assert "cdn.bokeh.org" not in page.read_text()
-    package = explorer.export_geopackage(tmp_path / "layers.gpkg")
-    names = {name for name, _ in pyogrio.list_layers(package)}
-    assert {"units", "supply_paths", "zoc"} <= names
-    units = gpd.read_file(package, layer="units")
-    assert len(units) == len(explorer.report.units)
+def test_exports_of_a_cobra_state(explorer, check_exports, tmp_path):
+    check_exports(explorer)
     sequence = save_sequence_html(explorer.states[:2], tmp_path / "sequence.html")
     assert sequence.exists()
 

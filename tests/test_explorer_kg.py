@@ -11,7 +11,6 @@ import itertools
 import re
 
 import geopandas as gpd
-import pyogrio
 import pytest
 
 import normandy_lab as nl
@@ -123,14 +122,8 @@ def test_stepping_into_the_next_turn(explorer):
     assert explorer.state.turn == "Turn 4" and str(explorer.state.date) == "1944-06-09"
 
 
-def test_exports_of_a_kg_state(explorer, tmp_path):
-    page = explorer.export_html(tmp_path / "view.html")
-    assert "cdn.bokeh.org" not in page.read_text()
-    package = explorer.export_geopackage(tmp_path / "layers.gpkg")
-    names = {name for name, _ in pyogrio.list_layers(package)}
-    assert {"units", "supply_paths", "zoc"} <= names
-    units = gpd.read_file(package, layer="units")
-    assert len(units) == len(explorer.report.units)
+def test_exports_of_a_kg_state(explorer, check_exports):
+    package = check_exports(explorer)
     zones = gpd.read_file(package, layer="zones")  # the support bands, for QGIS
     assert len(zones) == len(explorer.report.zones()) and set(zones["rule"]) == {"26.10.5"}
 
