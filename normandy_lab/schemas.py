@@ -628,6 +628,7 @@ def _kinds() -> dict[str, type[BaseModel] | TypeAdapter]:
         "scenario": get("bfn").scenario_schema(),
         "scenario_cobra": get("cobra").scenario_schema(),
         "scenario_kg": get("kg").scenario_schema(),
+        "scenario_gts": get("gts").scenario_schema(),
         **SCHEMAS,
     }
 

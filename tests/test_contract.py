@@ -38,6 +38,7 @@ from normandy_lab.engine.reasons import (
     CUT_OFF,
     EXEMPT,
     HQ_OUT_OF_SUPPLY,
+    NOT_DESIGNATED,
     OUT_OF_RANGE,
 )
 from normandy_lab.engine.state import Unit
@@ -46,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from toy_system import toy_rules  # the toy lives beside the tests, outside the package
 
 SMALL = Path(__file__).parent / "data" / "bfn_pegasus_1944-06-07.yaml"
-CODES = {OUT_OF_RANGE, CUT_OFF, BLOCKED, HQ_OUT_OF_SUPPLY, ATTACHMENT_FULL}
+CODES = {OUT_OF_RANGE, CUT_OFF, BLOCKED, HQ_OUT_OF_SUPPLY, ATTACHMENT_FULL, NOT_DESIGNATED}
 SHARED_PLACE = "attached"  # what a unit traced to a place of limited number is traced to
 
 
@@ -83,6 +84,14 @@ def _kg(example: str):
     return state
 
 
+def _gts(example: str):
+    state = nl.load_scenario(Path(__file__).parent / "data" / "gts_utah_1944-06-08_small.yaml")
+    if example == "8 June, three designated":  # 17.3
+        divisions = ("4th Infantry Division", "82nd Airborne Division", "101st Airborne Division")
+        return state.evolve(supplied_divisions=divisions)
+    return state
+
+
 # Per rule system, its example states: a name and how to make it.
 EXAMPLES = {
     "kg": {name: (lambda name=name: _kg(name)) for name in ("22.6.8 Turn 2", "22.6.8 Turn 3")},
@@ -90,6 +99,10 @@ EXAMPLES = {
     "cobra": {
         name: (lambda name=name: _cobra(name))
         for name in ("Alternate Cobra", "Breakthrough", "Campaign GT 1")
+    },
+    "gts": {
+        name: (lambda name=name: _gts(name))
+        for name in ("8 June, none designated", "8 June, three designated")
     },
     "toy": {name: (lambda name=name: _bfn(name).with_rules(toy_rules())) for name in ("13 June", "Pegasus")},
 }
@@ -139,8 +152,13 @@ def _vacant_land_hexes(state, near: str, count: int = 40) -> list[str]:
     ]
 
 
-# A small combat unit of each game that exerts a zone of control: its size and steps.
-SMALL_UNIT = {"bfn": ("battalion", 3), "cobra": ("regiment", 2), "kg": ("regiment", 3)}
+# A small combat unit of each game (that exerts a zone of control where the game has them): size, steps.
+SMALL_UNIT = {
+    "bfn": ("battalion", 3),
+    "cobra": ("regiment", 2),
+    "kg": ("regiment", 3),
+    "gts": ("battalion", 3),
+}
 
 
 def _battalion(uid: str, side: str, hex_id: str, formation: str | None = None, system: str = "bfn") -> Unit:

@@ -23,6 +23,9 @@ Codes
 ``attachment_full``
     The only HQs within range may not take it: their places for attached
     units are taken (7.2, 20.3).
+``not_designated``
+    No line is traced in this game: the unit's division was not designated
+    Supplied for the day (The Greatest Day's 17.3), or is held back (17.4).
 ``exempt``
     Not a failure: the unit is in supply by a rule that exempts it from
     tracing (a landing turn on which every unit counts as supplied, say);
@@ -39,6 +42,7 @@ CUT_OFF = "cut_off"
 HQ_OUT_OF_SUPPLY = "hq_out_of_supply"
 ATTACHMENT_FULL = "attachment_full"
 EXEMPT = "exempt"
+NOT_DESIGNATED = "not_designated"
 
 #: Each code in teaching words, for tables and keys.
 CODE_WORDS = {
@@ -48,6 +52,7 @@ CODE_WORDS = {
     HQ_OUT_OF_SUPPLY: "its division HQ is out of supply",
     ATTACHMENT_FULL: "no attachment place left",
     EXEMPT: "in supply by an exemption",
+    NOT_DESIGNATED: "its division not designated Supplied",
 }
 
 #: The rule behind each kind of block.

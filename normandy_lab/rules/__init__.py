@@ -87,6 +87,15 @@ def _kg() -> RuleSet:
 register(_kg, key="kg")
 
 
+def _gts() -> RuleSet:
+    from normandy_lab.rules.gts import GTS_RULES
+
+    return GTS_RULES
+
+
+register(_gts, key="gts")
+
+
 def __getattr__(name: str):  # BFN_RULES, as before, without importing the game before it is asked for
     if name == "BFN_RULES":
         return get("bfn")

@@ -288,6 +288,10 @@ GTS = TerrainVocabulary(
     beach="Beach",
     settlement_replaces_country=True,
     villages=True,
+    # 4.5.2: the eight Sub-Beach hexes of the Utah overlay (planned: Tare Green 22.023, 23.022, Uncle Red
+    # 21.023, 21.024; actual: Tare Green 18.026, 19.025, Uncle Red 17.026, 17.027) are Beach on the overlay
+    # (2.1.8); at 500 m most of each lies under the GSHHG sea.
+    forced_land_hexes=("22.023", "23.022", "21.023", "21.024", "18.026", "19.025", "17.026", "17.027"),
 )
 """The Greatest Day: Utah Beach, exclusive rules 2.1-2.2 (digest 3.1-3.2).
 One centre dot decides a hex's terrain, so a village, town or city replaces

@@ -15,7 +15,7 @@ import math
 import re
 from typing import Any
 
-from normandy_lab.engine.reasons import CODE_WORDS
+from normandy_lab.engine.reasons import CODE_WORDS, EXEMPT, NOT_DESIGNATED
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.grids import grid
@@ -148,7 +148,12 @@ def unit_report(state: GameState, report: SupplyReport, unit_id: str) -> str:
     # The states the rule system declares (BfN: General, Combat, isolated; Cobra: supply, isolated).
     states = {s.key: s for s in state.rules.supply_states}
     supplied = state.rules.supply_states[0].label
-    if r.general:
+    if r.general and r.code == EXEMPT and not r.path:  # in supply by a rule, with no line to describe
+        lines.append(
+            f"<span style='color:#1e7b1e'><b>In {html.escape(supplied)}.</b></span> "
+            f"{link_rules(reason_words(system, r.traced_to or r.reason), system)}."
+        )
+    elif r.general:
         target = _target_words(system, state, report, r.traced_to, r.path)
         lines.append(
             f"<span style='color:#1e7b1e'><b>In {html.escape(supplied)}.</b></span> "
@@ -180,7 +185,11 @@ def unit_report(state: GameState, report: SupplyReport, unit_id: str) -> str:
                 if r.isolated
                 else ""
             )
-            + f"It may trace at most {link_rules(r.limit, system)}."
+            + (
+                ""  # a game that traces no line (The Greatest Day's designation) has no limit to give
+                if r.code == NOT_DESIGNATED
+                else f"It may trace at most {link_rules(r.limit, system)}."
+            )
         )
         lines.append(
             f"<b>What binds:</b> {html.escape(CODE_WORDS.get(r.code, r.code or 'unknown'))} "

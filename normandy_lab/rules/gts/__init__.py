@@ -1,0 +1,64 @@
+"""The Greatest Day: Utah Beach (MMP, Grand Tactical Series; exclusive rules only): the fourth rule system.
+
+``data`` the day of two-hour turns, weather and air, the divisions and the 82nd's zones; ``supply`` the
+day's designation of three Supplied divisions (17.3, 17.4, 17.6), no line traced; ``paths`` the link-up
+and remount path tests (17.6, 15.0) on the real roads; ``air`` fighter-bomber interdiction (17.1);
+``schema`` the scenario section; ``system`` the rule system class.  The series rules (sequence of play,
+chit activation, Fire Zones, fire and assault) and the scenario booklets are not in the seeds.
+"""
+
+from __future__ import annotations
+
+from normandy_lab.rules.base import ControlSpec
+from normandy_lab.rules.gts.data import (
+    MARKERS,
+    OPTIONS,
+    RULE_NOTES,
+    SEQUENCE,
+    SIZES,
+    SUPPLY_STATES,
+    TURNS,
+    UNIT_DEFAULTS,
+    UNIT_TYPES,
+    WEATHER_EFFECTS,
+)
+from normandy_lab.rules.gts.system import GtsRules
+
+CONTROLS = (
+    ControlSpec(
+        "fighter_bombers_on_interdiction", "Fighter-bombers on interdiction", "17.1", "number", "marker",
+        "fighter_bombers_on_interdiction", button="Set",
+        help="Up to 4 of the day's fighter-bombers (2 when overcast) may go on interdiction; at each German "
+        "reinforcement hex a d10 at or under their number keeps the Germans out this turn (17.1).",
+    ),
+)  # fmt: skip
+
+GTS_RULES = GtsRules(
+    system="gts",
+    title="The Greatest Day: Utah Beach",
+    turns=TURNS,
+    sequence=SEQUENCE,
+    weather_table=(),  # the weather table's die ranges are not in the text
+    weather_effects=WEATHER_EFFECTS,
+    historical_weather={},
+    terrain_cost={},
+    road_cost={},
+    unit_defaults=UNIT_DEFAULTS,
+    supply={},
+    interdiction_track=(),
+    options=OPTIONS,
+    unit_types=UNIT_TYPES,
+    sizes=SIZES,
+    campaign=("1944-06-06", "1944-06-13"),  # the last date the exclusive rules name (INFERRED)
+    rule_notes=RULE_NOTES,
+    rule_refs={"zoc": "Fire Zones (series rules, not in the text)", "unit_supply_range": "17.3"},
+    supply_states=SUPPLY_STATES,
+    markers=MARKERS,
+    controls=CONTROLS,
+    glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "tank_destroyer": "TD",
+            "recon": "RCN", "artillery": "ART", "engineer": "ENG", "anti_tank": "AT", "flak": "AA",
+            "hq": "HQ", "machine_gun": "MG", "static": "STAT"},
+    size_marks={"company": "I", "battalion": "II", "regiment": "III", "division_hq": "XX", "corps_hq": "XXX"},
+)  # fmt: skip
+
+__all__ = ["GTS_RULES", "GtsRules"]

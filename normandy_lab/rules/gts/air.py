@@ -1,0 +1,65 @@
+"""Fighter-bomber interdiction of the German reinforcement hexes (17.1).
+
+The Allies get 9 fighter-bombers a clear day, 5 an overcast one, none in a storm; from the 0700 turn of
+7 June they may put up to 4 of them (2 when overcast) on interdiction.  When German reinforcements are to
+enter at a reinforcement hex, a d10 at or under the number on interdiction keeps every unit of that hex
+off the map this turn; they try again next turn.  Planes never fly at night: at night every reinforcement
+enters.  Air defence does not touch the planes on interdiction (17.1).
+"""
+
+from __future__ import annotations
+
+from normandy_lab.engine.state import GameState
+from normandy_lab.errors import RefusedError
+from normandy_lab.rules.gts.data import AIR_ALLOCATION_FROM, WEATHER_EFFECTS
+
+
+def interdiction_limit(state: GameState) -> int:
+    """Return how many fighter-bombers may go on interdiction today (17.1): 0 before 7 June."""
+    if state.date < AIR_ALLOCATION_FROM:
+        return 0
+    effects = WEATHER_EFFECTS[state.weather]
+    return min(effects["interdiction_max"], effects["fighter_bombers"])
+
+
+def kept_out_probability(state: GameState) -> float:
+    """Return the chance that the Germans entering at one reinforcement hex are kept out this turn."""
+    if state.turn == "Night":
+        return 0.0  # 17.1: planes never fly at night
+    planes = min(state.markers["fighter_bombers_on_interdiction"], interdiction_limit(state))
+    return min(planes, 10) / 10.0  # a d10 at or under the planes on interdiction
+
+
+def interdiction_table(state: GameState) -> dict[str, str]:
+    """Return, for each German reinforcement hex this turn, the chance nobody enters there, in words."""
+    p = kept_out_probability(state)
+    why = "Night: planes never fly (17.1)" if state.turn == "Night" else "a d10 at or under the planes (17.1)"
+    return {
+        hex_id: f"{p:.0%} that nobody enters ({why})"
+        for hex_id in state.markers["german_reinforcement_hexes"]
+    }
+
+
+def roll_interdiction(state: GameState) -> tuple[GameState, dict[str, bool]]:
+    """Roll the d10 of 17.1 for each German reinforcement hex, from the state's seeded generator.
+
+    Returns the state after the draws and, for each hex, whether its reinforcements are kept out.
+    """
+    hexes = list(state.markers["german_reinforcement_hexes"])
+    if state.turn == "Night" or not hexes:
+        return state, dict.fromkeys(hexes, False)
+    planes = min(state.markers["fighter_bombers_on_interdiction"], interdiction_limit(state))
+    dice = state.rng().integers(1, 11, size=len(hexes)).tolist()
+    kept = {h: d <= planes for h, d in zip(hexes, dice, strict=True)}
+    return state.after_draws(len(hexes)), kept
+
+
+def set_interdiction(state: GameState, value: object) -> GameState:
+    """Return ``state`` with ``value`` fighter-bombers on interdiction, or refuse more than 17.1 allows."""
+    limit = interdiction_limit(state)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= limit:
+        raise RefusedError(
+            f"0 to {limit} fighter-bombers may go on interdiction on a {state.weather.lower()} day (17.1)"
+            + ("; the first allocation is at 0700 on 7 June" if state.date < AIR_ALLOCATION_FROM else "")
+        )
+    return state.evolve(fighter_bombers_on_interdiction=value)

@@ -1,0 +1,122 @@
+"""The Greatest Day: Utah Beach as data: its day of two-hour turns, weather, air power and divisions.
+
+Only the game's exclusive rules are in the seeds; the Grand Tactical Series rules (sequence of play, chit
+activation, Fire Zones, the fire and assault tables) and the scenario booklets are not.  What the
+exclusive rules state carries its rule number; what they leave to the series rules is said to be missing,
+never filled in as if it were the book's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from normandy_lab.rules.base import Phase, SupplyState
+
+ALLIED, GERMAN = "allied", "german"
+
+# -- time (1.1, 17.3) ---------------------------------------------------------------------------------
+# Two-hour day turns from 0700 to 2100, then one Night turn; a new date begins after the Night (1.1: "The
+# Night turn begins the turn after the 2100 turn").
+TURNS = ("0700", "0900", "1100", "1300", "1500", "1700", "1900", "2100", "Night")
+FIRST_DAY = dt.date(1944, 6, 6)
+SUPPLY_LIMITS_FROM = dt.date(1944, 6, 8)  # 17.3: "At the start of the 0700, 8 June game turn"
+AIR_ALLOCATION_FROM = dt.date(1944, 6, 7)  # 17.1: "At the start of the 0700 turn of June 7"
+
+
+def _phases(turn: str) -> tuple[Phase, ...]:
+    """Return a turn's steps: those the exclusive rules name, then one Activation phase.
+
+    The series' sequence of play (GTS 2.0c) is not in the text: the steps are 17.3's Step A and 17.1's
+    phase B on the 0700 turn, then an Activation phase whose chit draws are not played (its results say so).
+    """
+    daily = (
+        (
+            Phase("Supply Designation", turn, ALLIED, "bookkeeping", "17.3 (Step A)"),
+            Phase("Air Power", turn, ALLIED, "air", "17.1 (phase B)"),
+        )
+        if turn == "0700"
+        else ()
+    )
+    return (
+        *daily,
+        Phase("Activation", turn, None, "activation", "GTS series rules (not in the text)"),
+        Phase("End of Turn", turn, None, "end_of_turn", "1.1"),
+    )
+
+
+SEQUENCE = {turn: _phases(turn) for turn in TURNS}
+
+# -- weather and air (1.2, 17.1) ------------------------------------------------------------------------
+# Fighter-bombers per day, and how many of them may go on interdiction (17.1).  Storm also doubles the
+# MP to enter a hex off the roads and cuts fire by 2 (1.2): those belong to the series' movement and fire.
+WEATHER_EFFECTS = {
+    "Clear": {"supply_halved": False, "fighter_bombers": 9, "interdiction_max": 4},
+    "Overcast": {"supply_halved": False, "fighter_bombers": 5, "interdiction_max": 2},
+    "Storm": {"supply_halved": False, "fighter_bombers": 0, "interdiction_max": 0},
+}
+
+# -- the divisions the American supply limit counts (17.3, 17.4, 17.6) ------------------------------
+#: The American divisions and the day each arrives ("supplied on the first day of its arrival", 17.3).
+#: The 90th ID's first units came ashore on 6-7 June; it is released on 8 June (17.4).
+US_DIVISIONS = {
+    "4th Infantry Division": dt.date(1944, 6, 6),
+    "82nd Airborne Division": dt.date(1944, 6, 6),
+    "101st Airborne Division": dt.date(1944, 6, 6),
+    "90th Infantry Division": dt.date(1944, 6, 7),
+}
+ALWAYS_SUPPLIED = ("V Corps",)  # 17.3: supplied at all times, outside the count
+DESIGNATED = 3  # 17.3: "designate 3 Divisions as 'Supplied' for the day"
+NINETIETH, EIGHTY_SECOND = "90th Infantry Division", "82nd Airborne Division"
+NINETIETH_RELEASED = dt.datetime(1944, 6, 8, 7, 0)  # 17.4: restricted "until 0700, 8 June"
+
+# 17.6: the 82nd's supply drop zones in the hypothetical scenarios (LZ 4, LZ 5; 3.2's hex lists).
+LZ_4 = ("87.042", "88.042", "88.043", "89.041", "89.042")
+LZ_5 = ("81.040", "81.041", "82.041", "82.042")
+# The Utah Beach Reinforcement hex is on the scenario maps (not in the text: GAP).  INFERRED: the beach
+# hexes where the 4th ID actually landed (4.5.2: Tare Green 18.026, 19.025; Uncle Red 17.026, 17.027),
+# the reinforcement hexes "on that Beach Overlay" (4.3.2) as the landings used them.
+UTAH_REINFORCEMENT_HEXES = ("17.026", "17.027", "18.026", "19.025")
+REMOUNT_ROAD_HEXES = 10  # 15.0: "at least 10 Road hexes"
+GERMAN_FRIENDLY_EDGES = ("north", "west", "south")  # 15.0
+
+SUPPLY_STATES = (SupplyState("general", "supply", "17.3"),)
+
+UNIT_TYPES = (
+    "infantry", "parachute", "glider", "armor", "tank_destroyer", "recon", "artillery", "engineer",
+    "anti_tank", "flak", "hq", "machine_gun", "static",
+)  # fmt: skip
+SIZES = ("company", "battalion", "regiment", "division_hq", "corps_hq")
+UNIT_DEFAULTS = {t: {"ma": 6, "mechanized": t in ("armor", "tank_destroyer", "recon")} for t in UNIT_TYPES}
+
+MARKERS = {
+    # 17.3: the three divisions the Americans designated Supplied today (Step A of the 0700 turn).
+    "supplied_divisions": (),
+    # 17.6: the 82nd dropped on the hypothetical western zones (DZ 1-3, LZ 4-5), and its supply drop
+    # zone (LZ 4 or LZ 5).
+    "hypothetical_82nd": False,
+    "supply_drop_zone": "LZ 4",
+    # 17.1: fighter-bombers the Allies put on interdiction today.
+    "fighter_bombers_on_interdiction": 0,
+    # 17.1: the German reinforcement hexes entering this turn (scenario booklets: GAP; given by the scenario).
+    "german_reinforcement_hexes": (),
+}
+
+OPTIONS = {
+    # The Fire Zones of the series rules are not in the text: a stand-in (every hex next to an enemy unit
+    # that fires) for the remount path (15.0), switchable off.
+    "fire_zone_stand_in": True,
+    "what_if_interdiction": "block",
+}
+
+RULE_NOTES = {
+    "17.3": "From 0700 on 8 June the Americans designate three divisions Supplied each day; V Corps is "
+    "always supplied; a division is supplied on the day it arrives.",
+    "17.4": "The 90th Infantry Division is Non-Supplied while it stays in its deployment area, until 0700 on "
+    "8 June.",
+    "17.6": "The 82nd's supply drops (hypothetical western drops): closed by a German unit in the zone or by "
+    "Storm; link-up is a continuous road path from the drop zone to the Utah Beach Reinforcement hex.",
+    "17.1": "Fighter-bombers: 9 a clear day, 5 overcast, none in a storm; up to 4 (2 overcast) on "
+    "interdiction: a d10 at or under their number keeps the reinforcements at a hex out this turn.",
+    "15.0": "Remounting abandoned transport: a path to the nearest road, then 10 road hexes towards a "
+    "friendly edge or a Beach Reinforcement hex, free of enemy units and Fire Zones.",
+}

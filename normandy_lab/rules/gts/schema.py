@@ -1,0 +1,46 @@
+"""The Greatest Day's scenario schema: the core narrowed to GTS, and its own section (17.x)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, Field, StrictBool, StrictInt
+
+from normandy_lab.rules.gts.data import SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS
+from normandy_lab.schemas import WHAT_IF_INTERDICTION, HexId, ScenarioSchema, Text, UnitSchema, _Strict
+
+UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
+Size = Literal[SIZES]  # type: ignore[valid-type]
+Turn = Literal[TURNS]  # type: ignore[valid-type]
+Weather = Literal[tuple(WEATHER_EFFECTS)]  # type: ignore[valid-type]
+
+
+class GtsUnitSchema(UnitSchema):
+    """A GTS unit: its type and size among the game's."""
+
+    type: UnitType
+    size: Size
+
+
+class GtsOptionsSchema(_Strict):
+    """The stand-ins a scenario may switch (``rules.gts.data.OPTIONS``)."""
+
+    fire_zone_stand_in: StrictBool | None = None
+    what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
+
+
+class GtsScenarioSchema(ScenarioSchema):
+    """A scenario of The Greatest Day: Utah Beach (``system: gts``)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab scenario (GTS)")
+
+    system: Literal["gts"]
+    turn: Turn
+    weather: Weather | None = None
+    units: Annotated[list[GtsUnitSchema], Field(min_length=1)]
+    options: GtsOptionsSchema | None = None  # type: ignore[assignment]
+    supplied_divisions: list[Text] | None = None  # 17.3
+    hypothetical_82nd: StrictBool = False  # 17.6
+    supply_drop_zone: Literal["LZ 4", "LZ 5"] = "LZ 4"  # 17.6
+    fighter_bombers_on_interdiction: Annotated[StrictInt, Field(ge=0, le=4)] = 0  # 17.1
+    german_reinforcement_hexes: list[HexId] | None = None  # 17.1 (the booklets': GAP)

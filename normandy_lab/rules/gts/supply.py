@@ -1,0 +1,142 @@
+"""The Greatest Day's supply: no line is traced; the Americans designate three divisions a day (17.3).
+
+From 0700 on 8 June, at every 0700 turn, the American player names three divisions "Supplied" for the day
+(the marker ``supplied_divisions``); V Corps is supplied at all times and outside the count; a division is
+supplied on the day it arrives; the 90th Infantry Division is Non-Supplied while it is held in its
+deployment area, until 0700 on 8 June (17.4); the 82nd, if it dropped on the hypothetical western zones,
+may not be named before it has linked up with Utah Beach (17.3, 17.6).  Every unit's report says which of
+these made its verdict; there is no line to draw.  The German side has no such limit in the exclusive
+rules, and the series' own supply rules are not in the text: German units are reported supplied, with
+that said.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from normandy_lab.engine.reasons import EXEMPT, NOT_DESIGNATED
+from normandy_lab.engine.report import SupplyReport, UnitSupply
+from normandy_lab.engine.state import GameState
+from normandy_lab.rules.gts.data import (
+    ALWAYS_SUPPLIED,
+    DESIGNATED,
+    EIGHTY_SECOND,
+    NINETIETH,
+    SUPPLY_LIMITS_FROM,
+    US_DIVISIONS,
+)
+
+#: What a Non-Supplied division may not do (17.3), in words.
+NON_SUPPLIED_EFFECTS = (
+    "no Formation chits; Command: half its roll, without the Command Rating; Dispatch: at most 1 DP a turn "
+    "(the 2 extra DP of the 2100 turn still come if its chit is not the last in the mug)"
+)
+
+
+def division_status(state: GameState) -> dict[str, tuple[bool, str, str]]:
+    """Return, for each American division, (supplied, rule, why in words) on the state's day."""
+    from normandy_lab.rules.gts.paths import linked_up
+
+    named = set(state.markers["supplied_divisions"])
+    limits = state.date >= SUPPLY_LIMITS_FROM
+    out = {}
+    for division, arrives in US_DIVISIONS.items():
+        if division == NINETIETH and not limits:
+            out[division] = (False, "17.4", "held in its deployment area until 0700 on 8 June (17.4)")
+        elif not limits:
+            out[division] = (True, "17.3", "before 0700 on 8 June no division is limited (17.3)")
+        elif arrives == state.date:
+            out[division] = (True, "17.3", "supplied on the first day of its arrival (17.3)")
+        elif division in named:
+            out[division] = (True, "17.3", "designated Supplied for the day (17.3)")
+        else:
+            why = "not one of the three divisions designated Supplied today (17.3)"
+            if division == EIGHTY_SECOND and state.markers["hypothetical_82nd"] and not linked_up(state).ok:
+                why = "not linked up with Utah Beach, so it may not be designated (17.3, 17.6)"
+            out[division] = (False, "17.3", why)
+    return out
+
+
+def designation_problem(state: GameState, divisions: Any) -> str | None:
+    """Say why ``divisions`` cannot be today's three Supplied divisions (None: they can)."""
+    from normandy_lab.rules.gts.paths import linked_up
+
+    if not isinstance(divisions, (list, tuple)) or not all(isinstance(d, str) for d in divisions):
+        return f"name the Supplied divisions as a list, not {divisions!r}"
+    if state.date < SUPPLY_LIMITS_FROM:
+        return "the American supply limit begins at 0700 on 8 June (17.3): until then no division is named"
+    unknown = [d for d in divisions if d not in US_DIVISIONS]
+    if unknown:
+        extra = (
+            " (V Corps is always supplied, outside the count)" if set(unknown) & set(ALWAYS_SUPPLIED) else ""
+        )
+        return (
+            f"{', '.join(unknown)}: not an American division of the count{extra}; "
+            f"they are {', '.join(US_DIVISIONS)}"
+        )
+    if len(set(divisions)) != len(divisions) or len(divisions) != DESIGNATED:
+        return f"exactly {DESIGNATED} different divisions are designated Supplied each day (17.3)"
+    if EIGHTY_SECOND in divisions and state.markers["hypothetical_82nd"] and not linked_up(state).ok:
+        return "the 82nd, dropped on the western zones, may not be designated before it links up (17.3, 17.6)"
+    return None
+
+
+def determine(state: GameState) -> SupplyReport:
+    """Report every unit's supply as designation gives it (17.3, 17.4, 17.6): a state and its rule."""
+    status = division_status(state)
+    rows: dict[str, UnitSupply] = {}
+    for unit in state.units:
+        row = UnitSupply(unit_id=unit.id, side=unit.side, hex=unit.hex)
+        row.limit = "designation, not a line (17.3)"
+        supplied, rule, why = _verdict(unit, status)
+        row.general = row.combat = supplied
+        row.rule, row.reason = rule, why
+        if supplied:
+            row.code, row.traced_kind, row.traced_to = EXEMPT, "designated", why
+        else:
+            row.code = NOT_DESIGNATED
+            row.reason = f"Non-Supplied: {why}: {NON_SUPPLIED_EFFECTS}"
+        rows[unit.id] = row
+    report = SupplyReport(state=state, units=rows, sources={"allied": [], "german": []}, halved=False)
+    report.determination = NoRanges(state.system)
+    return report
+
+
+def _verdict(unit: Any, status: dict[str, tuple[bool, str, str]]) -> tuple[bool, str, str]:
+    if unit.side == "german":
+        return (
+            True,
+            "17.3",
+            (
+                "no German supply limit in the exclusive rules (17.3 limits the Americans); the series' "
+                "supply rules are not in the text"
+            ),
+        )
+    if unit.corps in ALWAYS_SUPPLIED or unit.formation in ALWAYS_SUPPLIED:
+        return True, "17.3", "V Corps is supplied at all times, outside the count (17.3)"
+    if unit.formation in status:
+        return status[unit.formation]
+    return (
+        True,
+        "17.3",
+        ("corps troops of no division: 17.3 counts divisions, so they are not limited (INFERRED)"),
+    )
+
+
+class NoRanges:
+    """A designation has no ranges: no HQ or source reaches any hex (the report's contract, kept empty)."""
+
+    def __init__(self, system: str) -> None:
+        from normandy_lab.grids import grid
+
+        self.n = len(grid(system))
+
+    def supply_range(self, hq_or_source: str) -> set[str]:
+        """Return no hexes: supply is not traced in this game."""
+        return set()
+
+    def hq_ranges_at(self) -> dict[str, np.ndarray]:
+        """Return no ranges at any hex."""
+        return {side: np.full(self.n, "", dtype=object) for side in ("allied", "german")}

@@ -1,0 +1,129 @@
+"""The Greatest Day: Utah Beach as a rule system: its verdicts over :mod:`.data`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from normandy_lab.rules.base import RuleSet
+from normandy_lab.rules.gts.data import EIGHTY_SECOND, LZ_4, LZ_5, TURNS
+
+if TYPE_CHECKING:
+    from normandy_lab.engine.report import SupplyReport
+    from normandy_lab.engine.state import GameState
+
+
+@dataclass(frozen=True, eq=False)
+class GtsRules(RuleSet):
+    """The Greatest Day: Utah Beach (exclusive rules only: the series rules and the booklets are GAPs)."""
+
+    def turn_order(self, date: Any) -> tuple[str, ...]:
+        """Return a date's turns: 0700 to 2100 every two hours, then the Night (1.1)."""
+        return TURNS
+
+    def next_date(self, date: dt.date) -> dt.date:
+        """Return the next date: a new date begins after the Night turn (1.1)."""
+        return date + dt.timedelta(days=1)
+
+    def exerts_zoc(self, unit: Any) -> bool:
+        """No unit exerts a zone of control: the series uses Fire Zones instead (not in the text)."""
+        return False
+
+    def determine_supply(self, state: GameState) -> SupplyReport:
+        """Report each unit's supply as the day's designation gives it (17.3, 17.4, 17.6; :mod:`.supply`)."""
+        from normandy_lab.rules.gts.supply import determine
+
+        return determine(state)
+
+    def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
+        """Say what a step puts on the table: the Supplied divisions, the air, the Activation not played."""
+        from normandy_lab.rules.gts.air import interdiction_limit, interdiction_table
+        from normandy_lab.rules.gts.data import WEATHER_EFFECTS
+        from normandy_lab.rules.gts.paths import linked_up
+        from normandy_lab.rules.gts.supply import NON_SUPPLIED_EFFECTS, division_status
+
+        if phase.name == "Supply Designation":
+            status = division_status(state)
+            results: dict[str, Any] = {
+                division: ("Supplied: " if ok else "Non-Supplied: ") + why
+                + ("" if ok else f" -- {NON_SUPPLIED_EFFECTS}")
+                for division, (ok, _, why) in status.items()
+            }  # fmt: skip
+            if state.markers["hypothetical_82nd"]:
+                results["82nd link-up"] = linked_up(state).words
+            return results
+        if phase.kind == "air":
+            planes = WEATHER_EFFECTS[state.weather]["fighter_bombers"]
+            return {
+                "fighter_bombers": f"{planes} today ({state.weather}, 17.1)",
+                "on_interdiction": f"{state.markers['fighter_bombers_on_interdiction']} of at most "
+                f"{interdiction_limit(state)} (17.1)",
+                **{f"reinforcement hex {h}": words for h, words in interdiction_table(state).items()},
+            }
+        if phase.kind == "activation":
+            return {
+                "activation": "the chit draws are not played: the series rules (GTS 2.0c) are not in the "
+                "text",
+                **{f"interdiction at {h}": words for h, words in interdiction_table(state).items()},
+            }
+        return {}
+
+    def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
+        """Let the analyst name the Supplied divisions (17.3), the planes (17.1) and the 82nd's drops (17.6).
+
+        ``supplied_divisions`` (three names), ``fighter_bombers_on_interdiction``, ``supply_drop_zone``
+        (LZ 4 or LZ 5) and ``hypothetical_82nd`` (it dropped on the western zones).
+        """
+        from normandy_lab.errors import RefusedError
+
+        if name == "supplied_divisions":
+            from normandy_lab.rules.gts.supply import designation_problem
+
+            problem = designation_problem(state, value)
+            if problem:
+                raise RefusedError(problem)
+            return state.evolve(supplied_divisions=tuple(value))
+        if name == "fighter_bombers_on_interdiction":
+            from normandy_lab.rules.gts.air import set_interdiction
+
+            return set_interdiction(state, value)
+        if name == "supply_drop_zone":
+            if value not in ("LZ 4", "LZ 5"):
+                raise RefusedError(
+                    f"the 82nd's supply drops go to LZ 4 ({', '.join(LZ_4)}) or LZ 5 ({', '.join(LZ_5)}), "
+                    "17.6"
+                )
+            return state.evolve(supply_drop_zone=value)
+        if name == "hypothetical_82nd":
+            if not isinstance(value, bool):
+                raise RefusedError(f"hypothetical_82nd is true or false, not {value!r}")
+            return state.evolve(hypothetical_82nd=value)
+        raise RefusedError(
+            "The Greatest Day lets an edit set supplied_divisions, fighter_bombers_on_interdiction, "
+            f"supply_drop_zone, hypothetical_82nd; not {name!r} (the {EIGHTY_SECOND}'s rules: 17.6)"
+        )
+
+    def scenario_schema(self) -> Any:
+        """Return the GTS scenario schema (:mod:`.schema`)."""
+        from normandy_lab.rules.gts.schema import GtsScenarioSchema
+
+        return GtsScenarioSchema
+
+    def unit_schema(self) -> Any:
+        """Return the GTS unit schema (:mod:`.schema`)."""
+        from normandy_lab.rules.gts.schema import GtsUnitSchema
+
+        return GtsUnitSchema
+
+    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
+        """Read the GTS section: the Supplied divisions, the 82nd's drops, the planes, the German entries."""
+        return {
+            "supplied_divisions": tuple(data.get("supplied_divisions") or ()),
+            "hypothetical_82nd": bool(data.get("hypothetical_82nd", False)),
+            "supply_drop_zone": data.get("supply_drop_zone", "LZ 4"),
+            "fighter_bombers_on_interdiction": int(data.get("fighter_bombers_on_interdiction", 0)),
+            "german_reinforcement_hexes": tuple(
+                grid.canonical(h) for h in data.get("german_reinforcement_hexes") or ()
+            ),
+        }

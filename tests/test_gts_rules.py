@@ -1,0 +1,174 @@
+"""The Greatest Day: Utah Beach as a rule system (issue 18, first part): each test named by its rule.
+
+On a small state of the Utah sector (``tests/data/gts_utah_1944-06-08_small.yaml``: battalions at their
+7 June positions, on the GTS grid) and on the real map's roads.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.engine.edits import apply_edit
+from normandy_lab.engine.reasons import EXEMPT, NOT_DESIGNATED
+from normandy_lab.engine.state import Unit
+from normandy_lab.errors import RefusedError
+from normandy_lab.rules.gts.air import kept_out_probability, roll_interdiction
+from normandy_lab.rules.gts.data import LZ_4
+from normandy_lab.rules.gts.paths import linked_up, remount_path
+
+SMALL = Path(__file__).parent / "data" / "gts_utah_1944-06-08_small.yaml"
+THREE = ["4th Infantry Division", "82nd Airborne Division", "101st Airborne Division"]
+
+
+@pytest.fixture(scope="module")
+def june8():
+    return nl.load_scenario(SMALL)
+
+
+def _designate(state, divisions):
+    return apply_edit(state, {"op": "marker", "name": "supplied_divisions", "value": divisions})
+
+
+def _german(uid: str, hex_id: str) -> Unit:
+    return Unit(id=uid, name=uid, side="german", nationality="DE", type="infantry", mechanized=False,
+                size="battalion", formation=None, corps=None, hq=None, hex=hex_id, steps=3)  # fmt: skip
+
+
+# -- time (1.1) -------------------------------------------------------------------------------------
+
+
+def test_1_1_two_hour_day_turns_then_the_night_then_a_new_date(june8):
+    from normandy_lab.engine.sequence import next_phase
+
+    assert june8.rules.turn_order(june8.date) == (
+        "0700", "0900", "1100", "1300", "1500", "1700", "1900", "2100", "Night",
+    )  # fmt: skip
+    state = june8.evolve(turn="Night", phase_index=0)
+    while state.turn == "Night":
+        state = next_phase(state)
+    assert (state.turn, str(state.date)) == ("0700", "1944-06-09")
+    activation = nl.phase_effects(june8.evolve(turn="0900", phase_index=0)).results
+    assert "not played" in activation["activation"]
+
+
+# -- supply as designation (17.3, 17.4, 17.6) ----------------------------------------------------------
+
+
+def test_17_3_three_divisions_are_designated_and_the_others_are_non_supplied(june8):
+    before = nl.supply(june8)
+    assert all(r.code == NOT_DESIGNATED for r in before.units.values() if r.side == "allied")
+    words = before["US-4ID-8-1"].reason
+    assert "no Formation chits" in words and "half its roll" in words and "1 DP" in words
+    supplied = nl.supply(_designate(june8, THREE))
+    assert all(r.general and r.code == EXEMPT and "17.3" in r.rule for r in supplied.units.values())
+    two = nl.supply(
+        _designate(june8, ["4th Infantry Division", "82nd Airborne Division", "90th Infantry Division"])
+    )
+    assert not two["US-101AB-506-1"].general and two["US-82AB-505-3"].general
+
+
+def test_17_3_the_designation_is_checked(june8):
+    with pytest.raises(RefusedError, match="exactly 3"):
+        _designate(june8, THREE[:2])
+    with pytest.raises(RefusedError, match="V Corps is always supplied"):
+        _designate(june8, [*THREE[:2], "V Corps"])
+    with pytest.raises(RefusedError, match="0700 on 8 June"):
+        _designate(june8.evolve(date=dt.date(1944, 6, 7)), THREE)
+
+
+def test_17_3_v_corps_is_always_supplied_and_a_division_on_its_day_of_arrival(june8):
+    v_corps = replace(_german("US-29ID-115-1", "30.040"), side="allied", nationality="US", corps="V Corps")
+    state = june8.evolve(units=(*june8.units, v_corps))
+    assert nl.supply(state)["US-29ID-115-1"].general  # nobody designated, V Corps still supplied
+    arriving = replace(v_corps, id="US-90ID-359-1", corps="VII Corps", formation="90th Infantry Division")
+    on_its_day = june8.evolve(date=dt.date(1944, 6, 7), units=(*june8.units, arriving))
+    # 17.4 holds the 90th (its first day is 7 June, but it is held in its area until 0700 on 8 June).
+    assert not nl.supply(on_its_day)["US-90ID-359-1"].general
+    assert "17.4" in nl.supply(on_its_day)["US-90ID-359-1"].rule
+    assert nl.supply(on_its_day)["US-4ID-8-1"].general  # before the limit, the others are supplied
+
+
+def test_17_6_the_82nd_from_the_western_zones_is_named_only_once_linked_up(june8):
+    western = june8.evolve(hypothetical_82nd=True)
+    assert linked_up(western).ok and _designate(western, THREE)  # linked up: it may be named
+    # German units in every hex of LZ 4: the drop zone is closed and no road leaves it.
+    closed = western.evolve(units=(*western.units, *[_german(f"DE-LZ{n}", h) for n, h in enumerate(LZ_4)]))
+    result = linked_up(closed)
+    assert not result.ok and result.first_break in LZ_4 and "DE-LZ" in result.words
+    with pytest.raises(RefusedError, match="links up"):
+        _designate(closed, THREE)
+
+
+def test_17_6_link_up_runs_on_the_real_roads_to_the_beach(june8):
+    result = linked_up(june8.evolve(hypothetical_82nd=True))
+    assert result.path[0] in LZ_4 and result.ok
+    g = nl.grid("gts")
+    assert all(g.distance(a, b) == 1 for a, b in zip(result.path, result.path[1:], strict=False))
+    beach = {"17.026", "17.027", "18.026", "19.025"}
+    assert result.path[-1] in beach or any(g.canonical(n) in beach for n in g.neighbors(result.path[-1]))
+    # A German battalion on that road: the link-up goes round, or names the hex that holds it.
+    block = result.path[len(result.path) // 2]
+    around = linked_up(june8.evolve(hypothetical_82nd=True, units=(*june8.units, _german("DE-X", block))))
+    assert block not in around.path or (not around.ok and around.first_break == block)
+
+
+# -- remounting abandoned transport (15.0) ----------------------------------------------------------
+
+
+def test_15_0_a_remount_path_is_ten_road_hexes_free_of_the_enemy_and_its_fire_zones(june8):
+    german = remount_path(june8, "DE-FJR6-I")
+    assert german.ok and "road hexes" in german.words
+    # The Fire Zone stand-in closes the hexes next to the enemy; switched off, only enemy units close.
+    us = remount_path(june8, "US-4ID-8-1")
+    off = remount_path(june8.evolve(options={**june8.options, "fire_zone_stand_in": False}), "US-4ID-8-1")
+    assert us.ok or "stand-in" in us.words
+    assert "stand-in" not in off.words
+
+
+# -- fighter-bomber interdiction (17.1) -------------------------------------------------------------
+
+
+def test_17_1_interdiction_odds_by_the_planes_the_weather_and_the_night(june8):
+    state = june8.evolve(german_reinforcement_hexes=("60.001",))
+    four = apply_edit(state, {"op": "marker", "name": "fighter_bombers_on_interdiction", "value": 4})
+    assert kept_out_probability(four) == 0.4  # a d10 at or under 4
+    assert kept_out_probability(four.evolve(turn="Night", phase_index=0)) == 0.0  # never at night
+    with pytest.raises(RefusedError, match="0 to 2"):
+        apply_edit(
+            state.evolve(weather="Overcast"),
+            {"op": "marker", "name": "fighter_bombers_on_interdiction", "value": 3},
+        )
+    with pytest.raises(RefusedError, match="0 to 0"):
+        apply_edit(
+            state.evolve(weather="Storm"),
+            {"op": "marker", "name": "fighter_bombers_on_interdiction", "value": 1},
+        )
+    table = nl.phase_effects(four.evolve(turn="0900", phase_index=0)).results
+    assert table["interdiction at 60.001"].startswith("40% that nobody enters")
+
+
+def test_17_1_the_interdiction_roll_is_seeded_and_recorded(june8):
+    state = june8.evolve(german_reinforcement_hexes=("60.001", "90.030"), fighter_bombers_on_interdiction=4)
+    after, kept = roll_interdiction(state)
+    _, kept_again = roll_interdiction(state)
+    assert kept == kept_again and after.draws == state.draws + 2
+    night, none = roll_interdiction(state.evolve(turn="Night", phase_index=0))
+    assert none == {"60.001": False, "90.030": False} and night.draws == state.draws
+
+
+# -- map data (4.4.7, 4.5.2) ---------------------------------------------------------------------------
+
+
+def test_4_5_2_every_sub_beach_hex_is_beach():
+    terrain = nl.terrain_map("gts", progress=False).hexes["terrain"]
+    for hex_id in ("22.023", "23.022", "21.023", "21.024", "18.026", "19.025", "17.026", "17.027"):
+        assert terrain[hex_id] == "Beach", hex_id
+
+
+def test_4_4_7_the_st_martin_battery_is_ten_hexes_from_20_025():
+    assert nl.grid("gts").distance("30.027", "20.025") == 10
