@@ -451,6 +451,7 @@ def test_every_scenario_and_a_saved_study_validate_against_their_json_schema(tmp
     each_game = [(name, "scenario") for name in SCENARIOS]
     each_game += [(name, "scenario_cobra") for name in historical_scenarios("cobra")]
     each_game += [(name, "scenario_kg") for name in historical_scenarios("kg")]
+    each_game += [(name, "scenario_gts") for name in historical_scenarios("gts")]
     for name, kind in each_game:
         data = yaml.safe_load((ROOT / "scenarios" / f"{name}.yaml").read_text())
         data["date"] = str(data["date"])  # YAML's date, JSON's text

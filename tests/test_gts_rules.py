@@ -18,7 +18,7 @@ from normandy_lab.engine.reasons import EXEMPT, NOT_DESIGNATED
 from normandy_lab.engine.state import Unit
 from normandy_lab.errors import RefusedError
 from normandy_lab.rules.gts.air import kept_out_probability, roll_interdiction
-from normandy_lab.rules.gts.data import LZ_4
+from normandy_lab.rules.gts.data import LZ_4, US_DIVISIONS
 from normandy_lab.rules.gts.paths import linked_up, remount_path
 
 SMALL = Path(__file__).parent / "data" / "gts_utah_1944-06-08_small.yaml"
@@ -172,3 +172,28 @@ def test_4_5_2_every_sub_beach_hex_is_beach():
 
 def test_4_4_7_the_st_martin_battery_is_ten_hexes_from_20_025():
     assert nl.grid("gts").distance("30.027", "20.025") == 10
+
+
+# -- the scenario of 8 June 1944, 0700 ----------------------------------------------------------------
+
+
+def test_the_8_june_0700_scenario_stands_on_land_with_its_divisions():
+    import yaml
+
+    state = nl.load_scenario("gts_1944-06-08_0700")
+    part = yaml.safe_load(
+        (Path(__file__).parents[1] / "scenarios/parts/gts_1944-06-08_0700.yaml").read_text()
+    )
+    built = yaml.safe_load((Path(__file__).parents[1] / "scenarios/gts_1944-06-08_0700.yaml").read_text())
+    placed = {u.id for u in state.units} | {u["id"] for u in built.get("off_map") or []}
+    assert placed == {u["id"] for u in part["units"]}  # every unit of the part: on a hex, or said off the map
+    terrain = nl.terrain_map("gts", progress=False).hexes["terrain"]
+    assert not [u.id for u in state.units if terrain[u.hex] == "Impassable"]
+    us = {u.formation for u in state.units_of("allied") if u.formation}
+    assert us <= set(US_DIVISIONS)  # the divisions 17.3 counts, by the rules' names
+    # The first day of the limit: nobody designated, then the analyst's three (17.3).
+    report = nl.supply(state)
+    assert {r.code for r in report.units.values() if r.side == "allied" and not r.general} == {NOT_DESIGNATED}
+    chosen = nl.supply(_designate(state, THREE))
+    out = {state.unit(r.unit_id).formation for r in chosen.out_of_supply()}
+    assert out == {"90th Infantry Division"}

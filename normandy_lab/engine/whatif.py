@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from normandy_lab.engine.reasons import ATTACHMENT_FULL, BLOCKED, CUT_OFF, HQ_OUT_OF_SUPPLY, OUT_OF_RANGE
+from normandy_lab.engine.reasons import (
+    ATTACHMENT_FULL,
+    BLOCKED,
+    CUT_OFF,
+    HQ_OUT_OF_SUPPLY,
+    NOT_DESIGNATED,
+    OUT_OF_RANGE,
+)
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport, UnitSupply, supply
 
@@ -118,6 +125,9 @@ def supply_summary(report: SupplyReport) -> str:
         parts.append(f"{len(by_code[BLOCKED])} held by a single block ({said})")
     if by_code.get(ATTACHMENT_FULL):
         parts.append(f"{len(by_code[ATTACHMENT_FULL])} with no attachment place left")
+    if by_code.get(NOT_DESIGNATED):  # a game that designates its supplied formations (GTS 17.3)
+        divisions = sorted({state.unit(r.unit_id).formation or "" for r in by_code[NOT_DESIGNATED]} - {""})
+        parts.append(f"{len(by_code[NOT_DESIGNATED])} in divisions not designated ({', '.join(divisions)})")
     line = f"{len(out)} of {len(report.units)} out of {supplied}: " + "; ".join(parts) + "."
     expected = {e.unit_id: e for e in state.expected_out}
     if expected:
