@@ -511,3 +511,13 @@ def test_kg_notebook_in_jupyterlab(lab):
         except Exception:  # the picture is for people; the checks above have been made
             pass
         page.screenshot(path=str(SHOTS / "12_kg_support_bands.png"))
+
+
+def test_gts_notebook_in_jupyterlab(lab):
+    """Issue 18: the Utah walk-through runs in JupyterLab; the map shows the 8 June units and their supply."""
+    with _notebook_run(lab, "05_utah.ipynb", "LZ 5 | linked up") as page:
+        ids = page.evaluate(JS_COLUMN, ["units", "unit_id"])
+        assert len(ids) == 77
+        general = page.evaluate(JS_COLUMN, ["units", "general"])
+        assert sum(1 for g in general if not g) == 37  # nobody designated yet: every American division is out
+        page.screenshot(path=str(SHOTS / "13_gts_utah.png"))

@@ -215,3 +215,17 @@ def _edge_distance(system: str) -> np.ndarray:
     col, row = g._gcol, g._grow  # the grid's columns grow eastwards, its rows southwards
     north, south, west = row - row.min(), row.max() - row, col - col.min()
     return np.minimum(np.minimum(north, south), west)
+
+
+def road_hexes_on_edge(system: str, edge: str) -> tuple[str, ...]:
+    """Return the road hexes on one edge of the map ("north", "south", "east" or "west"), by id.
+
+    Where reinforcements by road would come in (the booklets name the real reinforcement hexes: GAP).
+    """
+    g = game_map(system).grid
+    col, row = g._gcol, g._grow
+    on_edge = {
+        "north": row == row.min(), "south": row == row.max(),
+        "west": col == col.min(), "east": col == col.max(),
+    }[edge]  # fmt: skip
+    return tuple(sorted(str(g._ids[h]) for h in _roads(system) if on_edge[h]))
