@@ -197,3 +197,18 @@ def test_the_8_june_0700_scenario_stands_on_land_with_its_divisions():
     chosen = nl.supply(_designate(state, THREE))
     out = {state.unit(r.unit_id).formation for r in chosen.out_of_supply()}
     assert out == {"90th Infantry Division"}
+
+
+def test_17_6_the_82nd_s_supply_drops_closed_zone_and_late_link_up(june8):
+    from normandy_lab.rules.gts.supply import eighty_second_supply
+
+    assert "does not apply" in eighty_second_supply(june8)
+    western = june8.evolve(hypothetical_82nd=True)
+    assert "no TQ penalty" in eighty_second_supply(western)  # linked up by road
+    # A German battalion on each LZ 4 hex: closed, not linked up: TQ -1; and from 11 June, -2.
+    closed = western.evolve(units=(*western.units, *[_german(f"DE-LZ{n}", h) for n, h in enumerate(LZ_4)]))
+    assert "closed (held by DE-LZ0" in eighty_second_supply(closed) and "TQ -1" in eighty_second_supply(
+        closed
+    )
+    assert "TQ -2" in eighty_second_supply(closed.evolve(date=dt.date(1944, 6, 11)))
+    assert "82nd supply (17.6)" in nl.phase_effects(closed).results

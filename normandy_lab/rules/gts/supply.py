@@ -140,3 +140,41 @@ class NoRanges:
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
         """Return no ranges at any hex."""
         return {side: np.full(self.n, "", dtype=object) for side in ("allied", "german")}
+
+
+# 17.6: the 82nd's air supply missions, each flown the night before the day it serves.
+MISSIONS = {
+    "1944-06-08": "Indianapolis",
+    "1944-06-09": "Jackson",
+    "1944-06-10": "Lubbock",
+    "1944-06-11": "Memphis",
+}
+
+
+def eighty_second_supply(state: GameState) -> str:
+    """Say how the 82nd of the western drops stands for supply today (17.6), in words with the rule.
+
+    Linked up, it needs no drops.  Otherwise its drop zone is closed by a German unit in it or by a
+    Storm (then every 82nd unit has TQ -1 until a drop gets through or it links up); from 0700 on 11 June
+    without link-up its TQ drops by 2.  A Storm puts the missions back a day; there were four
+    (Indianapolis to Memphis).
+    """
+    from normandy_lab.rules.gts.data import LZ_4, LZ_5
+    from normandy_lab.rules.gts.paths import linked_up
+
+    if not state.markers["hypothetical_82nd"]:
+        return "the 82nd dropped on its historical zones: 17.6 does not apply"
+    link = linked_up(state)
+    if link.ok:
+        return f"{link.words}: no TQ penalty"
+    if state.date >= SUPPLY_LIMITS_FROM.replace(day=11):
+        return f"{link.words}; not linked up by 0700 on 11 June: TQ -2 until it links up (17.6)"
+    zone_name = state.markers["supply_drop_zone"]
+    zone = set(LZ_5 if zone_name == "LZ 5" else LZ_4)
+    held = sorted(u.id for u in state.units_of("german") if u.hex in zone)
+    if held or state.weather == "Storm":
+        why = f"held by {', '.join(held)}" if held else "Storm"
+        return f"{link.words}; drop zone {zone_name} closed ({why}): TQ -1 until a drop gets through (17.6)"
+    mission = MISSIONS.get(state.date.isoformat())
+    drop = f"mission {mission} drops into {zone_name}" if mission else "no mission is planned for today"
+    return f"{link.words}; {drop} (17.6)"

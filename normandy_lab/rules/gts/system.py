@@ -40,7 +40,6 @@ class GtsRules(RuleSet):
         """Say what a step puts on the table: the Supplied divisions, the air, the Activation not played."""
         from normandy_lab.rules.gts.air import interdiction_limit, interdiction_table
         from normandy_lab.rules.gts.data import WEATHER_EFFECTS
-        from normandy_lab.rules.gts.paths import linked_up
         from normandy_lab.rules.gts.supply import NON_SUPPLIED_EFFECTS, division_status
 
         if phase.name == "Supply Designation":
@@ -51,7 +50,9 @@ class GtsRules(RuleSet):
                 for division, (ok, _, why) in status.items()
             }  # fmt: skip
             if state.markers["hypothetical_82nd"]:
-                results["82nd link-up"] = linked_up(state).words
+                from normandy_lab.rules.gts.supply import eighty_second_supply
+
+                results["82nd supply (17.6)"] = eighty_second_supply(state)
             return results
         if phase.kind == "air":
             planes = WEATHER_EFFECTS[state.weather]["fighter_bombers"]
