@@ -212,3 +212,14 @@ def test_17_6_the_82nd_s_supply_drops_closed_zone_and_late_link_up(june8):
     )
     assert "TQ -2" in eighty_second_supply(closed.evolve(date=dt.date(1944, 6, 11)))
     assert "82nd supply (17.6)" in nl.phase_effects(closed).results
+
+
+def test_the_8_june_0700_scenario_against_the_historical_front_of_the_evening_before():
+    """The same test as the other games' scenarios: the implied front within 3 km of the line, nobody astray."""
+    from normandy_lab.history.compare import compare_with_history
+
+    state = nl.load_scenario("gts_1944-06-08_0700")
+    result = compare_with_history(state)
+    assert result.record_date == dt.date(1944, 6, 7)  # the front of the evening before
+    assert result.mean_km <= 3.0, result.summary()
+    assert not result.unexplained, result.summary()
