@@ -223,3 +223,17 @@ def test_the_8_june_0700_scenario_against_the_historical_front_of_the_evening_be
     assert result.record_date == dt.date(1944, 6, 7)  # the front of the evening before
     assert result.mean_km <= 3.0, result.summary()
     assert not result.unexplained, result.summary()
+
+
+def test_17_6_the_link_up_is_drawn_on_the_map_with_its_break(june8):
+    western = june8.evolve(hypothetical_82nd=True)
+    explorer = nl.explore(western)
+    explorer.show_zones.value = True
+    routes = explorer.sources["routes"].data
+    assert len(routes["xs"]) == 1 and routes["colour"] == ["#1e7b1e"] and "(17.6)" in routes["label"][0]
+    assert explorer.sources["route_breaks"].data["x"] == []
+    closed = western.evolve(units=(*western.units, *[_german(f"DE-LZ{n}", h) for n, h in enumerate(LZ_4)]))
+    explorer.open(closed)
+    routes = explorer.sources["routes"].data
+    assert routes["colour"] == ["#c0392b"] and len(explorer.sources["route_breaks"].data["x"]) == 1
+    assert nl.supply(june8).routes() == []  # the historical drops: nothing to draw

@@ -48,6 +48,21 @@ class Zone:
     short: str = ""
 
 
+@dataclass(frozen=True)
+class Route:
+    """A path a rule tests, drawn on the map: a link-up, a way to remount (The Greatest Day 17.6, 15.0).
+
+    ``path`` is its hex ids (the whole way when it holds; when it does not, the shortest way with the
+    enemy ignored), ``ok`` whether it holds, ``first_break`` the first hex that closes it ("" if none).
+    """
+
+    label: str
+    rule: str
+    path: tuple[str, ...]
+    ok: bool
+    first_break: str = ""
+
+
 @dataclass(init=False)
 class UnitSupply:
     """The supply report of one unit.
@@ -285,6 +300,11 @@ class SupplyReport:
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
         """Return, per side, the names of the in-supply HQs whose range covers each hex ("; "-joined)."""
         return self.determination.hq_ranges_at()
+
+    def routes(self) -> list[Route]:
+        """Return the paths the rule system tests and draws (GTS: the 82nd's link-up), if it has any."""
+        routes = getattr(self.determination, "routes", None)
+        return list(routes()) if routes is not None else []
 
     def zones(self) -> list[Zone]:
         """Return the areas the rule system draws on the map besides ranges (KG: HQ support bands).

@@ -245,6 +245,28 @@ def zone_data(report: SupplyReport) -> tuple[dict[str, list], dict[str, list]]:
     return outlines, labels
 
 
+def route_data(report: SupplyReport) -> tuple[dict[str, list], dict[str, list]]:
+    """Return the paths the rule system tests (``SupplyReport.routes``) as lines, and where each breaks."""
+    cx, cy = hex_centres(report.state.system)
+    g = grid(report.state.system)
+    lines: dict[str, list] = {"xs": [], "ys": [], "label": [], "colour": []}
+    breaks: dict[str, list] = {"x": [], "y": [], "label": []}
+    for route in report.routes():
+        if not route.path:
+            continue
+        at = [g.index(h) for h in route.path]
+        lines["xs"].append([round(float(cx[i]), 1) for i in at])
+        lines["ys"].append([round(float(cy[i]), 1) for i in at])
+        lines["label"].append(f"{route.label} ({route.rule})")
+        lines["colour"].append("#1e7b1e" if route.ok else "#c0392b")
+        if route.first_break:
+            i = g.index(route.first_break)
+            breaks["x"].append(round(float(cx[i]), 1))
+            breaks["y"].append(round(float(cy[i]), 1))
+            breaks["label"].append(f"{route.label}: broken at {route.first_break} ({route.rule})")
+    return lines, breaks
+
+
 def regional_interdiction_data(state: GameState) -> dict[str, list]:
     """Return each map sheet's outline with its air interdiction penalty, as the rule system gives it.
 

@@ -49,6 +49,8 @@ FEATURE_LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "move_costs": ("x", "y", "text"),
     "zones": ("xs", "ys", "label", "side"),
+    "routes": ("xs", "ys", "label", "colour"),
+    "route_breaks": ("x", "y", "label"),
     "zone_labels": ("x", "y", "text"),
     "bridges": ("x", "y", "a", "b", "water", "angle"),
     "broken_bridges": ("x", "y", "a", "b", "water"),
@@ -173,6 +175,17 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
         legend_label="rule zones (support radius, SP costs)", name=f"{prefix}layer:zones",
     )  # fmt: skip
     fig.add_tools(HoverTool(renderers=[zones], tooltips=[("", "@label")]))
+    # The paths a rule tests (GTS: the 82nd's link-up), green where they hold, red where they break.
+    routes = fig.multi_line(
+        "xs", "ys", source=src["routes"], line_color="colour", line_width=3, line_dash="dotdash",
+        legend_label="paths a rule tests (link-up)", name=f"{prefix}layer:routes",
+    )  # fmt: skip
+    breaks = fig.scatter(
+        "x", "y", source=src["route_breaks"], marker="square_x", size=18, fill_alpha=0.0,
+        line_color="#d40000", line_width=3, legend_label="where a tested path breaks",
+        name=f"{prefix}layer:route_breaks",
+    )  # fmt: skip
+    fig.add_tools(HoverTool(renderers=[routes, breaks], tooltips=[("", "@label")]))
     fig.add_layout(
         LabelSet(
             x="x", y="y", text="text", source=src["zone_labels"], text_font_size="8pt", text_align="center",

@@ -100,7 +100,7 @@ def determine(state: GameState) -> SupplyReport:
             row.reason = f"Non-Supplied: {why}: {NON_SUPPLIED_EFFECTS}"
         rows[unit.id] = row
     report = SupplyReport(state=state, units=rows, sources={"allied": [], "german": []}, halved=False)
-    report.determination = NoRanges(state.system)
+    report.determination = NoRanges(state)
     return report
 
 
@@ -128,10 +128,11 @@ def _verdict(unit: Any, status: dict[str, tuple[bool, str, str]]) -> tuple[bool,
 class NoRanges:
     """A designation has no ranges: no HQ or source reaches any hex (the report's contract, kept empty)."""
 
-    def __init__(self, system: str) -> None:
+    def __init__(self, state: GameState) -> None:
         from normandy_lab.grids import grid
 
-        self.n = len(grid(system))
+        self.state = state
+        self.n = len(grid(state.system))
 
     def supply_range(self, hq_or_source: str) -> set[str]:
         """Return no hexes: supply is not traced in this game."""
@@ -140,6 +141,17 @@ class NoRanges:
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
         """Return no ranges at any hex."""
         return {side: np.full(self.n, "", dtype=object) for side in ("allied", "german")}
+
+    def routes(self) -> list[Any]:
+        """Return the paths to draw: the western 82nd's link-up with Utah Beach (17.6), held or broken."""
+        from normandy_lab.engine.report import Route
+        from normandy_lab.rules.gts.paths import linked_up
+
+        if self.state is None or not self.state.markers["hypothetical_82nd"]:
+            return []
+        link = linked_up(self.state)
+        label = f"the 82nd's link-up from {self.state.markers['supply_drop_zone']}: {link.words}"
+        return [Route(label, "17.6", tuple(link.path), link.ok, link.first_break)]
 
 
 # 17.6: the 82nd's air supply missions, each flown the night before the day it serves.

@@ -56,8 +56,9 @@ class _Controls:
         self.show_all_paths = w.Checkbox(value=False, description="all lines of supply", indent=False)
         self.view = w.Dropdown(options=VIEWS, value="phasing side", description="Seen by:", layout=small)
         self.show_sources = w.Checkbox(value=False, description="supply ranges of the sources", indent=False)
-        # The areas the rule system draws besides ranges (KG: HQ support radius and SP bands, 26.10.5).
-        self.show_zones = w.Checkbox(value=False, description="rule zones", indent=False)
+        # The areas and paths the rule system draws besides ranges (KG: HQ support radius and SP bands,
+        # 26.10.5; GTS: the 82nd's link-up, 17.6).
+        self.show_zones = w.Checkbox(value=False, description="rule zones and paths", indent=False)
         self.sector = w.Dropdown(
             options=["", FRONT_VIEW, *SECTORS], value="", description="Go to:", layout=w.Layout(width="300px")
         )

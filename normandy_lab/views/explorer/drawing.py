@@ -54,10 +54,17 @@ class _Drawing:
             if self.show_zones.value
             else (empty_columns("zones"), empty_columns("zone_labels"))
         )
+        routes, route_breaks = (
+            layers.route_data(report)
+            if self.show_zones.value
+            else (empty_columns("routes"), empty_columns("route_breaks"))
+        )
         features = {
             "units": units,
             "zones": zones,
             "zone_labels": zone_labels,
+            "routes": routes,
+            "route_breaks": route_breaks,
             "formations": layers.formation_data(state, report),
             "paths": layers.path_data(
                 state, report, chosen, side=(viewer or None) if chosen is None else None
