@@ -237,3 +237,21 @@ def test_17_6_the_link_up_is_drawn_on_the_map_with_its_break(june8):
     routes = explorer.sources["routes"].data
     assert routes["colour"] == ["#c0392b"] and len(explorer.sources["route_breaks"].data["x"]) == 1
     assert nl.supply(june8).routes() == []  # the historical drops: nothing to draw
+
+
+def test_17_1_air_defence_by_terrain_and_aa_units_in_range(june8):
+    from normandy_lab.rules.gts.air import air_defence
+
+    terrain = nl.terrain_map("gts", progress=False).hexes["terrain"]
+    town = next(h for h in terrain.index if terrain[h] == "Town")
+    assert air_defence(june8, town)["terrain"].startswith(f"Town at {town}: AD 2")  # 17.1: Town 2
+    flak = replace(_german("DE-FLAK", "45.022"), type="flak")
+    g = nl.grid("gts")
+    near = next(h for h in g._ids if 5 <= g.distance(h, "45.022") <= 8)
+    far = next(h for h in g._ids if g.distance(h, "45.022") == 9)
+    state = june8.evolve(units=(*june8.units, flak))
+    assert air_defence(state, near)["aa_units"] == ["DE-FLAK"] and air_defence(state, far)["aa_units"] == []
+    # An American unit next to the flak cuts its reach to one hex (17.1).
+    pressed = state.evolve(units=(*state.units, replace(flak, id="US-X", side="allied", nationality="US",
+                                                        type="infantry", hex=g.canonical(g.neighbors("45.022")[0]))))  # fmt: skip
+    assert air_defence(pressed, near)["aa_units"] == []

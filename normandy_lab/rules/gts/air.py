@@ -63,3 +63,47 @@ def set_interdiction(state: GameState, value: object) -> GameState:
             + ("; the first allocation is at 0700 on 7 June" if state.date < AIR_ALLOCATION_FROM else "")
         )
     return state.evolve(fighter_bombers_on_interdiction=value)
+
+
+# 17.1 Air Defense: terrain gives a value in its hex and the hexes next to it (one roll, the best terrain);
+# units with an AA value reach 8 hexes (1 when an enemy unit is next to them).  The derived map has no
+# Fortified hexes (the overlay's strongpoints are on the map only): Town and City carry their values.
+TERRAIN_AIR_DEFENCE = {"Fortified": 5, "City": 4, "Town": 2}
+AA_RANGE = 8
+
+
+def air_defence(state: GameState, target_hex: str) -> dict[str, object]:
+    """Return what may make a fighter-bomber striking ``target_hex`` abort (17.1).
+
+    ``terrain``: the best terrain value in the hex or next to it, and the chance its one d10 roll (at or
+    under the value) aborts the strike; ``aa_units``: the German units with an AA role in range (8 hexes,
+    1 with an enemy unit next to them).  Their AA values are printed on the counters, not in the text, so
+    their chances are not given.  Planes on interdiction are never fired on.
+    """
+    from normandy_lab.gamemap import game_map
+
+    gmap = game_map(state.system)
+    g = gmap.grid
+    terrain = gmap.terrain.hexes["terrain"]
+    around = [target_hex, *(g.canonical(n) for n in g.neighbors(target_hex))]
+    # The best value; on a tie the target's own hex, then the lowest id.
+    best = max((TERRAIN_AIR_DEFENCE.get(terrain[h], 0), h == target_hex, h) for h in around)
+    best = (best[0], best[2])
+    allied_at = {u.hex for u in state.units_of("allied")}
+    aa = []
+    for u in state.units_of("german"):
+        if u.type != "flak":
+            continue
+        pressed = any(g.canonical(n) in allied_at for n in g.neighbors(u.hex))
+        if g.distance(u.hex, target_hex) <= (1 if pressed else AA_RANGE):
+            aa.append(u.id)
+    return {
+        "terrain": (
+            f"{terrain[best[1]]} at {best[1]}: AD {best[0]}, aborts on a d10 of {best[0]} or less "
+            f"({best[0] / 10:.0%}) (17.1)"
+            if best[0]
+            else "no terrain air defence (17.1)"
+        ),
+        "aa_units": sorted(aa),
+        "aa_values": "on the counters, not in the text" if aa else "",
+    }
