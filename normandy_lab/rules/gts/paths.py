@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -57,28 +58,44 @@ def fire_zone(state: GameState, side: str) -> np.ndarray:
     return zone
 
 
+@lru_cache(maxsize=4)
 def _roads(system: str) -> dict[int, list[int]]:
-    """Return each hex's neighbours across a road hexside."""
+    """Return each hex's neighbours across a road hexside (they depend on the map alone)."""
     e = game_map(system).edges
+    return _neighbours(e.src[(e.road > 0) & ~e.all_sea], e.dst[(e.road > 0) & ~e.all_sea])
+
+
+@lru_cache(maxsize=4)
+def _land(system: str) -> dict[int, list[int]]:
+    """Return each hex's neighbours across a land hexside (they depend on the map alone)."""
+    e = game_map(system).edges
+    return _neighbours(e.src[~e.all_sea], e.dst[~e.all_sea])
+
+
+def _neighbours(src: np.ndarray, dst: np.ndarray) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
-    for a, b in zip(
-        e.src[(e.road > 0) & ~e.all_sea].tolist(), e.dst[(e.road > 0) & ~e.all_sea].tolist(), strict=True
-    ):
+    for a, b in zip(src.tolist(), dst.tolist(), strict=True):
         out.setdefault(a, []).append(b)
     return out
 
 
-def _bfs(starts: list[int], step: dict[int, list[int]], closed: np.ndarray) -> dict[int, int]:
-    """Breadth-first search from ``starts`` over ``step``: each reached hex -> the hex it was reached from."""
+def _bfs(
+    starts: list[int], step: dict[int, list[int]], closed: np.ndarray
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Breadth-first search from ``starts`` over ``step``.
+
+    Returns each reached hex -> the hex it was reached from (-1 for a start), and -> its number of steps.
+    """
     came = {s: -1 for s in starts if not closed[s]}
+    steps = dict.fromkeys(came, 0)
     queue = deque(came)
     while queue:
         h = queue.popleft()
         for n in step.get(h, ()):
             if n not in came and not closed[n]:
-                came[n] = h
+                came[n], steps[n] = h, steps[h] + 1
                 queue.append(n)
-    return came
+    return came, steps
 
 
 def _back(came: dict[int, int], end: int, ids) -> list[str]:
@@ -106,33 +123,31 @@ def linked_up(state: GameState) -> PathResult:
     hexes").
     """
     gmap = game_map(state.system)
-    g, e = gmap.grid, gmap.edges
+    g = gmap.grid
     zone_name = state.markers["supply_drop_zone"]
     zone = [g.index(h) for h in (LZ_5 if zone_name == "LZ 5" else LZ_4)]
-    roads = _roads(state.system)
+    roads, land = _roads(state.system), _land(state.system)
     beach = {g.index(h) for h in UTAH_REINFORCEMENT_HEXES}
     targets = {
         h for h in roads if h in beach or any(g.index(n) in beach for n in g.neighbors(str(g._ids[h])))
     }
     german = _occupied(state, "german")
-    land: dict[int, list[int]] = {}
-    for a, b in zip(e.src[~e.all_sea].tolist(), e.dst[~e.all_sea].tolist(), strict=True):
-        land.setdefault(a, []).append(b)
 
-    def search(closed: np.ndarray) -> tuple[dict[int, int], list[int], dict[int, list[str]]]:
-        to_road = _bfs(zone, land, closed)
+    def search(closed: np.ndarray):
+        """Return the road search from the zone's nearest road hexes, its steps, the targets and the leads."""
+        to_road, over_land = _bfs(zone, land, closed)
         entry = [h for h in to_road if h in roads]
         if not entry:
-            return {}, [], {}
-        first = min(len(_back(to_road, h, g._ids)) for h in entry)
-        entry = [h for h in entry if len(_back(to_road, h, g._ids)) == first]
-        came = _bfs(entry, roads, closed)
+            return {}, {}, [], {}
+        first = min(over_land[h] for h in entry)
+        entry = [h for h in entry if over_land[h] == first]
+        came, steps = _bfs(entry, roads, closed)
         lead = {h: _back(to_road, h, g._ids) for h in entry}
-        return came, [t for t in targets if t in came], lead
+        return came, steps, [t for t in targets if t in came], lead
 
-    came, reached, lead = search(german)
+    came, steps, reached, lead = search(german)
     if reached:
-        end = min(reached, key=lambda t: (len(_back(came, t, g._ids)), str(g._ids[t])))
+        end = min(reached, key=lambda t: (steps[t], str(g._ids[t])))
         road = _back(came, end, g._ids)
         path = lead[g.index(road[0])][:-1] + road
         return PathResult(
@@ -141,12 +156,12 @@ def linked_up(state: GameState) -> PathResult:
             path,
             words=f"linked up: from {zone_name} by road to {path[-1]}, beside the beach (17.6)",
         )
-    free, open_targets, free_lead = search(np.zeros(len(g), dtype=bool))
+    free, free_steps, open_targets, free_lead = search(np.zeros(len(g), dtype=bool))
     if not open_targets:
         return PathResult(
             False, "17.6", cause="no road", words=f"no road joins {zone_name} to Utah Beach (17.6)"
         )
-    end = min(open_targets, key=lambda t: (len(_back(free, t, g._ids)), str(g._ids[t])))
+    end = min(open_targets, key=lambda t: (free_steps[t], str(g._ids[t])))
     road = _back(free, end, g._ids)
     path = free_lead[g.index(road[0])][:-1] + road
     first = next(h for h in path if german[g.index(h)])
@@ -160,7 +175,7 @@ def linked_up(state: GameState) -> PathResult:
 def remount_path(state: GameState, unit_id: str) -> PathResult:
     """Tell whether a unit could remount its abandoned transport (15.0): its path, or the first break."""
     gmap = game_map(state.system)
-    g, e = gmap.grid, gmap.edges
+    g = gmap.grid
     unit = state.unit(unit_id)
     enemy = _occupied(state, other_side(unit.side))
     zone = fire_zone(state, unit.side)
@@ -168,36 +183,31 @@ def remount_path(state: GameState, unit_id: str) -> PathResult:
     start = g.index(unit.hex)
     closed[start] = False  # the unit's own hex (15.0 asks where the path goes, not where it starts)
     roads = _roads(state.system)
-    land: dict[int, list[int]] = {}
-    for a, b in zip(e.src[~e.all_sea].tolist(), e.dst[~e.all_sea].tolist(), strict=True):
-        land.setdefault(a, []).append(b)
-    to_road = _bfs([start], land, closed)
+    to_road, over_land = _bfs([start], _land(state.system), closed)
     on_road = [h for h in to_road if h in roads]
     stand_in = " (Fire Zones: the stand-in, every hex next to an enemy unit)" if zone.any() else ""
     if not on_road:
         return PathResult(
             False, "15.0", cause="no road", words=f"no road reached free of the enemy{stand_in} (15.0)"
         )
-    nearest = min(on_road, key=lambda h: (len(_back(to_road, h, g._ids)), str(g._ids[h])))
+    nearest = min(on_road, key=lambda h: (over_land[h], str(g._ids[h])))
     lead = _back(to_road, nearest, g._ids)
-    along = _bfs([nearest], roads, closed)
+    along, road_steps = _bfs([nearest], roads, closed)
     if unit.side == "allied":
         beach = {g.index(h) for h in UTAH_REINFORCEMENT_HEXES}
         goal = [h for h in along if h in beach]
     else:
         edge = _edge_distance(state.system)
-        goal = [
-            h for h, _ in along.items()
-            if len(_back(along, h, g._ids)) > REMOUNT_ROAD_HEXES and edge[h] < edge[nearest]
-        ]  # fmt: skip
+        # The road path's hexes (its first included) number road_steps + 1.
+        goal = [h for h in along if road_steps[h] + 1 > REMOUNT_ROAD_HEXES and edge[h] < edge[nearest]]
     if goal:
-        end = min(goal, key=lambda h: (len(_back(along, h, g._ids)), str(g._ids[h])))
+        end = min(goal, key=lambda h: (road_steps[h], str(g._ids[h])))
         path = lead + _back(along, end, g._ids)[1:]
         return PathResult(
             True, "15.0", path, words=f"a remount path of {len(path) - len(lead)} road hexes (15.0)"
         )
     # Why not: the same search with the enemy and its zones ignored, and the first closed hex on it.
-    free = _bfs([nearest], roads, gmap.closed(state.maps).copy())
+    free, _ = _bfs([nearest], roads, gmap.closed(state.maps).copy())
     words = (
         f"no road path of {REMOUNT_ROAD_HEXES} hexes towards a friendly edge or the beach is free{stand_in} "
         "(15.0)"

@@ -147,7 +147,7 @@ class NoRanges:
         from normandy_lab.engine.report import Route
         from normandy_lab.rules.gts.paths import linked_up
 
-        if self.state is None or not self.state.markers["hypothetical_82nd"]:
+        if not self.state.markers["hypothetical_82nd"]:
             return []
         link = linked_up(self.state)
         label = f"the 82nd's link-up from {self.state.markers['supply_drop_zone']}: {link.words}"

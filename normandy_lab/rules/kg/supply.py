@@ -136,6 +136,22 @@ def determine(state: GameState) -> SupplyReport:
     return report
 
 
+def _on_map_by(units: list[Any], rows: dict[str, UnitSupply], key: Any) -> dict[Any, list[Any]]:
+    """Group a side's combat units on the map by ``key`` (those that trace together); report those off it.
+
+    HQs are left out (they are supported first); a unit in a box traces no line (:func:`_off_map`).
+    """
+    groups: dict[Any, list[Any]] = {}
+    for u in units:
+        if u.hq is not None:
+            continue
+        if u.status != "active":
+            _off_map(rows[u.id], u)
+            continue
+        groups.setdefault(key(u), []).append(u)
+    return groups
+
+
 def _row(unit: Any, limit: str) -> UnitSupply:
     row = UnitSupply(unit_id=unit.id, side=unit.side, hex=unit.hex)
     row.limit = limit
@@ -266,14 +282,7 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
         own = sorted(i for i, b in beach_of.items() if b in beaches)
         held = state.markers["army_sp"].get(army, 0)  # before any HQ is supported this turn
         ranges.support[army] = (own, support_radius(rules, level), level, held)
-    by_army: dict[str, list[Any]] = {}
-    for u in units:
-        if u.hq is not None:
-            continue
-        if u.status != "active":
-            _off_map(rows[u.id], u)
-            continue
-        by_army.setdefault(ARMY.get(u.nationality, "UK"), []).append(u)
+    by_army = _on_map_by(units, rows, lambda u: ARMY.get(u.nationality, "UK"))
     for army, members in by_army.items():
         targets = list(beach_of) + supported[army]
         found = net.lines(targets, [situation.position[u.id] for u in members])
@@ -376,17 +385,10 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
         if d < FAR or (names[c] == "Cherbourg" and cherbourg_open)
     ]
     # Mechanized and corps units to the supported corps HQs, the others to the serving city hexes.
-    by_kind: dict[bool, list[Any]] = {True: [], False: []}
     for c in cities:
         ranges.hubs["german"][str(net.ids[c])] = c
     ranges.limits["german"] = limit
-    for u in units:
-        if u.hq is not None:
-            continue
-        if u.status != "active":
-            _off_map(rows[u.id], u)
-            continue
-        by_kind[bool(u.mechanized or u.corps)].append(u)
+    by_kind = _on_map_by(units, rows, lambda u: bool(u.mechanized or u.corps))
     for to_hq, members in by_kind.items():
         targets = supported if to_hq else cities
         what = "supported corps HQ" if to_hq else "German city hex whose road reaches an off-map box"
