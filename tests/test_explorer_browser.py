@@ -147,7 +147,10 @@ def _label(page) -> str:
     return page.locator(".widget-html-content", has_text="out of supply:").first.inner_text()
 
 
-def test_explorer_in_jupyterlab(lab):
+@contextlib.contextmanager
+def _chromium(lab):
+    """Launch Debian's Chromium on a page of the test size; give the browser, the page and, as they come,
+    the addresses it fetched from outside the lab (and data: and blob: URLs)."""
     from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -158,6 +161,28 @@ def test_explorer_in_jupyterlab(lab):
         page.on(
             "request", lambda r: None if r.url.startswith((lab, "data:", "blob:")) else outside.append(r.url)
         )
+        yield browser, page, outside
+        browser.close()
+
+
+@contextlib.contextmanager
+def _notebook_run(lab, notebook: str, last_output: str):
+    """Open a copy of a repository notebook in the lab, Run All, and give the page once its last output shows.
+
+    The page must show no error output, and nothing it fetched may come from outside localhost.
+    """
+    shutil.copy(REPO / "notebooks" / notebook, lab.root)
+    with _chromium(lab) as (_, page, outside):
+        _run_all(page, lab, notebook, last_output)
+        assert not page.locator(
+            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+        ).count()
+        yield page
+    assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
+
+
+def test_explorer_in_jupyterlab(lab):
+    with _chromium(lab) as (_, page, outside):
         _run_all(page, lab, "02_supply_explorer.ipynb", "13_june_vire_bridge.json", 60_000, fresh=True)
 
         # The map renders: a canvas, and the hexes are in the page's BokehJS document.
@@ -326,7 +351,6 @@ def test_explorer_in_jupyterlab(lab):
             timeout=30_000,
         )
         page.screenshot(path=str(SHOTS / "07_edit_removed.png"))
-        browser.close()
     assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
 
 
@@ -396,14 +420,11 @@ HOSTILE_CELLS = [
 def test_markup_in_a_scenario_runs_no_script_in_jupyterlab(lab):
     """Issue 14 (D4): texts from a file are shown as text in the explorer, in JupyterLab and in its export."""
     import nbformat
-    from playwright.sync_api import sync_playwright
 
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in HOSTILE_CELLS])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(notebook, lab.root / "hostile.ipynb")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
+    with _chromium(lab) as (browser, page, _):
         _run_all(page, lab, "hostile.ipynb", "EXPORTED")
         page.wait_for_function("() => window.__nl_control === 1", timeout=30_000)
         # The inspector shows the unit's name and note with their markup as text.
@@ -436,33 +457,6 @@ def test_markup_in_a_scenario_runs_no_script_in_jupyterlab(lab):
         exported.wait_for_timeout(1000)
         exported.screenshot(path=str(SHOTS / "09_export_hover.png"))
         assert exported.evaluate("() => window.__nl_injected") is None
-        browser.close()
-
-
-@contextlib.contextmanager
-def _notebook_run(lab, notebook: str, last_output: str):
-    """Open a copy of a repository notebook in the lab, Run All, and give the page once its last output shows.
-
-    The page must show no error output, and nothing it fetched may come from outside localhost.
-    """
-    from playwright.sync_api import sync_playwright
-
-    shutil.copy(REPO / "notebooks" / notebook, lab.root)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    outside: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
-        page.on(
-            "request", lambda r: None if r.url.startswith((lab, "data:", "blob:")) else outside.append(r.url)
-        )
-        _run_all(page, lab, notebook, last_output)
-        assert not page.locator(
-            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
-        ).count()
-        yield page
-        browser.close()
-    assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
 
 
 def test_cobra_notebook_in_jupyterlab(lab):

@@ -312,6 +312,14 @@ class GameState:
         """Return the active units of ``side``."""
         return tuple(u for u in self.units if u.side == side and u.status == "active")
 
+    def stacks(self) -> dict[str, list[Unit]]:
+        """Return the active units by hex (both sides), in the state's order."""
+        by_hex: dict[str, list[Unit]] = {}
+        for u in self.units:
+            if u.status == "active":
+                by_hex.setdefault(u.hex, []).append(u)
+        return by_hex
+
     def rng(self) -> np.random.Generator:
         """Return the seeded generator positioned after the draws made so far.
 

@@ -88,10 +88,7 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
     g = grid(state.system)
     cx, cy = hex_centres(state.system)
     hex_size = g.georeference.hex_size_m * 1.5  # Mercator metres are ~1.5 ground metres at 49° N
-    stacks: dict[str, list] = {}
-    for u in state.units:
-        if u.status == "active":
-            stacks.setdefault(u.hex, []).append(u)
+    stacks = state.stacks()
     data: dict[str, list] = {
         key: []
         for key in (

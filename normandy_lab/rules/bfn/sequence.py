@@ -129,10 +129,7 @@ def combat_odds(state: GameState, side: str) -> list[dict[str, Any]]:
 
     g = grid(state.system)
     report = supply(state)
-    by_hex: dict[str, list] = {}
-    for u in state.units:
-        if u.status == "active":
-            by_hex.setdefault(u.hex, []).append(u)
+    by_hex = state.stacks()
     out = []
     for hex_id, defenders in sorted(by_hex.items()):
         if defenders[0].side == side:

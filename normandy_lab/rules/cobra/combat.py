@@ -86,10 +86,7 @@ def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
     rules = state.rules
     g = grid(state.system)
     report = supply(state)
-    by_hex: dict[str, list] = {}
-    for u in state.units:
-        if u.status == "active":
-            by_hex.setdefault(u.hex, []).append(u)
+    by_hex = state.stacks()
     points = state.markers["supply_points"]
     reach = naval_reach(state.system) if side == "allied" else None
     cherbourg = {str(g._ids[i]) for i in city_hexes(state.system, "Cherbourg")}
