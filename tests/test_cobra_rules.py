@@ -863,7 +863,7 @@ def test_5_9_1b_the_extension_follows_a_turn_ending_with_an_allied_unit_south_of
 
 def test_5_9_1d_the_extended_boundary_has_the_same_effects_south_of_its_line(gt15):
     from normandy_lab.engine.edits import apply_edit
-    from normandy_lab.rules.cobra.system import east_of_boundary
+    from normandy_lab.rules.cobra.boundary import east_of_boundary
 
     _, gt16 = _south_of_vire(gt15)
     extended = apply_edit(gt16, {"op": "marker", "name": "boundary_extension", "value": ["A2117", "A5117"]})

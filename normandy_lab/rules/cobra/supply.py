@@ -255,7 +255,7 @@ def _attack_counts(
     not enter a hex more than one hex east of it, a British or Canadian unit's more than one hex west
     (INFERRED: the limits 5.9b-c set on where a move may end).  None when no boundary is set.
     """
-    from normandy_lab.rules.cobra.system import east_of_boundary
+    from normandy_lab.rules.cobra.boundary import east_of_boundary
 
     east = east_of_boundary(state)
     if east is None or not units:
@@ -539,7 +539,7 @@ def _campaign_sources(state: GameState, situation: Situation, army: str | None) 
         usable = control[i] == "allied" and not closed[i] and (allied[i] or not german_zoc[i])
         if usable and str(g._ids[i]) not in wrecked:
             found[int(i)] = f"{name} beach (17.3.6f)"
-    from normandy_lab.rules.cobra.system import east_of_boundary
+    from normandy_lab.rules.cobra.boundary import east_of_boundary
 
     east = east_of_boundary(state)
     for name, hexes in state.rules.supply["supply_heads"].items():

@@ -194,6 +194,8 @@ class CobraRules(RuleSet):
         across the extension (:mod:`.boundary`).  A move may pass through a full hex but not end in it
         (6.0a-b, 6.2).
         """
+        from normandy_lab.rules.cobra.boundary import east_of_boundary
+
         crowded = self._stacking_end(state, unit, hex_index)
         if crowded:
             return f"{crowded} (6.2)"
@@ -513,16 +515,6 @@ def city_hexes(system: str, name: str) -> frozenset[int]:
     return frozenset(
         np.nonzero(((hexes["settlement"] == "City") & (hexes["builtup_name"] == name)).to_numpy())[0].tolist()
     )
-
-
-def east_of_boundary(state: GameState) -> np.ndarray | None:
-    """Return how far east of the Allied Army Boundary each hex lies (US side: negative), or None.
-
-    See :func:`normandy_lab.rules.cobra.boundary.east_of_boundary` (5.9, 5.9.1b-d).
-    """
-    from normandy_lab.rules.cobra.boundary import east_of_boundary as offsets
-
-    return offsets(state)
 
 
 def _carpet_bombing(state: GameState) -> GameState:
