@@ -253,6 +253,12 @@ class _Controls:
 
         self.map_widget = BokehModel(self.fig, layout=w.Layout(width="100%"))
         self.map_box.children = [self.map_widget]
+        self._map_changed = False
+        self.fig.document.on_change(self._note_map_change)
+
+    def _note_map_change(self, event: Any) -> None:
+        """Remember that the figure changed after its widget was made (see ``_ipython_display_``)."""
+        self._map_changed = True
 
     def _open_from_picker(self) -> None:
         try:
@@ -273,9 +279,11 @@ class _Controls:
 
         if not getattr(self, "_displayed", False):
             # The map's widget carries the figure as it was when the widget was made, and changes made
-            # before any browser shows it have nowhere to go: shown the first time, it is made afresh,
-            # so a cell that sets the explorer up (ticks a box, selects a unit) and then shows it works.
-            self._mount_map()
+            # before any browser shows it have nowhere to go: shown the first time, a changed figure is
+            # sent again through the same widget (a second widget would get every later patch too), so
+            # a cell that sets the explorer up (ticks a box, selects a unit) and then shows it works.
+            if self._map_changed:
+                self.map_widget.update_from_model(self.fig)
             self._displayed = True
         display(self.app)
 
