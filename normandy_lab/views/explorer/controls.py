@@ -294,12 +294,12 @@ SINGLE_KINDS = ("hex", "flag", "number")
 def _single_widget(w: Any, control: Any, value: Any) -> Any:
     """Return the widget of a one-value control, showing the marker's value now."""
     style = {"description_width": "initial"}
+    shown = single_value(control, value)
     if control.kind == "flag":
-        return w.Checkbox(value=bool(value), description=control.label, style=style, indent=False)
+        return w.Checkbox(value=shown, description=control.label, style=style, indent=False)
     if control.kind == "number":
-        return w.BoundedIntText(value=int(value or 0), min=0, max=999, description=control.label, style=style)
-    shown = value.get("hex", "") if isinstance(value, dict) else (value or "")
-    return w.Text(value=str(shown), placeholder="hex id", description=control.label, style=style)
+        return w.BoundedIntText(value=shown, min=0, max=999, description=control.label, style=style)
+    return w.Text(value=shown, placeholder="hex id", description=control.label, style=style)
 
 
 def single_value(control: Any, value: Any) -> Any:
