@@ -98,9 +98,7 @@ def _edge_costs(rules, destroyed_bridges: frozenset[str]) -> _EdgeCosts:
     system = rules.system
     tmap = terrain_map(system, progress=False)
     edges = edge_arrays(system)
-    destroyed = np.zeros(len(tmap.hexsides), dtype=bool)
-    if destroyed_bridges:
-        destroyed = tmap.hexsides.index.isin(list(destroyed_bridges))
+    destroyed = tmap.hexsides.index.isin(list(destroyed_bridges))  # all False when none are
     bridged = (edges.road_bridge | edges.rail_bridge) & ~destroyed[edges.side]
     wet = (edges.water > 0) & ~bridged  # destroyed bridges count as none
     # 7.3.2: infantry rates in any weather; 1/2 MP primary road, 1/3 MP highway.

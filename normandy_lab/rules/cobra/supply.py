@@ -59,9 +59,7 @@ def line_edges(rules: Any, destroyed_bridges: frozenset[str]) -> LineEdges:
     system = rules.system
     tmap = terrain_map(system, progress=False)
     e = edge_arrays(system)
-    destroyed = np.zeros(len(tmap.hexsides), dtype=bool)
-    if destroyed_bridges:
-        destroyed = tmap.hexsides.index.isin(list(destroyed_bridges))
+    destroyed = tmap.hexsides.index.isin(list(destroyed_bridges))  # all False when none are
     bridged = e.road_bridge & ~destroyed[e.side]
     road = (e.road > 0) & ((e.water == 0) | bridged)  # a road crosses water only by a standing bridge
     feature = tmap.hexsides["water_feature"].fillna("").to_numpy()[e.side]
