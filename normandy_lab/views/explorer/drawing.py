@@ -49,16 +49,13 @@ class _Drawing:
             "interdiction": layers.interdiction_hexes(state),
             "blocking": [g.index(blocking)] if blocking else [],
         }
-        zones, zone_labels = (
-            layers.zone_data(report)
-            if self.show_zones.value
-            else (empty_columns("zones"), empty_columns("zone_labels"))
-        )
-        routes, route_breaks = (
-            layers.route_data(report)
-            if self.show_zones.value
-            else (empty_columns("routes"), empty_columns("route_breaks"))
-        )
+        if self.show_zones.value:
+            zones, zone_labels = layers.zone_data(report)
+            routes, route_breaks = layers.route_data(report)
+        else:
+            zones, zone_labels, routes, route_breaks = map(
+                empty_columns, ("zones", "zone_labels", "routes", "route_breaks")
+            )
         features = {
             "units": units,
             "zones": zones,
