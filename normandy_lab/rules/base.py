@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
     from normandy_lab.engine.state import GameState
 
+#: The counters' colours when a rule system gives none for a side: blue and red, as on most maps.
+SIDE_COLOURS = {"allied": "#1f4e9e", "german": "#b22222"}
+
 
 @dataclass(frozen=True)
 class Phase:
@@ -129,8 +132,8 @@ class RuleSet:
     ring_words: dict[str, str] = field(
         default_factory=lambda: {"full": "in supply", "out": "out of supply", "cut": "cut off"}
     )
-    #: The colour of each side's counters and formation symbols (blue and red by default, as on most maps).
-    side_colours: dict[str, str] = field(default_factory=lambda: {"allied": "#1f4e9e", "german": "#b22222"})
+    #: The colour of each side's counters and formation symbols (``SIDE_COLOURS`` by default).
+    side_colours: dict[str, str] = field(default_factory=lambda: dict(SIDE_COLOURS))
     #: The off-map boxes of the game, by name (none by default): where units may stand off the map.
     boxes: dict[str, OffMapBox] = field(default_factory=dict)
     #: The label on each unit type's counter ("INF", "PARA") and each size's echelon mark ("II", "XX").

@@ -17,9 +17,9 @@ from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.grids import grid
+from normandy_lab.rules.base import SIDE_COLOURS
 from normandy_lab.views.mapview import to_mercator
 
-SIDE_COLOURS = {"allied": "#1f4e9e", "german": "#b22222"}  # when a rule system gives none for a side
 # The ring around a unit's marker says its supply state at a glance; the rule system says which ring a
 # unit's report gets (``RuleSet.supply_ring``: BfN's full ring is General and Combat Supply, 7.2 and
 # 7.6.1, partial General only, cut isolated, 7.5o) and what each means (``RuleSet.ring_words``).
