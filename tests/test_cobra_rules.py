@@ -901,3 +901,92 @@ units:
         load_scenario_text(text.replace("A5117", "A4917"))
     with pytest.raises(ScenarioError, match="south of Vire"):
         load_scenario_text(text.replace("south_of_vire_gt: 20\n", ""))
+
+
+# -- supply points and command limits (11.0-11.3) ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("weather", "paid"), [("Clear", 1), ("Overcast", 2), ("Storm", 3)])
+def test_11_1d_the_germans_are_paid_by_the_weather_and_11_0c_hold_at_most_12(gt15, weather, paid):
+    from normandy_lab.rules.cobra.points import pay_germans
+
+    held = gt15.markers["supply_points"]["DE"]
+    assert pay_germans(gt15.evolve(weather=weather)).markers["supply_points"]["DE"] == held + paid
+    full = gt15.evolve(weather=weather, supply_points={**gt15.markers["supply_points"], "DE": 11})
+    assert pay_germans(full).markers["supply_points"]["DE"] == 12
+
+
+def test_11_1_the_next_turn_pays_the_germans_as_it_begins_and_the_allies_in_their_supply_phase(gt15):
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.engine.sequence import current_phase, next_phase
+    from normandy_lab.rules.cobra.points import GERMAN_INCOME
+
+    cobra = get("cobra")
+    state = apply_edit(gt15, {"op": "marker", "name": "allied_income", "value": {"US": 5, "UK": 3}})
+    while state.turn == "GT 15":  # GT 15's own Allied Supply phase may pay first: count from its end
+        before = dict(state.markers["supply_points"])
+        state = next_phase(state)
+    assert current_phase(state).name == "Weather & German Supply"
+    assert state.markers["supply_points"]["DE"] == min(12, before["DE"] + GERMAN_INCOME[state.weather])
+    assert "11.1d" in cobra.phase_results(state, current_phase(state))["german_sp"]
+    assert {k: state.markers["supply_points"][k] for k in ("US", "UK")} == {
+        "US": before["US"],
+        "UK": before["UK"],
+    }
+    state = _to_phase(state, "Allied Supply")
+    paid = {"Clear": (5, 3), "Overcast": (5, 3), "Storm": (0, 0)}[state.weather]  # no storm in play before
+    assert state.markers["supply_points"]["US"] == before["US"] + paid[0]
+    assert state.markers["supply_points"]["UK"] == before["UK"] + paid[1]
+    assert "11.1" in " ".join(cobra.phase_results(state, current_phase(state))["income"])
+
+
+def test_11_1b_storm_turns_pay_the_allies_half_rounded_up_and_the_first_storm_nothing(gt15):
+    from normandy_lab.rules.cobra.points import pay_allies
+
+    base = gt15.evolve(allied_income={"US": 5, "UK": 3})
+    points = base.markers["supply_points"]
+
+    def paid(state):
+        after = pay_allies(state).markers["supply_points"]
+        return after["US"] - points["US"], after["UK"] - points["UK"]
+
+    assert paid(base.evolve(weather="Clear")) == (5, 3)
+    assert paid(base.evolve(weather="Storm", weather_history=("Clear", "Storm"))) == (3, 2)
+    assert paid(base.evolve(weather="Storm", weather_history=("Clear", "Overcast"))) == (0, 0)
+    assert paid(gt15.evolve(weather="Clear")) == (0, 0)  # the track's entry unknown: nothing paid, said so
+    assert "Game Turn Record Track" in tuple(pay_allies(gt15.evolve(weather="Clear")).log)[-1]
+
+
+def test_11_3_example_gt_14_the_us_may_make_four_attacks_and_four_overruns_on_four_sp(gt15):
+    from normandy_lab.rules.cobra.points import command_words, track_entry
+
+    gt14 = gt15.evolve(date=turn_dates(14)[0], turn="GT 14")
+    entry = track_entry(gt14, "US", 14)
+    assert (entry.limit, entry.income, entry.source) == (4, 4, "rulebook 11.3 example")
+    assert track_entry(gt14, "UK", 14).limit is None  # the British line of GT 14 is not quoted
+    attacks = [{"army": "US"}] * 6 + [{"army": "UK"}]
+    words = command_words(gt14, attacks)
+    assert "at most 4 attacks and 4 overruns" in words["US"] and "2 more than the limit" in words["US"]
+    assert "set command_limits" in words["UK"]
+    set_uk = gt14.evolve(command_limits={"UK": 2})
+    assert "at most 2 attacks" in command_words(set_uk, attacks)["UK"]
+
+
+def test_11_1a_the_turn_track_is_set_by_an_edit_or_the_scenario_and_checked(gt15):
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.errors import RefusedError
+
+    edited = apply_edit(gt15, {"op": "marker", "name": "command_limits", "value": {"US": 6}})
+    assert apply_edit(edited, {"op": "marker", "name": "command_limits", "value": {"UK": 4}}).markers[
+        "command_limits"
+    ] == {"US": 6, "UK": 4}
+    for bad in ({"DE": 2}, {"US": -1}, {"US": 21}, "US"):
+        with pytest.raises(RefusedError, match=r"11\.1a, 11\.3"):
+            apply_edit(gt15, {"op": "marker", "name": "allied_income", "value": bad})
+    text = scenario_path("cobra_1944-07-16_gt15").read_text()
+    loaded = load_scenario_text(
+        text.replace("\nsupply_points:", "\nallied_income: {US: 5}\nsupply_points:", 1)
+    )
+    assert loaded.markers["allied_income"] == {"US": 5}
+    with pytest.raises(ScenarioError, match="allied_income"):
+        load_scenario_text(text.replace("\nsupply_points:", "\nallied_income: {DE: 5}\nsupply_points:", 1))

@@ -7,9 +7,9 @@ defender's favour) as it would go in with supply points, and without them: an at
 SP from the pool of the attacking army, the Germans 2 (11.0a-b, 11.2), and an attack made without SP
 counts its units out of supply, at half strength (10.0b, 10.6).  Once the Cotentin is cut off,
 Cherbourg supplies one German attack a game turn (17.3.5g): an attack with a unit whose line runs to a
-Cherbourg city hex says so, and the player picks which.  The Combat Results Table's body and the
-Allied command limits per turn are printed on the map and the turn track (GAP): the attack is not rolled,
-and the limits are not checked.
+Cherbourg city hex says so, and the player picks which.  The Combat Results Table's body is printed on the
+map (GAP): the attack is not rolled.  The Allied command limits (11.3) are compared with the attacks on offer
+where the text or the analyst gives them (:mod:`.points`).
 """
 
 from __future__ import annotations

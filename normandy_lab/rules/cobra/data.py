@@ -146,6 +146,10 @@ OPTIONS = {
 #: modifiers; ``allied_exited``: an Allied unit has left a map edge (5.3c's relief, 10.4's south edge).
 MARKERS = {
     "supply_points": {"US": 0, "UK": 0, "DE": 0},
+    # 11.1a, 11.3: the Allied income and command limits of the turn track (a GAP), {"US": n, "UK": n} as
+    # the analyst or scenario sets them; None: unknown (rules.cobra.points).
+    "allied_income": None,
+    "command_limits": None,
     "army_boundary": None,
     # 5.9.1b-d: the first game turn that ended with an Allied unit south of Vire, and the extension of
     # the boundary placed after it (the Vire end, the east end), or None.

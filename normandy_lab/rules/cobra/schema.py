@@ -1,6 +1,7 @@
 """Cobra's scenario schema: the core of every scenario narrowed to Cobra, and Cobra's own section.
 
-Cobra's section: the supply points of each army (11.1, 17.1.1), the Allied Army Boundary (5.9, 17.2), and
+Cobra's section: the supply points of each army (11.1, 17.1.1), the Allied income and command limits where
+the analyst reads them off the turn track (11.1a, 11.3), the Allied Army Boundary (5.9, 17.2), and
 whether the south map edge is lost to the Germans (10.4); a unit may carry the placement latitude its
 set-up allows (``within``, 17.2).  Exported with the other schemas in ``schemas/``.
 """
@@ -37,6 +38,13 @@ class SupplyPointsSchema(_Strict):
     DE: Annotated[StrictInt, Field(ge=0, le=12)] = 0  # 11.0c: never more than 12
 
 
+class TrackLineSchema(_Strict):
+    """A line of the Game Turn Record Track for the US and British armies (11.1a, 11.3; not in the text)."""
+
+    US: Annotated[StrictInt, Field(ge=0, le=20)] | None = None
+    UK: Annotated[StrictInt, Field(ge=0, le=20)] | None = None
+
+
 class CobraOptionsSchema(_Strict):
     """The readings a scenario may choose where 10.3 is open (``rules.cobra.metric``)."""
 
@@ -57,6 +65,8 @@ class CobraScenarioSchema(ScenarioSchema):
     options: CobraOptionsSchema | None = None  # type: ignore[assignment]
     # Cobra's own section
     supply_points: SupplyPointsSchema | None = None
+    allied_income: TrackLineSchema | None = None  # 11.1a: SP a turn, as the analyst reads the track
+    command_limits: TrackLineSchema | None = None  # 11.3: attacks (and overruns) a turn
     army_boundary: Annotated[StrictInt, Field(ge=1, le=51)] | None = None
     south_of_vire_gt: Annotated[StrictInt, Field(ge=1, le=28)] | None = None  # 5.9.1b
     boundary_extension: Annotated[list[HexId], Field(min_length=2, max_length=2)] | None = None  # 5.9.1b-c

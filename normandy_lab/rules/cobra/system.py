@@ -76,6 +76,8 @@ class CobraRules(RuleSet):
     def enter_phase(self, state: GameState) -> GameState:
         """Do what a phase's beginning does: Cherbourg entered, the carpet bombing, the end of the turn.
 
+        * 11.1: the Germans are paid as their Weather & Supply phase begins, the Allies as their Supply
+          phase begins (:mod:`.points`).
         * 17.3.5e: once an Allied unit stands in a Cherbourg city hex, the city serves the Germans no more
           (the ``cherbourg_entered`` marker; seen as each phase begins, so a unit that only passes
           through the city within one move is not seen).
@@ -87,9 +89,14 @@ class CobraRules(RuleSet):
           ``south_of_vire_gt`` marker), after which the boundary may be extended.
         """
         from normandy_lab.engine.sequence import current_phase
+        from normandy_lab.rules.cobra.points import pay_allies, pay_germans
 
         state = _cherbourg_entered(state)
         name = current_phase(state).name
+        if name == "Weather & German Supply":
+            return pay_germans(state)
+        if name == "Allied Supply":
+            return pay_allies(state)
         if name == "Game Turn Indication":
             state = _south_of_vire(state)
         if name == "Game Turn Indication" and state.markers["campaign"]:
@@ -121,6 +128,21 @@ class CobraRules(RuleSet):
             if problem:
                 raise RefusedError(problem)
             return state.evolve(boundary_extension=tuple(grid(self.system).canonical(h) for h in value))
+        if name in ("allied_income", "command_limits"):  # 11.1a, 11.3: the turn track's GAP
+            if value is None:
+                return state.evolve(**{name: None})
+            if (
+                not isinstance(value, dict)
+                or set(value) - {"US", "UK"}
+                or not all(
+                    isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 20 for v in value.values()
+                )
+            ):
+                raise RefusedError(
+                    f"{name} is a mapping of US and UK to whole numbers from 0 to 20, as the turn track "
+                    "prints them (11.1a, 11.3), or None"
+                )
+            return state.evolve(**{name: {**(state.markers[name] or {}), **value}})
         if name == "supply_points":
             if not isinstance(value, dict) or set(value) - {"US", "UK", "DE"}:
                 raise RefusedError("supply_points is a mapping of US, UK and DE to whole numbers (11.1)")
@@ -132,7 +154,7 @@ class CobraRules(RuleSet):
             return state.evolve(supply_points=points)
         raise RefusedError(
             "Cobra lets an edit set carpet_plan, army_boundary, boundary_extension, supply_points, "
-            f"allied_exited, south_edge_lost; not {name!r}"
+            f"allied_income, command_limits, allied_exited, south_edge_lost; not {name!r}"
         )
 
     def forbidden_steps(self, state: GameState, unit: Any) -> set[tuple[int, int]] | None:
@@ -246,6 +268,8 @@ class CobraRules(RuleSet):
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
         """Compute what a phase shows: the weather and its grip on German movement (5.3), supply (10.1)."""
+        from normandy_lab.rules.cobra.points import ALLIED_ARMIES, GERMAN_INCOME, allied_pay, track_entry
+
         results: dict[str, Any] = {}
         if phase.kind == "weather":
             top, bottom = self.weather_effects[state.weather]["german_ma_fraction"]
@@ -253,6 +277,16 @@ class CobraRules(RuleSet):
                 "weather": state.weather,
                 "roll": state.markers["weather_roll"] or "set by the scenario",
                 "german_ma": f"{top}/{bottom} of the MA (5.3b)" if top != bottom else "the whole MA (5.3b)",
+                "german_sp": (
+                    f"+{GERMAN_INCOME[state.weather]} in {state.weather.lower()} weather (11.1d); "
+                    f"{state.markers['supply_points']['DE']} held, at most 12 (11.0c)"
+                ),
+            }
+        elif phase.kind == "bookkeeping" and phase.side == "allied":
+            gt = turn_of(state.date)
+            results = {
+                "income": [allied_pay(state, track_entry(state, army, gt))[1] for army in ALLIED_ARMIES],
+                "supply_points": dict(state.markers["supply_points"]),
             }
         elif phase.kind == "combat":
             from normandy_lab.rules.cobra.combat import possible_attacks
@@ -260,6 +294,9 @@ class CobraRules(RuleSet):
             results["attacks"] = possible_attacks(state, phase.side)
             results["supply_points"] = dict(state.markers["supply_points"])
             if phase.side == "allied":
+                from normandy_lab.rules.cobra.points import command_words
+
+                results["command_limits"] = command_words(state, results["attacks"])
                 from normandy_lab.rules.cobra.combat import naval_points
 
                 results["naval_support_points"] = naval_points(turn_of(state.date), state.weather)
@@ -477,6 +514,8 @@ class CobraRules(RuleSet):
                 "UK": points.get("UK", 0),
                 "DE": points.get("DE", 0),
             },
+            "allied_income": _track_line(data.get("allied_income")),
+            "command_limits": _track_line(data.get("command_limits")),
             "army_boundary": data.get("army_boundary"),
             "south_of_vire_gt": data.get("south_of_vire_gt"),
             "boundary_extension": (
@@ -515,6 +554,12 @@ def city_hexes(system: str, name: str) -> frozenset[int]:
     return frozenset(
         np.nonzero(((hexes["settlement"] == "City") & (hexes["builtup_name"] == name)).to_numpy())[0].tolist()
     )
+
+
+def _track_line(line: Any) -> dict[str, int] | None:
+    """Return a scenario's turn-track line (11.1a, 11.3) with its unknown armies left out, or None."""
+    known = {army: n for army, n in (line or {}).items() if n is not None}
+    return known or None
 
 
 def _carpet_bombing(state: GameState) -> GameState:
