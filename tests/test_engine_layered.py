@@ -94,6 +94,12 @@ def test_a_units_own_hex_never_blocks_its_own_line(seed):
             nodes = graph.path(pred, int(o), int(first[o]))
             assert nodes[0] == o and nodes[-1] in roots
             assert sum(graph.step_cost(a, b) for a, b in itertools.pairwise(nodes)) == want
+    # The one-pass kernel gives the same distances and, for each origin, the same line as path().
+    best_all, ptr, flat = graph.lines(dist, pred, blocked, origins)
+    assert best_all.tolist() == best.tolist()
+    for j, o in enumerate(origins):
+        want_line = graph.path(pred, int(o), int(first[j])) if best[j] < FAR else []
+        assert flat[ptr[j] : ptr[j + 1]].tolist() == want_line
 
 
 def test_a_bad_layer_or_link_is_refused():

@@ -249,3 +249,28 @@ def test_26_15_the_allied_air_phase_puts_its_points_on_the_table(t3):
         apply_edit(state, {"op": "marker", "name": "air_omm_targets", "value": {"OMM 13": 3}})
     with pytest.raises(RefusedError, match="not a German OMM box"):
         apply_edit(state, {"op": "marker", "name": "air_omm_targets", "value": {"Utah LB1": 1}})
+
+
+def test_26_2_3_a_battalion_zoc_blocks_a_line_by_default_and_not_when_the_option_says_no(t3):
+    """The option ``battalion_zoc_blocks_supply``: off, only the full ZOCs of regiments and larger block."""
+    import numpy as np
+
+    from normandy_lab.engine.lines import Situation
+    from normandy_lab.engine.zoc import zoc_mask
+    from normandy_lab.rules.kg.supply import _net
+
+    kg = t3.rules
+    situation = Situation.of(t3)
+    both = _net(t3, "allied", situation).blocked
+    off = t3.evolve(options={**t3.options, "battalion_zoc_blocks_supply": False})
+    full_only = _net(off, "allied", Situation.of(off)).blocked
+    assert not (full_only & ~both).any()  # switching it off only opens hexes
+    g = nl.grid("kg")
+    exerting = {"full": np.zeros(len(g), dtype=bool), "battalion": np.zeros(len(g), dtype=bool)}
+    for u in t3.units_of("german"):
+        if u.status == "active" and kg.zoc_class(u) in exerting:
+            exerting[kg.zoc_class(u)][situation.position[u.id]] = True
+    battalion_only = zoc_mask(t3, "german", exerting["battalion"]) & ~zoc_mask(t3, "german", exerting["full"])
+    opened = both & ~full_only
+    assert opened.any()  # the WNs and battalions of 22.6.8 do block lines by default
+    assert not (opened & ~battalion_only).any()  # and only the hexes a battalion ZOC alone covers open

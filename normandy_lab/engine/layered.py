@@ -20,8 +20,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
-from normandy_lab.engine.search import FAR, NO_COSTS, search_full
+from normandy_lab.engine.search import FAR, NO_COSTS, _append_line, _best_first_step, search_full
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ class LayeredGraph:
         self.fwd_ptr, self.fwd_nbr, fwd = _rows(self.tail, self.head, self.n)
         self.fwd_weight = self.cost[fwd]
         self._open = np.ones(len(self.tail), dtype=np.bool_)
+        self._fwd_open = self._open  # every edge may be a line's first step (same length, forward order)
 
     def node(self, hexes: np.ndarray | int, layer: int = 0) -> np.ndarray | int:
         """Return the node of hex(es) in a layer."""
@@ -154,22 +156,23 @@ class LayeredGraph:
         a target, -1 when there is no line).
         """
         origins = np.asarray(origins, dtype=np.int64)
-        best = dist[origins].copy()  # a blocked node is reached only as a root: a unit on its source
-        first = np.where(best < FAR, origins, -1)
-        starts, stops = self.fwd_ptr[origins], self.fwd_ptr[origins + 1]
-        counts = stops - starts
-        if counts.sum():
-            which = np.repeat(np.arange(len(origins)), counts)
-            rows = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts) + starts[which]
-            nbr = self.fwd_nbr[rows]
-            usable = ~blocked[nbr] & (dist[nbr] < FAR)
-            value = np.where(usable, dist[nbr] + self.fwd_weight[rows], FAR)
-            order = np.lexsort((value, which))  # per origin, its cheapest step first
-            lead = order[np.r_[True, which[order][1:] != which[order][:-1]]]
-            better = value[lead] < best[which[lead]]
-            best[which[lead][better]] = value[lead][better]
-            first[which[lead][better]] = nbr[lead][better]
-        return best, first
+        return _first_steps(
+            self.fwd_ptr, self.fwd_nbr, self._fwd_open, self.fwd_weight, np.asarray(blocked, dtype=np.bool_),
+            dist, origins,
+        )  # fmt: skip
+
+    def lines(
+        self, dist: np.ndarray, pred: np.ndarray, blocked: np.ndarray, origins: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Return each origin's distance (as :meth:`from_origins`) and its line, in one compiled pass.
+
+        The lines are the nodes from each origin to its root, as ragged rows: origin ``j``'s line is
+        ``flat[ptr[j]:ptr[j + 1]]`` (empty when it has none), the same nodes :meth:`path` gives.
+        """
+        return _lines_of(
+            self.fwd_ptr, self.fwd_nbr, self._fwd_open, self.fwd_weight, np.asarray(blocked, dtype=np.bool_),
+            dist, pred, np.asarray(origins, dtype=np.int64),
+        )  # fmt: skip
 
     def path(self, pred: np.ndarray, origin: int, first: int) -> list[int]:
         """Return the nodes of the line from ``origin`` through ``first`` to its root (empty if none)."""
@@ -214,3 +217,34 @@ def box_links(n_hexes: int, n_layers: int, boxes: Sequence, index_of, cost: int 
             links.extend(Link(h + layer * n_hexes, node, cost) for layer in range(n_layers))
             links.append(Link(node, h, cost))
     return links
+
+
+@njit(cache=True)
+def _first_steps(fwd_ptr, fwd_nbr, fwd_open, fwd_weight, blocked, dist, origins):  # pragma: no cover
+    """Compiled :meth:`LayeredGraph.from_origins`: each origin's best value and first node."""
+    m = len(origins)
+    best = np.empty(m, dtype=np.int64)
+    first = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        o = origins[j]
+        value, via = _best_first_step(fwd_ptr, fwd_nbr, fwd_open, fwd_weight, blocked, dist, o)
+        best[j] = value
+        first[j] = via if via >= 0 else (o if value < FAR else -1)
+    return best, first
+
+
+@njit(cache=True)
+def _lines_of(fwd_ptr, fwd_nbr, fwd_open, fwd_weight, blocked, dist, pred, origins):  # pragma: no cover
+    """Compiled :meth:`LayeredGraph.lines`: each origin's best value and its line as ragged rows."""
+    m = len(origins)
+    best = np.empty(m, dtype=np.int64)
+    ptr = np.zeros(m + 1, dtype=np.int64)
+    flat = np.empty(256, dtype=np.int64)
+    used = 0
+    for j in range(m):
+        value, via = _best_first_step(fwd_ptr, fwd_nbr, fwd_open, fwd_weight, blocked, dist, origins[j])
+        best[j] = value
+        if value < FAR:
+            flat, used = _append_line(flat, used, pred, origins[j], via)
+        ptr[j + 1] = used
+    return best, ptr, flat[:used]

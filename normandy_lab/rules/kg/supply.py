@@ -54,6 +54,7 @@ class _Net:
     blocked: np.ndarray
     index: Any
     ids: np.ndarray
+    index_of: dict[str, int]  # a canonical hex id's index (the ids lines are written in)
     _searched: dict = field(default_factory=dict)
 
     def line(self, targets: list[int], origin: int) -> tuple[int, list[str]]:
@@ -69,29 +70,31 @@ class _Net:
             blocked = self.graph.node_mask(self.blocked)
             self._searched[key] = (blocked, *self.graph.search(np.array(key, dtype=np.int64), blocked))
         blocked, dist, pred = self._searched[key]
-        best, first = self.graph.from_origins(dist, blocked, np.array(origins, dtype=np.int64))
-        out: list[tuple[int, list[str]]] = []
-        for origin, count, via in zip(origins, best.tolist(), first.tolist(), strict=True):
-            if count >= FAR:
-                out.append((FAR, []))
-            else:
-                out.append((int(count), self.ids[self.graph.path(pred, origin, int(via))].tolist()))
-        return out
+        best, ptr, flat = self.graph.lines(dist, pred, blocked, np.array(origins, dtype=np.int64))
+        ids, bounds = self.ids[flat].tolist(), ptr.tolist()
+        return [
+            (FAR, []) if count >= FAR else (count, ids[bounds[j] : bounds[j + 1]])
+            for j, count in enumerate(best.tolist())
+        ]
 
 
 def _net(state: GameState, side: str, situation: Situation) -> _Net:
     """Build a side's net: land hexsides at 1 a hex, blocked by enemy units and the ZOCs the option counts."""
     gmap = game_map(state.system)
     enemy = other_side(side)
-    counted = np.zeros(len(gmap.grid), dtype=bool)
-    classes = ("full", "battalion") if state.options.get("battalion_zoc_blocks_supply", True) else ("full",)
-    zoc_class = state.rules.zoc_class
-    for u in state.units_of(enemy):
-        if u.status == "active" and zoc_class(u) in classes:
-            counted[situation.position[u.id]] = True
-    ezoc = zoc_mask(state, enemy, counted) & ~situation.negating[side]
+    if state.options.get("battalion_zoc_blocks_supply", True):
+        zoc = situation.zoc[enemy]  # every ZOC, of both classes: the situation's own
+    else:  # the full ZOCs alone
+        counted = np.zeros(len(gmap.grid), dtype=bool)
+        zoc_class = state.rules.zoc_class
+        exempt = state.rules.zoc_exempt(state)
+        for u in state.units_of(enemy):
+            if u.status == "active" and u.id not in exempt and zoc_class(u) == "full":
+                counted[situation.position[u.id]] = True
+        zoc = zoc_mask(state, enemy, counted)
+    ezoc = zoc & ~situation.negating[side]
     blocked = situation.occupied[enemy] | ezoc | interdicted_mask(state) | gmap.closed(state.maps)
-    return _Net(_plain_graph(state.system), blocked, gmap.grid.index, gmap.grid._ids)
+    return _Net(_plain_graph(state.system), blocked, gmap.grid.index, gmap.grid._ids, gmap.grid._index_of_id)
 
 
 @lru_cache(maxsize=4)
@@ -101,6 +104,21 @@ def _city_hexes(system: str) -> np.ndarray:
     out = np.nonzero((hexes["settlement"] == "City").to_numpy())[0]
     out.setflags(write=False)
     return out
+
+
+@lru_cache(maxsize=4)
+def _beach_hexes(system: str) -> dict[int, str]:
+    """Return the beach landing hexes (26.11.1) by hex index, each with its beach's name."""
+    g = game_map(system).grid
+    return {g.index(h): beach for beach, hexes in BEACH_HEXES.items() for h in hexes}
+
+
+@lru_cache(maxsize=4)
+def _place_names(system: str) -> np.ndarray:
+    """Return each hex's built-up area name ("" or None where none; it depends on the map alone)."""
+    names = game_map(system).terrain.hexes["builtup_name"].to_numpy().copy()
+    names.setflags(write=False)
+    return names
 
 
 @lru_cache(maxsize=4)
@@ -116,11 +134,13 @@ def determine(state: GameState) -> SupplyReport:
     # Who holds the hexes these rules ask about (the beach landing hexes, the city hexes, N1410), read
     # at those hexes alone (3.3-style control, :func:`~normandy_lab.engine.zoc.hex_control`).
     g = game_map(state.system).grid
-    beaches = {g.index(h) for hexes in BEACH_HEXES.values() for h in hexes}
+    beaches = set(_beach_hexes(state.system))
     key = g.index(state.rules.supply["cherbourg_key_hex"])
     asked = np.array(sorted(beaches | set(_city_hexes(state.system).tolist()) | {key}), dtype=np.int64)
-    control = np.full(len(g), "", dtype=object)
-    control[asked] = hex_control(state, situation.zoc, situation.occupied, at=asked)
+    held = hex_control(state, situation.zoc, situation.occupied, at=asked)
+    control = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
+    for side, mask in control.items():
+        mask[asked] = held == side
     rows: dict[str, UnitSupply] = {}
     sources: dict[str, list[str]] = {}
     ranges = KgRanges(state)
@@ -136,55 +156,67 @@ def determine(state: GameState) -> SupplyReport:
     return report
 
 
-def _on_map_by(units: list[Any], rows: dict[str, UnitSupply], key: Any) -> dict[Any, list[Any]]:
-    """Group a side's combat units on the map by ``key`` (those that trace together); report those off it.
+def _rows_and_groups(
+    units: list[Any], limit: str, key: Any
+) -> tuple[dict[str, UnitSupply], dict[Any, list[Any]]]:
+    """Start a side's reports, and group its combat units on the map by ``key`` (those that trace together).
 
-    HQs are left out (they are supported first); a unit in a box traces no line (:func:`_off_map`).
+    HQs are left out of the groups (they are supported first); a unit in a box traces no line and is
+    reported at once (:func:`_off_map`).  One pass over the units: a determination makes hundreds.
     """
+    rows: dict[str, UnitSupply] = {}
     groups: dict[Any, list[Any]] = {}
     for u in units:
+        row = rows[u.id] = UnitSupply(u.id, u.side, u.hex)
+        row.limit = limit
         if u.hq is not None:
             continue
         if u.status != "active":
-            _off_map(rows[u.id], u)
+            _off_map(row, u)
             continue
         groups.setdefault(key(u), []).append(u)
-    return groups
-
-
-def _row(unit: Any, limit: str) -> UnitSupply:
-    row = UnitSupply(unit_id=unit.id, side=unit.side, hex=unit.hex)
-    row.limit = limit
-    return row
+    return rows, groups
 
 
 def _off_map(row: UnitSupply, unit: Any) -> None:
     """Report a unit in a box: it traces no line, keeping the supply it was given (its mark, 26.16.2)."""
-    marked_out = bool(unit.attr("out_of_supply", False))
-    row.general = row.combat = not marked_out
-    row.traced_kind = "off the map"
-    if marked_out:
-        row.code, row.rule = CUT_OFF, "26.16.2"
-        row.reason = (
-            f"in {unit.box}, off the map, marked out of supply on arrival (26.16.2): it traces on coming on"
+    if unit.attr("out_of_supply", False):
+        row.fill(
+            traced_kind="off the map",
+            code=CUT_OFF,
+            rule="26.16.2",
+            reason=f"in {unit.box}, off the map, marked out of supply on arrival (26.16.2): it traces on "
+            "coming on",
         )
-        row.isolated = False
     else:  # in supply by its place, without a line: reported as an exemption, with its rule
-        row.code, row.rule = EXEMPT, "26.10.1, 26.4.7"
-        row.traced_to = row.reason = f"in {unit.box}, off the map: supplied offshore or beyond the edge"
+        words = f"in {unit.box}, off the map: supplied offshore or beyond the edge"
+        row.fill(
+            general=True,
+            combat=True,
+            traced_kind="off the map",
+            code=EXEMPT,
+            rule="26.10.1, 26.4.7",
+            traced_to=words,
+            reason=words,
+        )
 
 
 def _explain(row: UnitSupply, count: int, limit: int, what: str, rule: str) -> None:
     """Say why a unit is out: cut off, or its nearest target too far (with the count of the best line)."""
     if count >= FAR:
-        row.code, row.rule, row.isolated = CUT_OFF, rule, True
-        row.reason = f"no legal line of any length to any {what} ({rule})"
+        row.fill(
+            code=CUT_OFF,
+            rule=rule,
+            isolated=True,
+            reason=f"no legal line of any length to any {what} ({rule})",
+        )
     else:
-        row.code, row.rule = OUT_OF_RANGE, rule
-        row.length_hexes = float(count)
-        row.shortfall = float(count - limit)
-        row.reason = (
-            f"the nearest {what} is {count} hexes away by a legal line; the limit is {limit} ({rule})"
+        row.fill(
+            code=OUT_OF_RANGE,
+            rule=rule,
+            length_hexes=float(count),
+            shortfall=float(count - limit),
+            reason=f"the nearest {what} is {count} hexes away by a legal line; the limit is {limit} ({rule})",
         )
 
 
@@ -199,20 +231,17 @@ def support_cost(distance: int, radius: int) -> int:
     return 0 if distance <= radius else math.ceil(distance / radius) - 1
 
 
-def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _Net, ranges: KgRanges):
+def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ranges: KgRanges):
     rules = state.rules
     limit = rules.supply["allied_unit_range"]
     units = [u for u in state.units if u.side == "allied" and u.status in ("active", "off_map")]
-    rows = {u.id: _row(u, f"{limit} hexes to a supported HQ or a beach landing hex (26.11.1)") for u in units}
-    beach_of: dict[int, str] = {}
-    for beach, hexes in BEACH_HEXES.items():
-        for hex_id in hexes:
-            i = net.index(hex_id)
-            # 26.11.1: an Allied-controlled beach landing hex.  The beaches were taken on D-Day and stay
-            # Allied until the Germans take one back (hold it, or cover it alone with their ZOC): a beach
-            # behind the front that nobody contests is Allied (INFERRED, as German control is, 26.11.2).
-            if control[i] != "german":
-                beach_of[i] = beach
+    words = f"{limit} hexes to a supported HQ or a beach landing hex (26.11.1)"
+    rows, by_army = _rows_and_groups(units, words, lambda u: ARMY.get(u.nationality, "UK"))
+    # 26.11.1: an Allied-controlled beach landing hex.  The beaches were taken on D-Day and stay Allied
+    # until the Germans take one back (hold it, or cover it alone with their ZOC): a beach behind the
+    # front that nobody contests is Allied (INFERRED, as German control is, 26.11.2).
+    german = control["german"]
+    beach_of = {i: beach for i, beach in _beach_hexes(state.system).items() if not german[i]}
     if turn_of(state.date) <= rules.supply["exempt_until_turn"]:
         for u in units:
             row = rows[u.id]
@@ -282,7 +311,6 @@ def _allied(state: GameState, situation: Situation, control: np.ndarray, net: _N
         own = sorted(i for i, b in beach_of.items() if b in beaches)
         held = state.markers["army_sp"].get(army, 0)  # before any HQ is supported this turn
         ranges.support[army] = (own, support_radius(rules, level), level, held)
-    by_army = _on_map_by(units, rows, lambda u: ARMY.get(u.nationality, "UK"))
     for army, members in by_army.items():
         targets = list(beach_of) + supported[army]
         found = net.lines(targets, [situation.position[u.id] for u in members])
@@ -296,14 +324,17 @@ def _allied_line(row: UnitSupply, count: int, path: list[str], limit: int, beach
     if count > limit:
         _explain(row, count, limit, "supported HQ of its army or Allied beach landing hex", "26.11.1")
         return
-    row.general = row.combat = True
-    row.length_hexes = float(count)
-    row.path = path
-    end = net.index(path[-1])
-    what = f"the {beach_of[end]} beach" if end in beach_of else "a supported corps HQ"
-    row.traced_kind = "beach" if end in beach_of else "corps HQ"
-    row.traced_id = path[-1]
-    row.traced_to = f"{what} at {path[-1]}, {count} hexes (26.11.1)"
+    beach = beach_of.get(net.index_of[path[-1]])
+    what = f"the {beach} beach" if beach else "a supported corps HQ"
+    row.fill(
+        general=True,
+        combat=True,
+        length_hexes=float(count),
+        path=path,
+        traced_kind="beach" if beach else "corps HQ",
+        traced_id=path[-1],
+        traced_to=f"{what} at {path[-1]}, {count} hexes (26.11.1)",
+    )
 
 
 def _omm_graph(state: GameState, road_only: bool) -> tuple[LayeredGraph, int]:
@@ -326,16 +357,15 @@ def _box_graph(system: str, boxes: tuple, road_only: bool) -> tuple[LayeredGraph
     return LayeredGraph(n, 1, e.src, e.dst, [Move(0, 0, edges, 1)], n_virtual=1, links=merged), n
 
 
-def _german(state: GameState, situation: Situation, control: np.ndarray, net: _Net, ranges: KgRanges):
+def _german(state: GameState, situation: Situation, control: dict, net: _Net, ranges: KgRanges):
     rules = state.rules
     limit = rules.supply["german_unit_range"]
     units = [u for u in state.units if u.side == "german" and u.status in ("active", "off_map")]
-    rows = {
-        u.id: _row(u, f"{limit} hexes to a supported corps HQ or a German city hex (26.11.2)") for u in units
-    }
+    words = f"{limit} hexes to a supported corps HQ or a German city hex (26.11.2)"
+    rows, by_kind = _rows_and_groups(units, words, lambda u: bool(u.mechanized or u.corps))
     # German-controlled: every hex the Allies have not taken (held, or in their ZOC alone) -- the Germans
     # held the whole map before the landings (INFERRED: control of a hex nobody contests is not tracked).
-    german_held = control != "allied"
+    german_held = ~control["allied"]
     key = net.index(rules.supply["cherbourg_key_hex"])
     cherbourg_open = bool(german_held[key])
     # Corps HQs: supported when their line reaches a German off-map box (RECONSTRUCTED, KG 11.2.3).
@@ -352,7 +382,7 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
             continue
         at = situation.position[u.id]
         cherbourg_hq = "cherbourg" in u.name.lower()
-        best, first = graph.from_origins(dist, blocked, np.array([at]))
+        best, _, flat = graph.lines(dist, pred, blocked, np.array([at]))
         if cherbourg_hq:
             ok, why = cherbourg_open, "Cherbourg's HQ, supported while N1410 is German (26.10.7)"
         else:
@@ -362,8 +392,7 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
             row.general = row.combat = True
             row.traced_kind, row.traced_to = "supported", f"supported: {why}"
             if best[0] < FAR:  # its line, hex by hex, to the edge the box lies beyond
-                nodes = graph.path(pred, at, int(first[0]))
-                row.path = [str(net.ids[n]) for n in nodes if n < len(net.ids)]
+                row.path = net.ids[flat[flat < len(net.ids)]].tolist()
             else:  # Cherbourg's HQ, supported by the port, traces no line
                 row.code, row.rule, row.reason = EXEMPT, "26.10.7", row.traced_to
             supported.append(at)
@@ -378,17 +407,18 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
     rblocked = roads.node_mask(net.blocked)
     rdist, _ = roads.search(np.array([omm]), rblocked)
     cbest, _ = roads.from_origins(rdist, rblocked, city)
-    names = game_map(state.system).terrain.hexes["builtup_name"].to_numpy()
+    names = _place_names(state.system)
     cities = [
         int(c)
         for c, d in zip(city, cbest, strict=True)
         if d < FAR or (names[c] == "Cherbourg" and cherbourg_open)
     ]
+    # The Cherbourg city hexes that serve by the port alone (their roads reach no box, 26.11.2).
+    by_port = {int(c) for c, d in zip(city, cbest, strict=True) if d >= FAR and names[c] == "Cherbourg"}
     # Mechanized and corps units to the supported corps HQs, the others to the serving city hexes.
     for c in cities:
         ranges.hubs["german"][str(net.ids[c])] = c
     ranges.limits["german"] = limit
-    by_kind = _on_map_by(units, rows, lambda u: bool(u.mechanized or u.corps))
     for to_hq, members in by_kind.items():
         targets = supported if to_hq else cities
         what = "supported corps HQ" if to_hq else "German city hex whose road reaches an off-map box"
@@ -398,18 +428,20 @@ def _german(state: GameState, situation: Situation, control: np.ndarray, net: _N
             if count > limit:
                 _explain(row, count, limit, what, "26.11.2")
                 continue
-            row.general = row.combat = True
-            row.length_hexes = float(count)
-            row.path = path
-            row.traced_kind, row.traced_id = ("corps HQ" if to_hq else "city"), path[-1]
-            end = net.index(path[-1])
-            if not to_hq and names[end] == "Cherbourg" and cbest[list(city).index(end)] >= FAR:
-                row.traced_to = (
-                    f"the Cherbourg city hex at {path[-1]}, serving while N1410 is German, {count} hexes "
-                    "(26.11.2)"
-                )
+            end = net.index_of[path[-1]]
+            if not to_hq and end in by_port:
+                words = f"the Cherbourg city hex at {path[-1]}, serving while N1410 is German, {count} hexes"
             else:
-                row.traced_to = f"the {what} at {path[-1]}, {count} hexes (26.11.2)"
+                words = f"the {what} at {path[-1]}, {count} hexes"
+            row.fill(
+                general=True,
+                combat=True,
+                length_hexes=float(count),
+                path=path,
+                traced_kind="corps HQ" if to_hq else "city",
+                traced_id=path[-1],
+                traced_to=f"{words} (26.11.2)",
+            )
     # 26.20.6: Fortress Cherbourg, declared or due.
     hq_at = {situation.position[u.id]: u for u in units if u.hq is not None and u.status == "active"}
     cherbourg_hq = next((u for u in hq_at.values() if "cherbourg" in u.name.lower()), None)
