@@ -129,6 +129,9 @@ class ExpectedOutSchema(_Strict):
     why: Why
     reason: Text
     source: str = ""
+    # The turn the verdict is expected on, when not the scenario's own (both given, or neither).
+    date: Date | None = None
+    turn: Text | None = None
 
 
 class ScenarioSchema(_Strict):

@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PART = ROOT / "scenarios" / "parts" / "kg_1944-06-07_t02_setup.yaml"
 OUT = ROOT / "scenarios" / "kg_1944-06-07_t02.yaml"
 SEA = VOCABULARIES["kg"].sea
+EXPECTED = ROOT / "scenarios" / "parts" / "kg_1944-06-07_t02_expected.yaml"
 PART_22_7 = ROOT / "scenarios" / "parts" / "kg_1944-06-19_t14_setup.yaml"
 OUT_22_7 = ROOT / "scenarios" / "kg_1944-06-19_t14.yaml"
 MARKS = (
@@ -46,6 +47,25 @@ HEADER = """\
 # not in the text, so the German units 22.6.8 leaves where they were (the Weapons Nests among them, whose
 # hexes are on their counters) are not here: see the part's unchanged_from_june_6.
 """
+
+
+def expected_entries(part: dict) -> list[dict]:
+    """Return a scenario's ``expected_out_of_supply`` entries from an expected part's groups.
+
+    One entry a unit and turn: each group names the turns it holds on, the part gives each turn's date.
+    """
+    entries = []
+    for turn, date in part["turns"].items():
+        for group in part["groups"]:
+            if turn not in group["turns"]:
+                continue
+            for unit in group["units"]:
+                entry = {"unit": unit, "why": group["why"], "reason": group["reason"]}
+                if group.get("source"):
+                    entry["source"] = group["source"]
+                entry |= {"date": str(date), "turn": turn}
+                entries.append(entry)
+    return entries
 
 
 def unit_entry(unit: dict, source: str = "OVERLORD 22.6.8") -> dict:
@@ -98,6 +118,12 @@ def main() -> None:
         "weapons_nests": part["weapons_nests"],
         "units": [unit_entry(u) for u in part["units"]],
     }
+    expected = expected_entries(yaml.safe_load(EXPECTED.read_text(encoding="utf-8")))
+    pocketed = {e["unit"] for e in expected if e["why"] == "history"}
+    for entry in scenario["units"]:
+        if entry["id"] in pocketed:  # really cut off: what history.compare and the summaries read
+            entry["cut_off"] = True
+    scenario["expected_out_of_supply"] = expected
     text = HEADER + yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=110)
     OUT.write_text(text, encoding="utf-8")
     print("wrote", OUT)

@@ -196,7 +196,7 @@ def test_17_2_alternate_cobra_sets_up_every_printed_unit(gt15):
 def test_17_2_every_out_of_supply_verdict_is_expected_with_its_reason(gt15):
     report = nl.supply(gt15)
     out = {uid for uid, row in report.units.items() if not row.general}
-    assert out == {e.unit for e in gt15.expected_out}
+    assert out == {e.unit_id for e in gt15.expected_now()}
 
 
 def test_17_3_6_everyone_is_in_supply_without_a_line_on_the_campaigns_gt_1():

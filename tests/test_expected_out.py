@@ -33,7 +33,7 @@ def test_the_engine_leaves_out_exactly_the_expected_units(name):
     state = nl.load_scenario(name)
     fair = _fair(state)
     out = {r.unit_id for r in nl.supply(fair).out_of_supply()}
-    expected = {e.unit_id for e in state.expected_out}
+    expected = {e.unit_id for e in state.expected_now()}
     assert out - expected == set(), f"{name}: out of supply but not expected: {sorted(out - expected)}"
     assert expected - out == set(), f"{name}: expected out but in supply: {sorted(expected - out)}"
     assert len(out) <= TARGETS.get(name, len(out))
@@ -56,7 +56,7 @@ def test_every_expected_unit_says_why_with_a_source_for_history(name):
 def test_no_hq_set_up_problem_outside_the_expected_list(name):
     """The set-up check (HQ ranges, 7.2, 7.3.1) finds nothing the scenario does not expect and explain."""
     state = _fair(nl.load_scenario(name))
-    expected = {e.unit_id for e in state.expected_out}
+    expected = {e.unit_id for e in state.expected_now()}
     problems = [p for p in setup_problems(state, history=False) if p.unit_id not in expected]
     # A division unit beyond its HQ but supplied otherwise (a source, an attachment) is no problem.
     report = nl.supply(state)

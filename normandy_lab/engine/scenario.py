@@ -145,7 +145,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     interdicted = _hex_list(check, data, "interdiction", g)
     control = _control(check, data, g)
     options = _options(check, data, rules)
-    expected = _expected_out(check, data, {u.id for u in units})
+    expected = _expected_out(check, data, {u.id for u in units}, rules, (date, turn))
     markers = rules.scenario_markers(data, path, g)  # the game's own section of the file
 
     return GameState(
@@ -164,6 +164,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         seed=seed,
         options=options,
         expected_out=expected,
+        opening=(date, turn),
     )
 
 
@@ -183,10 +184,16 @@ def _options(check: _Checker, data: LineDict, rules) -> dict[str, Any]:
     return options
 
 
-def _expected_out(check: _Checker, data: LineDict, unit_ids: set[str]) -> tuple[ExpectedOut, ...]:
-    """Read ``expected_out_of_supply``: each entry a unit of the scenario, listed once."""
+def _expected_out(
+    check: _Checker, data: LineDict, unit_ids: set[str], rules, start: tuple[dt.date, str]
+) -> tuple[ExpectedOut, ...]:
+    """Read ``expected_out_of_supply``: each entry a unit of the scenario, listed once a turn.
+
+    An entry is for the scenario's own turn, or for the later one its ``date`` and ``turn`` name (a turn of
+    the game that holds that date).
+    """
     found: list[ExpectedOut] = []
-    seen: set[str] = set()
+    seen: set[tuple[str, dt.date | None, str]] = set()
     for n, entry in enumerate(data.get("expected_out_of_supply") or []):
         field = f"expected_out_of_supply[{n}]"
         unit = entry["unit"]
@@ -197,11 +204,27 @@ def _expected_out(check: _Checker, data: LineDict, unit_ids: set[str]) -> tuple[
                 f"{unit!r} is not a unit of the scenario",
                 f"{_suggest(str(unit), sorted(unit_ids))}name a unit id from units",
             )
-        if unit in seen:
-            raise check.fail(entry, f"{field}.unit", f"{unit} is listed twice", "keep one entry per unit")
-        seen.add(unit)
+        date, turn = None, ""  # the scenario's own turn
+        if ("date" in entry) != ("turn" in entry):
+            raise check.fail(
+                entry, field, "names a date or a turn alone", "give both date and turn, or neither"
+            )
+        if "date" in entry:
+            date, turn = dt.date.fromisoformat(str(entry["date"])), str(entry["turn"])
+            problem = rules.turn_problem(date, turn) or (
+                (f"{date} is before the scenario's date", "name a later date") if date < start[0] else None
+            )
+            if problem:
+                raise check.fail(entry, f"{field}.turn", problem[0], problem[1])
+            if (date, turn) == start:
+                date, turn = None, ""  # the scenario's own turn, named: stored as if unnamed
+        if (unit, date, turn) in seen:
+            raise check.fail(
+                entry, f"{field}.unit", f"{unit} is listed twice for {turn}", "keep one entry per unit a turn"
+            )
+        seen.add((unit, date, turn))
         source = entry.get("source", "").strip()
-        found.append(ExpectedOut(unit, entry["why"], entry["reason"].strip(), source))
+        found.append(ExpectedOut(unit, entry["why"], entry["reason"].strip(), source, date, turn))
     return tuple(found)
 
 

@@ -212,12 +212,19 @@ class ExpectedOut:
         In words, for people.
     source
         Where the historical claim comes from ("" for a rules reason).
+    date, turn
+        The later turn the verdict is expected on, when the entry names one (a game whose Allied lines
+        are traced from Turn 3, KG 26.11.1, expects its verdicts there); unset: the scenario's own turn.
     """
 
     unit_id: str
     why: str
     reason: str
     source: str = ""
+    # Left out of a fingerprint while unset (an entry for the scenario's own turn), so that the studies
+    # saved before an entry could name a later turn still open.
+    date: dt.date | None = field(default=None, metadata={"canonical": "omit_if_none"})
+    turn: str = field(default="", metadata={"canonical": "omit_if_empty"})
 
 
 def _freeze(mapping: dict[str, Any] | None) -> MappingProxyType:
@@ -254,6 +261,9 @@ class GameState:
     #: A rule system given in code for this state (:meth:`with_rules`); None: the registry's for ``system``.
     #: Left out of a state's fingerprint while None, so that the studies saved before it existed still open.
     variant: Any = field(default=None, repr=False, metadata={"canonical": "omit_if_none"})
+    #: The date and turn the scenario opens on (what an expected verdict without a turn is for).  Left out of
+    #: a fingerprint: the scenario's name already stands for it.
+    opening: tuple[dt.date, str] | None = field(default=None, repr=False, metadata={"canonical": "omit"})
 
     def __post_init__(self) -> None:
         # Canonical order: results never depend on the order units were listed in.
@@ -311,6 +321,11 @@ class GameState:
     def units_of(self, side: str) -> tuple[Unit, ...]:
         """Return the active units of ``side``."""
         return tuple(u for u in self.units if u.side == side and u.status == "active")
+
+    def expected_now(self) -> tuple[ExpectedOut, ...]:
+        """Return the expected verdicts of the scenario that are for this state's date and turn."""
+        now = (self.date, self.turn)
+        return tuple(e for e in self.expected_out if ((e.date, e.turn) if e.date else self.opening) == now)
 
     def stacks(self) -> dict[str, list[Unit]]:
         """Return the active units by hex (both sides), in the state's order."""

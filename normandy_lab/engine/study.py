@@ -48,6 +48,8 @@ def canonical(value: Any) -> Any:
             how, held = f.metadata.get("canonical"), getattr(value, f.name)
             if (how == "omit_if_none" and held is None) or (how == "omit_if_empty" and not held):
                 continue  # a field added later, at its default: the fingerprints saved before it stay true
+            if how == "omit":  # derived from what the fingerprint holds already
+                continue
             if how == "flatten":  # a state's markers stand beside its fields, where they were before
                 out.update(canonical(held))
             else:

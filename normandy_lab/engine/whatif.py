@@ -129,7 +129,7 @@ def supply_summary(report: SupplyReport) -> str:
         divisions = sorted({state.unit(r.unit_id).formation or "" for r in by_code[NOT_DESIGNATED]} - {""})
         parts.append(f"{len(by_code[NOT_DESIGNATED])} in divisions not designated ({', '.join(divisions)})")
     line = f"{len(out)} of {len(report.units)} out of {supplied}: " + "; ".join(parts) + "."
-    expected = {e.unit_id: e for e in state.expected_out}
+    expected = {e.unit_id: e for e in state.expected_now()}
     if expected:
         listed = [expected[r.unit_id] for r in out if r.unit_id in expected]
         kinds = {why: sum(e.why == why for e in listed) for why in ("history", "rules", "setup", "map")}

@@ -1,0 +1,82 @@
+"""KG 22.6.8 on Turn 2 and stepped into Turn 3: every unit out of supply is on the scenario's list, with its reason.
+
+The Allies trace from Turn 3 (26.11.1), so the scenario's expectations name their turn (``date`` and ``turn`` on
+each entry of ``expected_out_of_supply``; the list is ``scenarios/parts/kg_1944-06-07_t02_expected.yaml``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.engine.reasons import CUT_OFF, OUT_OF_RANGE
+from normandy_lab.engine.scenario import ScenarioError, load_scenario_text, scenario_path
+from normandy_lab.engine.sequence import next_phase
+
+
+@pytest.fixture(scope="module")
+def turns():
+    start = nl.load_scenario("kg_1944-06-07_t02")
+    state = start
+    while state.turn == start.turn:
+        state = next_phase(state)
+    return start, state
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["Turn 2", "Turn 3"])
+def test_26_11_the_engine_leaves_out_exactly_the_expected_units_on_each_turn(turns, which):
+    state = turns[which]
+    assert (state.date, state.turn) == [(dt.date(1944, 6, 7), "Turn 2"), (dt.date(1944, 6, 8), "Turn 3")][
+        which
+    ]
+    out = {r.unit_id for r in nl.supply(state).out_of_supply()}
+    expected = {e.unit_id for e in state.expected_now()}
+    assert out - expected == set(), f"out of supply but not expected: {sorted(out - expected)}"
+    assert expected - out == set(), f"expected out but in supply: {sorted(expected - out)}"
+    allied = {u for u in expected if state.unit(u).side == "allied"}
+    assert bool(allied) == (which == 1)  # 26.11.1: the Allies trace from Turn 3
+
+
+@pytest.mark.parametrize("which", [0, 1], ids=["Turn 2", "Turn 3"])
+def test_each_expected_reason_is_the_rule_the_engine_applied(turns, which):
+    """A reason names a rule; the engine's verdict for the unit rests on that rule."""
+    from normandy_lab.engine.whatif import supply_summary
+
+    state = turns[which]
+    report = nl.supply(state)
+    for e in state.expected_now():
+        row = report[e.unit_id]
+        unit = state.unit(e.unit_id)
+        if unit.status == "off_map":
+            assert (row.code, row.rule) == (CUT_OFF, "26.16.2") and "26.16.2" in e.reason
+        elif unit.side == "allied":
+            assert (row.code, row.rule) == (OUT_OF_RANGE, "26.11.1") and "26.11.1" in e.reason
+            assert row.length_hexes > 3
+        else:
+            assert (row.code, row.rule) == (OUT_OF_RANGE, "26.11.2") and "26.11.2" in e.reason
+            assert "German city hex" in row.reason and row.length_hexes > 6
+        if e.why == "history":
+            assert e.source and unit.cut_off  # a real pocket, cited and marked
+    assert "expected by the scenario" in supply_summary(report) and "not expected" not in supply_summary(
+        report
+    )
+
+
+def test_an_expected_entry_for_a_later_turn_is_checked_when_it_loads():
+    text = scenario_path("kg_1944-06-07_t02").read_text()
+    first = "- unit: US-2-507-82\n"
+    assert first in text
+    for bad, words in (
+        ("  date: '1944-06-08'\n  turn: Turn 4\n", "no 'Turn 4' turn|Turn 3"),
+        ("  date: '1944-06-05'\n  turn: Turn 0\n", "before the scenario's date"),
+        ("  date: '1944-06-08'\n", "date or a turn alone"),
+    ):
+        entry = text.split(first, 1)[1].split("\n- unit:", 1)[0]
+        stripped = "\n".join(
+            line for line in entry.splitlines() if not line.startswith(("  date:", "  turn:"))
+        )
+        broken = text.replace(first + entry, first + stripped + "\n" + bad.rstrip("\n"), 1)
+        with pytest.raises(ScenarioError, match=words):
+            load_scenario_text(broken)
