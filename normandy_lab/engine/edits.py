@@ -99,6 +99,7 @@ def add_unit(state: GameState, unit: Unit) -> GameState:
     if terrain_map(state.system, progress=False).hex(hex_id)["terrain"] in ("Sea", "All Sea", "Impassable"):
         raise RefusedError(f"{hex_id} is a sea hex")
     unit = replace(unit, hex=hex_id)
+    state, unit = state.rules.unit_arrives(state, unit)  # what arriving does in the game (KG 26.16.2)
     return state.evolve(units=(*state.units, unit), log=state.log.then(f"add {unit.id} at {hex_id}"))
 
 

@@ -168,6 +168,13 @@ class RuleSet:
         """Return ``state`` as its phase begins, with what the phase does to it (nothing by default)."""
         return state
 
+    def unit_arrives(self, state: GameState, unit: Any) -> tuple[GameState, Any]:
+        """Return the state and the unit as a unit is added to play (what arriving does; nothing by default).
+
+        The Killing Ground rolls a German mechanized reinforcement's supply as it is placed (26.16.2).
+        """
+        return state, unit
+
     def phase_results(self, state: GameState, phase: Phase) -> dict[str, Any]:
         """Compute what ``phase`` does on ``state``, for display (nothing by default)."""
         return {}
@@ -408,6 +415,9 @@ class RuleSystem(Protocol):
 
     def enter_phase(self, state: GameState) -> GameState:
         """See :meth:`RuleSet.enter_phase`."""
+
+    def unit_arrives(self, state: GameState, unit: Any) -> tuple[GameState, Any]:
+        """See :meth:`RuleSet.unit_arrives`."""
 
     def phase_results(self, state: GameState, phase: Phase) -> dict[str, Any]:
         """See :meth:`RuleSet.phase_results`."""

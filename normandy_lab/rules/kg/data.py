@@ -157,7 +157,11 @@ MARKERS = {
     "stage": "build-up",  # 26.3.2: "killing_ground" after the Transition
     "army_sp": {"US": 4, "UK": 4, "DE": 8},  # 22.6.3: 1st US and 2nd British Army 4 SP; German 8 a turn
     "mulberry": {"A": 0, "B": 0},  # 26.19.2 levels (22.6.3: both at 0)
-    "depots": {"US": 0, "UK": 0},
+    "depots": {"US": 0, "UK": 0},  # 26.19.3: spaces on the Depot Track (rules.kg.logistics)
+    "depot_flipped": {},  # 26.19.3: a nationality whose last depot roll failed rolls at -2
+    "mulberry_boost": {},  # 26.19.2: a Mulberry given 1 SP this turn rolls at -2
+    # 26.20.1: V Panzer Army: active or not, the turn space its marker stands in, its SP marker's space.
+    "v_panzer": {"active": False, "space": None, "support": None},
     "omm_control": {},  # box name -> side; every OMM box German unless said
     # 26.20.6: Fortress Cherbourg declared; 26.10.7: the Cherbourg HQ's own SP (None: not given).
     "fortress_cherbourg": False,

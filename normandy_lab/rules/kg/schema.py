@@ -61,6 +61,13 @@ class MulberrySchema(_Strict):
     B: Annotated[StrictInt, Field(ge=0, le=10)] = 0
 
 
+class DepotsSchema(_Strict):
+    """The depots' spaces on the Depot Track (26.19.3; its length RECONSTRUCTED, rules.kg.logistics)."""
+
+    US: Annotated[StrictInt, Field(ge=0, le=10)] = 0
+    UK: Annotated[StrictInt, Field(ge=0, le=10)] = 0
+
+
 class KgScenarioSchema(ScenarioSchema):
     """A scenario of The Killing Ground with OVERLORD (``system: kg``)."""
 
@@ -74,6 +81,7 @@ class KgScenarioSchema(ScenarioSchema):
     stage: Literal["build-up", "killing_ground"] = "build-up"
     army_sp: ArmySpSchema | None = None
     mulberry: MulberrySchema | None = None
+    depots: DepotsSchema | None = None
     weapons_nests: list[dict[str, str]] | None = None
     fortress_cherbourg: StrictBool = False  # 26.20.6
     cherbourg_sp: Count | None = None  # 26.10.7

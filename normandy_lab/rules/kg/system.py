@@ -51,6 +51,10 @@ class KgRules(RuleSet):
 
         if name == "fortress_cherbourg":
             return state.evolve(fortress_cherbourg=_declare_fortress(state, value))
+        if name == "mulberry_boost":  # 26.19.2: 1 SP for -2 on this turn's roll
+            from normandy_lab.rules.kg.logistics import boost_mulberry
+
+            return boost_mulberry(state, value)
         if name in ("air_supply_ap", "air_rail", "air_omm_targets"):
             from normandy_lab.rules.kg.air import set_air_marker
 
@@ -70,17 +74,63 @@ class KgRules(RuleSet):
             return state.evolve(**{marker: {**state.markers[marker], **value}})
         raise RefusedError(
             "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE "
-            "(or mulberry, army_sp as mappings), fortress_cherbourg, air_supply_ap, air_rail, "
-            f"air_omm_targets; not {name!r}"
+            "(or mulberry, army_sp as mappings), mulberry_boost, fortress_cherbourg, air_supply_ap, "
+            f"air_rail, air_omm_targets; not {name!r}"
         )
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
-        """Say what the Allied Air phase puts on the table (26.15; :mod:`.air`)."""
-        if phase.kind != "air":
-            return {}
-        from normandy_lab.rules.kg.air import air_summary
+        """Say what a phase puts on the table: air (26.15), SP (26.10), construction (26.19)."""
+        from normandy_lab.rules.kg.logistics import GERMAN_SP, engineering_words
 
-        return air_summary(state)
+        if phase.kind == "air":
+            from normandy_lab.rules.kg.air import air_summary
+
+            return air_summary(state)
+        if phase.name == "Army Support":
+            return {
+                "army_sp": dict(state.markers["army_sp"]),
+                "german_income": f"{GERMAN_SP[bool(state.markers['v_panzer']['active'])]} SP a turn (26.10)",
+                "allied_income": "the Depot Track's SP row and the Support Points Landing Table are not "
+                "in the text: none paid (26.10.2.1)",
+            }
+        if phase.name == "Allied Engineering":
+            return engineering_words(state)
+        return {}
+
+    def enter_phase(self, state: GameState) -> GameState:
+        """Do what a phase's beginning does (:mod:`.logistics`).
+
+        Army Support: the German SP (26.10).  Allied Engineering: the Mulberry and depot rolls (26.19.2,
+        26.19.3).  Game-turn Indication: V Panzer Army's activation roll from Turn 20 (26.20.1), and the end
+        of the Build-up once both depots are complete (26.3.2, 26.21.2).
+        """
+        from normandy_lab.engine.sequence import current_phase
+        from normandy_lab.rules.kg import logistics
+
+        name = current_phase(state).name
+        if name == "Army Support":
+            return logistics.pay_army_support(state)
+        if name == "Allied Engineering":
+            return logistics.engineering_rolls(state)
+        if name != "Game-turn Indication":
+            return state
+        state = logistics.v_panzer_roll(state)
+        if state.markers["stage"] == "build-up" and logistics.build_up_over(state):
+            state = state.evolve(
+                stage="killing_ground",
+                log=state.log.then(
+                    "both depots complete: the Build-up ends with this turn (26.3.2); the Transition "
+                    "(26.21.2) and the standard Killing Ground rules are not in the text, so supply is still "
+                    "traced by the Build-up's rules, as for 22.7"
+                ),
+            )
+        return state
+
+    def unit_arrives(self, state: GameState, unit: Any) -> tuple[GameState, Any]:
+        """Roll a German mechanized reinforcement's supply as it is placed in an off-map box (26.16.2)."""
+        from normandy_lab.rules.kg.logistics import arrival_roll
+
+        return arrival_roll(state, unit)
 
     def zoc_class(self, unit: Any) -> str:
         """Return a unit's ZOC class (26.2.3): its scenario's ``zoc``, else RECONSTRUCTED by type and size.
@@ -138,6 +188,7 @@ class KgRules(RuleSet):
             "air_omm_targets": {k: v for k, v in dict(data.get("air_omm_targets") or {}).items() if v},
             "army_sp": {**self.markers["army_sp"], **dict(data.get("army_sp") or {})},
             "mulberry": {**self.markers["mulberry"], **dict(data.get("mulberry") or {})},
+            "depots": {**self.markers["depots"], **dict(data.get("depots") or {})},
             "weapons_nests": tuple(tuple(sorted(w.items())) for w in data.get("weapons_nests") or ()),
         }
 

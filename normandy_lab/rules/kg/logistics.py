@@ -1,0 +1,255 @@
+"""The Build-up's logistics as the turns run: SP, Mulberries, depots, V Panzer Army (OVERLORD 26.x).
+
+What the text gives is played as written, with the state's seeded dice:
+
+* 26.10: the Germans receive 8 SP in each Army Support phase, 12 once V Panzer Army is active (26.20.1).
+  Allied Supply Interdiction may take some of them (15.4, a base rule not in the text): not applied, and
+  said so.
+* 26.19.2: in each Allied Engineering phase, one die per nationality for its Mulberry (A: US, B: British)
+  until it is complete; a modified 5 or less advances it a level.  Mulberry B may not roll until N3139 is
+  Allied controlled.  An SP spent in the Army Support phase (``mulberry_boost``) gives that roll -2.  No
+  construction in a storm.
+* 26.19.3: likewise one die per nationality for its depot; 5 or less advances the depot marker, and a
+  failure flips it to its -2 side for the next rolls until it advances.  The Commonwealth depot may not
+  complete while an AGRA is still in the Allied Holding Box.
+* 26.16.2: until V Panzer Army is active, a German tank or mechanized unit placed in an off-map box as a
+  reinforcement rolls for its supply: tanks are out of supply on 1-4, other mechanized units on 1-2.
+* 26.20.1: from Turn 20, in the Game-turn Indication phase, the V Panzer Army marker stands in the Turn 4
+  space; two dice at or under its space activate the army, else the marker moves a space on.  On
+  activation one die places the V Panzer Army's SP marker.
+
+What the cards hold is a GAP: the Mulberry track's and the Depot Track's own die modifiers, the depot SP
+row (26.10.2.1), the Support Points Landing Table.  The modifiers are taken as 0 and no depot or landed SP
+is paid; the depot track's length is RECONSTRUCTED (:data:`DEPOT_SPACES`), each said where it is used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from normandy_lab.engine.state import GameState
+from normandy_lab.rules.kg.data import turn_of
+
+GERMAN_SP = {False: 8, True: 12}  # 26.10; 26.20.1 once V Panzer Army is active
+BUILDS_ON = 5  # 26.19.2, 26.19.3: a modified roll of 5 or less advances the marker
+BOOST = (
+    -2
+)  # 26.19.2: the Mulberry marker's -2 side (1 SP); 26.19.3: the depot marker's -2 side after a failure
+MULBERRY_COMPLETE = 5  # 26.19.2: at level 5 both landing boxes open (26.10.5: radius 3); the last level
+#: RECONSTRUCTED: the Depot Track's spaces before "Depot Complete" (the card is a GAP).  Ten spaces at the
+#: odds of 26.19.3 (5 in 6, and a certain roll after each failure) take some twelve turns from Turn 2: both
+#: depots complete by Turn 14, as 22.7 (19 June) has them placed on the map.
+DEPOT_SPACES = 10
+ARMIES = (("US", "A"), ("UK", "B"))  # a nationality and its Mulberry (26.19.2)
+MULBERRY_B_HEX = "N3139"  # 26.19.2: no roll for Mulberry B before this hex is Allied controlled
+V_PANZER_FROM_TURN = 20  # 26.20.1
+V_PANZER_FIRST_SPACE = 4
+ARRIVAL_OUT_OF_SUPPLY = {"tank": 4, "mech": 2}  # 26.16.2: out of supply on a roll up to this
+
+
+def pay_army_support(state: GameState) -> GameState:
+    """Pay the German SP of the Army Support phase: 8, or 12 once V Panzer Army is active (26.10, 26.20.1)."""
+    active = bool(state.markers["v_panzer"]["active"])
+    paid = GERMAN_SP[active]
+    points = dict(state.markers["army_sp"])
+    points["DE"] = points.get("DE", 0) + paid
+    return state.evolve(
+        army_sp=points,
+        log=state.log.then(
+            f"Turn {turn_of(state.date)}: Germans +{paid} SP ({'V Panzer Army active, ' if active else ''}"
+            "26.10); Allied Supply Interdiction (15.4) not applied: a base rule not in the text"
+        ),
+    )
+
+
+def _allied_holds(state: GameState, hex_id: str) -> bool:
+    """Tell whether the Allies control a hex (held, or in their ZOC alone)."""
+    import numpy as np
+
+    from normandy_lab.engine.lines import Situation
+    from normandy_lab.engine.zoc import hex_control
+    from normandy_lab.grids import grid
+
+    situation = Situation.of(state)
+    at = np.array([grid(state.system).index(hex_id)], dtype=np.int64)
+    return bool(hex_control(state, situation.zoc, situation.occupied, at=at)[0] == "allied")
+
+
+def _agra_held_back(state: GameState) -> bool:
+    """Tell whether an AGRA still stands in the Allied Holding Box (26.19.3), as far as the scenario says."""
+    return any(
+        u.status == "off_map" and u.box == "Allied Holding Box" and "AGRA" in u.name.upper()
+        for u in state.units
+    )
+
+
+def engineering_rolls(state: GameState) -> GameState:
+    """Roll the Allied Engineering phase's Mulberry and depot construction (26.19.2, 26.19.3).
+
+    Each die comes from the state's seeded generator, in a fixed order (US Mulberry, US depot, British
+    Mulberry, British depot); a marker already complete rolls no die.  The boosts bought this turn are spent.
+    """
+    gt = turn_of(state.date)
+    if state.weather == "Storm":
+        return state.evolve(
+            mulberry_boost={},
+            log=state.log.then(f"Turn {gt}: no Mulberry or depot construction in a storm (26.19.2, 26.19.3)"),
+        )
+    rng = state.rng()
+    draws = 0
+    mulberry = dict(state.markers["mulberry"])
+    depots = dict(state.markers["depots"])
+    flipped = dict(state.markers["depot_flipped"])
+    boost = state.markers["mulberry_boost"]
+    words = []
+    for army, which in ARMIES:
+        if mulberry.get(which, 0) < MULBERRY_COMPLETE:
+            if which == "B" and not _allied_holds(state, MULBERRY_B_HEX):
+                words.append(f"Mulberry B: no roll, {MULBERRY_B_HEX} not Allied controlled (26.19.2)")
+            else:
+                die = int(rng.integers(1, 7))
+                draws += 1
+                modified = die + (BOOST if boost.get(which) else 0)
+                if modified <= BUILDS_ON:
+                    mulberry[which] = mulberry.get(which, 0) + 1
+                words.append(
+                    f"Mulberry {which}: rolled {die}{' -2' if boost.get(which) else ''}, "
+                    + (f"level {mulberry[which]}" if modified <= BUILDS_ON else "no progress")
+                    + " (26.19.2)"
+                )
+        if depots.get(army, 0) < DEPOT_SPACES:
+            die = int(rng.integers(1, 7))
+            draws += 1
+            modified = die + (BOOST if flipped.get(army) else 0)
+            last = depots.get(army, 0) + 1 == DEPOT_SPACES
+            if modified <= BUILDS_ON and last and army == "UK" and _agra_held_back(state):
+                words.append(f"UK depot: rolled {die}, but an AGRA is still in the Holding Box (26.19.3)")
+            elif modified <= BUILDS_ON:
+                depots[army] = depots.get(army, 0) + 1
+                flipped[army] = False
+                done = " (complete)" if depots[army] == DEPOT_SPACES else ""
+                words.append(f"{army} depot: rolled {die}, space {depots[army]}{done} (26.19.3)")
+            else:
+                flipped[army] = True
+                words.append(f"{army} depot: rolled {die}, no progress; -2 on the next roll (26.19.3)")
+    return state.after_draws(draws).evolve(
+        mulberry=mulberry,
+        depots=depots,
+        depot_flipped=flipped,
+        mulberry_boost={},
+        log=state.log.then(f"Turn {gt}: " + "; ".join(words)),
+    )
+
+
+def build_up_over(state: GameState) -> bool:
+    """Tell whether both depots are complete: the Build-up ends with this turn (26.3.2, 26.21.2)."""
+    return all(state.markers["depots"].get(army, 0) >= DEPOT_SPACES for army, _ in ARMIES)
+
+
+def boost_mulberry(state: GameState, which: Any) -> GameState:
+    """Spend 1 SP of the Mulberry's nationality for -2 on this turn's construction roll (26.19.2).
+
+    Refused outside the Army Support phase, for a complete Mulberry, twice in a turn, or without the SP.
+    """
+    from normandy_lab.engine.sequence import current_phase
+    from normandy_lab.errors import RefusedError
+
+    army = dict((m, a) for a, m in ARMIES).get(which)
+    if army is None:
+        raise RefusedError(f"mulberry_boost names Mulberry A or B, not {which!r}")
+    if current_phase(state).name != "Army Support":
+        raise RefusedError("a Mulberry's SP is spent in the Army Support phase (26.19.2)")
+    if state.markers["mulberry"].get(which, 0) >= MULBERRY_COMPLETE:
+        raise RefusedError(f"Mulberry {which} is complete (26.19.2)")
+    if state.markers["mulberry_boost"].get(which):
+        raise RefusedError(f"Mulberry {which}'s SP is spent already this turn (26.19.2)")
+    points = dict(state.markers["army_sp"])
+    if points.get(army, 0) < 1:
+        raise RefusedError(f"the {army} army has no SP to spend (26.19.2)")
+    points[army] -= 1
+    return state.evolve(
+        army_sp=points,
+        mulberry_boost={**state.markers["mulberry_boost"], which: True},
+        log=state.log.then(f"1 {army} SP spent: Mulberry {which} rolls at -2 this turn (26.19.2)"),
+    )
+
+
+def v_panzer_roll(state: GameState) -> GameState:
+    """Roll for V Panzer Army's activation in the Game-turn Indication phase, from Turn 20 (26.20.1)."""
+    marker = dict(state.markers["v_panzer"])
+    gt = turn_of(state.date)
+    if marker["active"] or gt < V_PANZER_FROM_TURN:
+        return state
+    space = marker["space"] or V_PANZER_FIRST_SPACE
+    rng = state.rng()
+    dice = int(rng.integers(1, 7)) + int(rng.integers(1, 7))
+    if dice <= space:
+        support = int(rng.integers(1, 7))
+        return state.after_draws(3).evolve(
+            v_panzer={"active": True, "space": space, "support": support},
+            log=state.log.then(
+                f"Turn {gt}: V Panzer Army rolled {dice} against {space}: active; its SP marker at "
+                f"{support}; German mechanized reinforcements no longer roll for supply, 12 SP a turn "
+                "(26.20.1)"
+            ),
+        )
+    return state.after_draws(2).evolve(
+        v_panzer={**marker, "space": space + 1},
+        log=state.log.then(
+            f"Turn {gt}: V Panzer Army rolled {dice} against {space}: not yet; the marker moves to "
+            f"{space + 1} (26.20.1)"
+        ),
+    )
+
+
+def arrival_roll(state: GameState, unit: Any) -> tuple[GameState, Any]:
+    """Roll a German tank or mechanized reinforcement's supply as it is placed in an off-map box (26.16.2).
+
+    Until V Panzer Army is active: a tank is out of supply on 1-4, another mechanized unit on 1-2; the
+    unit keeps the verdict in its ``out_of_supply`` field until it traces a line.  Any other unit, or one
+    placed on the map, is returned unchanged.
+    """
+    if unit.side != "german" or unit.status != "off_map" or not (unit.box or "").startswith("OMM"):
+        return state, unit
+    if not unit.mechanized or state.markers["v_panzer"]["active"]:
+        return state, unit
+    kind = "tank" if unit.type == "armor" else "mech"
+    die = int(state.rng().integers(1, 7))
+    out = die <= ARRIVAL_OUT_OF_SUPPLY[kind]
+    attrs = (*((k, v) for k, v in unit.attrs if k != "out_of_supply"), ("out_of_supply", out))
+    state = state.after_draws(1).evolve(
+        log=state.log.then(
+            f"{unit.id} arrives in {unit.box}: rolled {die}, {'out of' if out else 'in'} supply "
+            f"({kind}: out on 1-{ARRIVAL_OUT_OF_SUPPLY[kind]}, 26.16.2)"
+        )
+    )
+    return state, replace(unit, attrs=attrs)
+
+
+def engineering_words(state: GameState) -> dict[str, Any]:
+    """Say what the Allied Engineering phase's construction rolls need and where the markers stand."""
+    odds = {False: f"a roll of 1-{BUILDS_ON}", True: "any roll (-2)"}
+    mulberry, depots = state.markers["mulberry"], state.markers["depots"]
+    return {
+        "mulberries": {
+            which: (
+                "complete"
+                if mulberry.get(which, 0) >= MULBERRY_COMPLETE
+                else f"level {mulberry.get(which, 0)}, advances on "
+                f"{odds[bool(state.markers['mulberry_boost'].get(which))]} (26.19.2)"
+            )
+            for _, which in ARMIES
+        },
+        "depots": {
+            army: (
+                "complete"
+                if depots.get(army, 0) >= DEPOT_SPACES
+                else f"space {depots.get(army, 0)} of {DEPOT_SPACES} (RECONSTRUCTED length), advances on "
+                f"{odds[bool(state.markers['depot_flipped'].get(army))]} (26.19.3)"
+            )
+            for army, _ in ARMIES
+        },
+        "storm": "no construction in a storm" if state.weather == "Storm" else "",
+        "not_in_the_text": "the tracks' own die modifiers (taken as 0) and the depot SP row (not paid)",
+    }

@@ -1,0 +1,145 @@
+"""The Build-up's logistics as the turns run (OVERLORD 26.10, 26.16.2, 26.19.2-26.19.3, 26.20.1): each test named by
+its rule, with the state's seeded dice."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import replace
+
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.engine.edits import add_unit, apply_edit
+from normandy_lab.engine.sequence import current_phase, next_phase
+from normandy_lab.engine.state import Unit
+from normandy_lab.errors import RefusedError
+from normandy_lab.rules.kg import logistics
+from normandy_lab.rules.kg.data import BOXES
+
+
+@pytest.fixture(scope="module")
+def t2():
+    return nl.load_scenario("kg_1944-06-07_t02")
+
+
+def _to(state, name):
+    while current_phase(state).name != name:
+        state = next_phase(state)
+    return state
+
+
+def test_26_10_the_germans_receive_8_sp_a_turn_and_12_once_v_panzer_army_is_active(t2):
+    before = t2.markers["army_sp"]["DE"]
+    assert logistics.pay_army_support(t2).markers["army_sp"]["DE"] == before + 8
+    active = t2.evolve(v_panzer={"active": True, "space": 6, "support": 3})
+    assert logistics.pay_army_support(active).markers["army_sp"]["DE"] == before + 12
+    stepped = _to(next_phase(t2), "Army Support")  # entering the phase pays
+    assert stepped.markers["army_sp"]["DE"] == before + 8 and "15.4" in tuple(stepped.log)[-1]
+
+
+def test_26_19_2_and_26_19_3_a_roll_of_5_or_less_advances_and_the_dice_are_seeded(t2):
+    state = _to(t2, "Allied Engineering")
+    again = _to(t2, "Allied Engineering")
+    assert state.markers["mulberry"] == again.markers["mulberry"] and state.draws == again.draws
+    assert state.draws - t2.draws == 4  # Mulberry A, US depot, Mulberry B (N3139 is Allied), UK depot
+    before = _to(t2, "Allied Combat")
+    rng = before.rng()
+    dice = [int(rng.integers(1, 7)) for _ in range(4)]  # the order the phase rolls them in
+    assert state.markers["mulberry"]["A"] == int(dice[0] <= 5)
+    assert state.markers["depots"]["US"] == int(dice[1] <= 5)
+    assert state.markers["depot_flipped"]["US"] == (dice[1] > 5)
+    assert state.markers["mulberry"]["B"] == int(dice[2] <= 5)
+
+
+def test_26_19_the_odds_are_five_in_six_and_certain_at_minus_2(t2):
+    at = _to(t2, "Allied Combat")
+    advanced = flipped_advanced = 0
+    for seed in range(300):
+        state = at.evolve(seed=seed, draws=0)
+        advanced += logistics.engineering_rolls(state).markers["depots"]["US"]
+        flipped = state.evolve(depot_flipped={"US": True}, mulberry_boost={"A": True})
+        rolled = logistics.engineering_rolls(flipped)
+        flipped_advanced += rolled.markers["depots"]["US"]
+        assert rolled.markers["mulberry"]["A"] == 1  # -2: any die of 1-6 is 5 or less
+    assert flipped_advanced == 300
+    assert 0.76 <= advanced / 300 <= 0.90  # 5/6 = 0.83
+
+
+def test_26_19_no_construction_in_a_storm_and_no_mulberry_b_roll_before_n3139_is_allied(t2, monkeypatch):
+    at = _to(t2, "Allied Combat")
+    storm = logistics.engineering_rolls(at.evolve(weather="Storm"))
+    assert storm.markers["mulberry"] == at.markers["mulberry"] and storm.draws == at.draws
+    monkeypatch.setattr(logistics, "_allied_holds", lambda state, hex_id: False)
+    rolled = logistics.engineering_rolls(at)
+    assert rolled.markers["mulberry"]["B"] == 0 and rolled.draws - at.draws == 3
+    assert "N3139 not Allied controlled (26.19.2)" in tuple(rolled.log)[-1]
+
+
+def test_26_19_2_an_sp_buys_minus_2_in_the_army_support_phase_only(t2):
+    with pytest.raises(RefusedError, match="Army Support phase"):
+        apply_edit(t2, {"op": "marker", "name": "mulberry_boost", "value": "A"})
+    support = _to(next_phase(t2), "Army Support")
+    boosted = apply_edit(support, {"op": "marker", "name": "mulberry_boost", "value": "A"})
+    assert boosted.markers["army_sp"]["US"] == support.markers["army_sp"]["US"] - 1
+    with pytest.raises(RefusedError, match="spent already"):
+        apply_edit(boosted, {"op": "marker", "name": "mulberry_boost", "value": "A"})
+    built = _to(boosted, "Allied Engineering")
+    assert built.markers["mulberry"]["A"] == support.markers["mulberry"]["A"] + 1
+    assert built.markers["mulberry_boost"] == {}  # spent with the roll
+    broke = support.evolve(army_sp={**support.markers["army_sp"], "UK": 0})
+    with pytest.raises(RefusedError, match="no SP"):
+        apply_edit(broke, {"op": "marker", "name": "mulberry_boost", "value": "B"})
+
+
+def test_26_3_2_the_build_up_ends_when_both_depots_are_complete(t2):
+    nearly = t2.evolve(depots={"US": logistics.DEPOT_SPACES, "UK": logistics.DEPOT_SPACES})
+    ended = _to(nearly, "Game-turn Indication")
+    assert ended.markers["stage"] == "killing_ground" and "26.3.2" in tuple(ended.log)[-1]
+    assert _to(t2, "Game-turn Indication").markers["stage"] == "build-up"
+
+
+def _panzer(uid: str, kind: str) -> Unit:
+    return Unit(
+        id=uid, name=uid, side="german", nationality="DE", type=kind, mechanized=True, size="battalion",
+        formation="2 SS Pz", corps=None, hq=None, hex=BOXES["OMM 13"].entries[0], steps=2, status="off_map",
+        box="OMM 13",
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(("kind", "odds"), [("armor", 4 / 6), ("mech_infantry", 2 / 6)])
+def test_26_16_2_a_mechanized_reinforcement_rolls_for_its_supply_until_v_panzer_army(t2, kind, odds):
+    out = 0
+    for seed in range(240):
+        state = add_unit(t2.evolve(seed=seed, draws=0), _panzer("DE-NEW", kind))
+        unit = state.unit("DE-NEW")
+        assert state.draws == 1 and "26.16.2" in tuple(state.log)[-2]
+        out += unit.attr("out_of_supply")
+        row = nl.supply(state)["DE-NEW"]
+        assert row.general == (not unit.attr("out_of_supply"))  # kept in its box until it traces (26.16.2)
+    assert abs(out / 240 - odds) < 0.1
+    active = t2.evolve(v_panzer={"active": True, "space": 5, "support": 2})
+    placed = add_unit(active, _panzer("DE-NEW", kind))
+    assert placed.draws == active.draws and placed.unit("DE-NEW").attr("out_of_supply") is None
+
+
+def test_26_16_2_an_infantry_reinforcement_or_a_unit_on_the_map_rolls_nothing(t2):
+    infantry = replace(_panzer("DE-INF", "infantry"), mechanized=False)
+    assert add_unit(t2, infantry).draws == t2.draws
+    on_map = replace(_panzer("DE-MAP", "armor"), status="active", box=None, hex="N4040")
+    assert add_unit(t2, on_map).draws == t2.draws
+
+
+def test_26_20_1_v_panzer_army_rolls_from_turn_20_two_dice_against_its_marker(t2):
+    turn_19 = t2.evolve(date=dt.date(1944, 6, 24), turn="Turn 19")
+    assert logistics.v_panzer_roll(turn_19) is turn_19
+    turn_20 = t2.evolve(date=dt.date(1944, 6, 25), turn="Turn 20")
+    active = 0
+    for seed in range(360):
+        rolled = logistics.v_panzer_roll(turn_20.evolve(seed=seed, draws=0))
+        marker = rolled.markers["v_panzer"]
+        if marker["active"]:
+            active += 1
+            assert marker["space"] == 4 and 1 <= marker["support"] <= 6 and rolled.draws == 3
+        else:
+            assert marker["space"] == 5 and rolled.draws == 2
+    assert abs(active / 360 - 6 / 36) < 0.06  # two dice at or under 4: 6 in 36
