@@ -143,3 +143,28 @@ def test_26_20_1_v_panzer_army_rolls_from_turn_20_two_dice_against_its_marker(t2
         else:
             assert marker["space"] == 5 and rolled.draws == 2
     assert abs(active / 360 - 6 / 36) < 0.06  # two dice at or under 4: 6 in 36
+
+
+def test_26_8_2_naval_fire_protection_within_4_of_the_sea_for_2_points_or_one_hex_within_8(t2):
+    import numpy as np
+
+    from normandy_lab.grids import grid
+
+    rules = t2.rules
+    phase = next(p for p in rules.sequence[t2.turn] if p.name == "Allied Naval Bombardment")
+    said = rules.phase_results(t2.evolve(weather="Clear"), phase)
+    dist = logistics.sea_distance("kg")
+    g = grid("kg")
+    terrain = nl.terrain_map("kg", progress=False).hexes["terrain"].to_numpy()
+    sea = [g._ids[i] for i in np.nonzero(terrain == "All Sea")[0]]
+    assert sea and all(dist[g.index(h)] == 0 for h in sea)
+    protected = {h for hexes in said["protected_hexes"].values() for h in hexes}
+    assert said["protected_hexes"]["US"] and said["protected_hexes"]["UK"]  # the beachheads hug the coast
+    for hex_id in sorted(protected)[:12]:  # the distance is the hex count to the nearest all-sea hex
+        assert dist[g.index(hex_id)] == min(g.distance(hex_id, s) for s in sea) <= 4
+    occupied = {u.hex for u in t2.units_of("allied")}
+    assert protected == {h for h in occupied if dist[g.index(h)] <= 4}
+    assert "(26.8.2)" in said["naval_fire_protection"]["US"]
+    assert rules.phase_results(t2.evolve(weather="Rain"), phase) == {
+        "naval_fire_protection": "not allowed in rain (26.8.2)"
+    }

@@ -26,6 +26,7 @@ is paid; the depot track's length is RECONSTRUCTED (:data:`DEPOT_SPACES`), each 
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from normandy_lab.engine.state import GameState
@@ -252,4 +253,62 @@ def engineering_words(state: GameState) -> dict[str, Any]:
         },
         "storm": "no construction in a storm" if state.weather == "Storm" else "",
         "not_in_the_text": "the tracks' own die modifiers (taken as 0) and the depot SP row (not paid)",
+    }
+
+
+# -- naval fire protection (26.8.2) -----------------------------------------------------------------------
+NFP_ALL_WITHIN = 4  # every Allied-occupied hex this close to an all-sea hex, for 2 points a nationality
+NFP_ONE_WITHIN = 8  # one hex this close, for 1 point
+NFP_WEATHER_OFF = ("Rain", "Storm")
+
+
+@lru_cache(maxsize=4)
+def sea_distance(system: str) -> Any:
+    """Return each hex's distance in hexes to the nearest all-sea hex (26.8.2's ranges), FAR where none."""
+    import numpy as np
+
+    from normandy_lab.engine.layered import LayeredGraph, Move
+    from normandy_lab.gamemap import game_map
+
+    gmap = game_map(system)
+    e = gmap.edges
+    graph = LayeredGraph(len(gmap.grid), 1, e.src, e.dst, [Move(0, 0, np.ones(len(e.src), dtype=bool), 1)])
+    sea = np.nonzero(gmap.terrain.hexes["terrain"].to_numpy() == "All Sea")[0]
+    dist, _ = graph.search(sea, np.zeros(graph.n, dtype=bool))
+    dist.setflags(write=False)
+    return dist
+
+
+def naval_fire_protection(state: GameState) -> dict[str, Any]:
+    """Say which Allied-occupied hexes naval fire protection may cover this turn, per nationality (26.8.2).
+
+    All of a nationality's occupied hexes within 4 hexes of an all-sea hex for 2 Naval Bombardment points,
+    or one hex within 8 for 1 point; not in rain or storm.  The points a turn are on the Naval Bombardment
+    Tracks (not in the text).
+    """
+    from normandy_lab.grids import grid
+    from normandy_lab.rules.kg.supply import ARMY
+
+    if state.weather in NFP_WEATHER_OFF:
+        return {"naval_fire_protection": f"not allowed in {state.weather.lower()} (26.8.2)"}
+    g = grid(state.system)
+    dist = sea_distance(state.system)
+    near: dict[str, set[str]] = {"US": set(), "UK": set()}
+    far: dict[str, set[str]] = {"US": set(), "UK": set()}
+    for u in state.units_of("allied"):
+        d = int(dist[g.index(u.hex)])
+        army = ARMY.get(u.nationality, "UK")
+        if d <= NFP_ALL_WITHIN:
+            near[army].add(u.hex)
+        elif d <= NFP_ONE_WITHIN:
+            far[army].add(u.hex)
+    return {
+        "naval_fire_protection": {
+            army: f"{len(near[army])} occupied hexes within {NFP_ALL_WITHIN} of the sea, all protected for "
+            f"2 points; or one of {len(near[army]) + len(far[army])} within {NFP_ONE_WITHIN} for 1 point "
+            "(26.8.2)"
+            for army in near
+        },
+        "protected_hexes": {army: sorted(near[army]) for army in near},
+        "bombardment_points": "the Naval Bombardment Tracks are not in the text",
     }

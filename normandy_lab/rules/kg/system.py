@@ -79,7 +79,7 @@ class KgRules(RuleSet):
         )
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
-        """Say what a phase puts on the table: air (26.15), SP (26.10), construction (26.19)."""
+        """Say what a phase shows: air (26.15), SP (26.10), naval fire (26.8.2), construction (26.19)."""
         from normandy_lab.rules.kg.logistics import GERMAN_SP, engineering_words
 
         if phase.kind == "air":
@@ -95,6 +95,10 @@ class KgRules(RuleSet):
             }
         if phase.name == "Allied Engineering":
             return engineering_words(state)
+        if phase.name == "Allied Naval Bombardment":
+            from normandy_lab.rules.kg.logistics import naval_fire_protection
+
+            return naval_fire_protection(state)
         return {}
 
     def enter_phase(self, state: GameState) -> GameState:
