@@ -130,6 +130,21 @@ def test_15_0_a_remount_path_is_ten_road_hexes_free_of_the_enemy_and_its_fire_zo
     assert "stand-in" not in off.words
 
 
+def test_15_0_the_remount_path_of_a_unit_under_an_abandoned_transport_marker_is_drawn(june8):
+    assert not [r for r in nl.supply(june8).routes() if r.rule == "15.0"]  # nobody marked: nothing drawn
+    marked = apply_edit(
+        june8, {"op": "marker", "name": "abandoned_transport", "value": ["DE-FJR6-I", "US-4ID-8-1"]}
+    )
+    routes = {r.label.split(" ", 1)[0]: r for r in nl.supply(marked).routes() if r.rule == "15.0"}
+    assert set(routes) == {"DE-FJR6-I", "US-4ID-8-1"}
+    for unit_id, route in routes.items():
+        found = remount_path(marked, unit_id)
+        assert (route.path, route.ok, route.first_break) == (tuple(found.path), found.ok, found.first_break)
+        assert route.path[0] == marked.unit(unit_id).hex and found.words in route.label
+    with pytest.raises(RefusedError, match="not a unit on the map"):
+        apply_edit(june8, {"op": "marker", "name": "abandoned_transport", "value": ["NOBODY"]})
+
+
 # -- fighter-bomber interdiction (17.1) -------------------------------------------------------------
 
 

@@ -99,6 +99,8 @@ MARKERS = {
     "fighter_bombers_on_interdiction": 0,
     # 17.1: the German reinforcement hexes entering this turn (scenario booklets: GAP; given by the scenario).
     "german_reinforcement_hexes": (),
+    # 2.3.3, 2.3.5, 15.0: the units under an Abandoned Transport marker, whose remount paths are drawn.
+    "abandoned_transport": (),
 }
 
 OPTIONS = {

@@ -44,3 +44,4 @@ class GtsScenarioSchema(ScenarioSchema):
     supply_drop_zone: Literal["LZ 4", "LZ 5"] = "LZ 4"  # 17.6
     fighter_bombers_on_interdiction: Annotated[StrictInt, Field(ge=0, le=4)] = 0  # 17.1
     german_reinforcement_hexes: list[HexId] | None = None  # 17.1 (the booklets': GAP)
+    abandoned_transport: list[Text] | None = None  # 2.3.3, 2.3.5: units whose remount path (15.0) is drawn

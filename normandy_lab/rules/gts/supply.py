@@ -143,15 +143,26 @@ class NoRanges:
         return {side: np.full(self.n, "", dtype=object) for side in ("allied", "german")}
 
     def routes(self) -> list[Any]:
-        """Return the paths to draw: the western 82nd's link-up with Utah Beach (17.6), held or broken."""
-        from normandy_lab.engine.report import Route
-        from normandy_lab.rules.gts.paths import linked_up
+        """Return the paths to draw: the 82nd's link-up (17.6) and the remount paths (15.0).
 
-        if not self.state.markers["hypothetical_82nd"]:
-            return []
-        link = linked_up(self.state)
-        label = f"the 82nd's link-up from {self.state.markers['supply_drop_zone']}: {link.words}"
-        return [Route(label, "17.6", tuple(link.path), link.ok, link.first_break)]
+        The link-up is the western 82nd's with Utah Beach; a remount path is drawn for each unit under an
+        Abandoned Transport marker (``abandoned_transport``); each held or broken at its first break.
+        """
+        from normandy_lab.engine.report import Route
+        from normandy_lab.rules.gts.paths import linked_up, remount_path
+
+        found = []
+        if self.state.markers["hypothetical_82nd"]:
+            link = linked_up(self.state)
+            label = f"the 82nd's link-up from {self.state.markers['supply_drop_zone']}: {link.words}"
+            found.append(Route(label, "17.6", tuple(link.path), link.ok, link.first_break))
+        for unit_id in self.state.markers["abandoned_transport"]:
+            if self.state.unit(unit_id).status != "active":
+                continue
+            remount = remount_path(self.state, unit_id)
+            label = f"{unit_id} remounting its transport: {remount.words}"
+            found.append(Route(label, "15.0", tuple(remount.path), remount.ok, remount.first_break))
+        return found
 
 
 # 17.6: the 82nd's air supply missions, each flown the night before the day it serves.

@@ -100,9 +100,19 @@ class GtsRules(RuleSet):
             if not isinstance(value, bool):
                 raise RefusedError(f"hypothetical_82nd is true or false, not {value!r}")
             return state.evolve(hypothetical_82nd=value)
+        if name == "abandoned_transport":  # 2.3.3, 2.3.5: the units that left their vehicles (15.0)
+            ids = [value] if isinstance(value, str) else value
+            if not isinstance(ids, list | tuple) or not all(isinstance(i, str) for i in ids):
+                raise RefusedError(f"abandoned_transport is a unit id or a list of them, not {value!r}")
+            active = {u.id for u in state.units if u.status == "active"}
+            unknown = [i for i in ids if i not in active]
+            if unknown:
+                raise RefusedError(f"{', '.join(unknown)}: not a unit on the map (15.0)")
+            return state.evolve(abandoned_transport=tuple(sorted(set(ids))))
         raise RefusedError(
             "The Greatest Day lets an edit set supplied_divisions, fighter_bombers_on_interdiction, "
-            f"supply_drop_zone, hypothetical_82nd; not {name!r} (the {EIGHTY_SECOND}'s rules: 17.6)"
+            f"supply_drop_zone, hypothetical_82nd, abandoned_transport; not {name!r} (the {EIGHTY_SECOND}'s "
+            "rules: 17.6)"
         )
 
     def scenario_schema(self) -> Any:
@@ -119,6 +129,15 @@ class GtsRules(RuleSet):
 
     def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
         """Read the GTS section: the Supplied divisions, the 82nd's drops, the planes, the German entries."""
+        from normandy_lab.engine.scenario import _Checker
+
+        ids = {u["id"] for u in data.get("units") or ()}
+        for n, unit_id in enumerate(data.get("abandoned_transport") or ()):
+            if unit_id not in ids:
+                raise _Checker(path).fail(
+                    data, f"abandoned_transport[{n}]", f"{unit_id!r} is not a unit of the scenario",
+                    "name a unit id from units",
+                )  # fmt: skip
         return {
             "supplied_divisions": tuple(data.get("supplied_divisions") or ()),
             "hypothetical_82nd": bool(data.get("hypothetical_82nd", False)),
@@ -127,4 +146,5 @@ class GtsRules(RuleSet):
             "german_reinforcement_hexes": tuple(
                 grid.canonical(h) for h in data.get("german_reinforcement_hexes") or ()
             ),
+            "abandoned_transport": tuple(sorted(data.get("abandoned_transport") or ())),
         }
