@@ -21,13 +21,14 @@ grid = importlib.import_module("normandy_lab.grids").grid  # noqa: F811 - bound 
 
 __version__ = "0.1.0"
 # The modules the package offers as attributes.
-_MODULES = ("gazetteer", "geography", "hexgrid", "rules")
+_MODULES = ("gazetteer", "geography", "hexgrid", "interdiction", "rules")
 
 # Public name -> the module that defines it (a module's own name for the modules themselves).
 _LAZY: dict[str, str] = {
     "gazetteer": "normandy_lab.geo.gazetteer",
     "geography": "normandy_lab.geo.geography",
     "hexgrid": "normandy_lab.grids.hexgrid",
+    "interdiction": "normandy_lab.interdiction",
     "rules": "normandy_lab.rules",
     "GameState": "normandy_lab.engine",
     "ScenarioError": "normandy_lab.engine",
@@ -58,7 +59,7 @@ _LAZY: dict[str, str] = {
 }
 
 if TYPE_CHECKING:  # what a type checker and an editor see: the same names, imported eagerly
-    from normandy_lab import rules
+    from normandy_lab import interdiction, rules
     from normandy_lab.engine import GameState, ScenarioError, Unit, ezoc, ezoc_coverage, load_scenario, supply
     from normandy_lab.engine.sequence import next_phase, phase_effects, previous_phase
     from normandy_lab.engine.study import Study, StudyError, load_study, save_study
@@ -117,6 +118,7 @@ __all__ = [
     "geography",
     "grid",
     "hexgrid",
+    "interdiction",
     "load_scenario",
     "load_study",
     "lookup",

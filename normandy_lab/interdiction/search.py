@@ -1,0 +1,137 @@
+"""Which k cuts hurt a side's supply most: exact enumeration, lazy greedy, and a bound from the traced lines.
+
+Every evaluation is one supply determination of the state with a set of cuts made (the rule system's own,
+verdicts only: the reasons are worked out lazily and never asked for here).  Sets already evaluated are
+remembered, so greedy's re-evaluations and the exact enumeration never pay twice for one set.
+
+* **Exact**: every set of k targets, when there are at most ``max_exact`` of them.
+* **Greedy with lazy re-evaluation** (Minoux's accelerated greedy): the best single cut first, then the cut
+  that adds most to the cuts chosen, each candidate's last known gain standing as its estimate until it is
+  on top of the queue and re-evaluated.  It stops early when no cut adds anything, so its value never falls
+  below the best single cut's.  It is a heuristic: supply damage is not submodular in general (two bridges
+  over the same river may be worth nothing apart and much together).
+* **Bound** (``units_out`` only): a unit whose traced lines (its own and its HQs', up to the source) touch
+  none of the cuts keeps its line, so k cuts put out at most the units of the k targets whose lines touch
+  most units, and never more than the units whose lines touch any target.  It holds where a verdict rests on
+  the unit's own chain of lines; a game whose supply is not traced (GTS's designation) gets no bound.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from normandy_lab.engine.state import GameState
+from normandy_lab.interdiction.candidates import Target
+
+# A verdict given without a line: cutting anything cannot change it.
+NO_LINE_KINDS = frozenset({"off the map", "offshore", "exempt"})
+
+
+class Evaluator:
+    """The objective of a side on ``state`` with sets of cuts made, each set determined once."""
+
+    def __init__(self, state: GameState, side: str, objective: Callable[[Any, str], float]) -> None:
+        self.state, self.side, self.objective = state, side, objective
+        self.cache: dict[frozenset[int], float] = {}
+        self.targets: Sequence[Target] = ()
+
+    def value(self, picks: frozenset[int]) -> float:
+        """Return the objective with the targets at these positions cut."""
+        if picks not in self.cache:
+            self.cache[picks] = self.objective(self.report(picks), self.side)
+        return self.cache[picks]
+
+    def report(self, picks: frozenset[int] | Sequence[int]) -> Any:
+        """Return the supply report with the targets at these positions cut."""
+        from normandy_lab.engine.supply import supply
+
+        state = self.state
+        for i in sorted(picks):
+            state = self.targets[i].cut(state)
+        return supply(state)
+
+    @property
+    def evaluations(self) -> int:
+        """The supply determinations made so far."""
+        return len(self.cache)
+
+
+def exact(evaluator: Evaluator, n: int, k: int) -> tuple[tuple[int, ...], float]:
+    """Return the best set of ``k`` of ``n`` targets by trying them all (ties: the earliest in order)."""
+    best: tuple[tuple[int, ...], float] = ((), -math.inf)
+    for combo in itertools.combinations(range(n), k):
+        value = evaluator.value(frozenset(combo))
+        if value > best[1]:
+            best = (combo, value)
+    return best
+
+
+def greedy(evaluator: Evaluator, n: int, k: int) -> tuple[tuple[int, ...], float]:
+    """Return up to ``k`` targets chosen one at a time by the most added, re-evaluated lazily."""
+    chosen: list[int] = []
+    base = evaluator.value(frozenset())
+    # Max-heap of (-estimated gain, position, the number of picks the estimate was made after).
+    heap = [(-(evaluator.value(frozenset([i])) - base), i, 0) for i in range(n)]
+    heapq.heapify(heap)
+    current = base
+    while heap and len(chosen) < k:
+        negative_gain, i, made_at = heapq.heappop(heap)
+        if made_at == len(chosen):  # fresh for the cuts chosen so far: the best there is
+            if -negative_gain <= 0:
+                break  # nothing adds any damage: stop, not worse than what is chosen
+            chosen.append(i)
+            current = evaluator.value(frozenset(chosen))
+            continue
+        gain = evaluator.value(frozenset([*chosen, i])) - current
+        heapq.heappush(heap, (-gain, i, len(chosen)))
+    return tuple(chosen), current
+
+
+def dependency(report: Any, side: str) -> dict[str, tuple[set[str], set[str]]] | None:
+    """Return, per unit of ``side`` in supply, the hexes and hexsides its verdict's lines run through.
+
+    A unit's own line and, up the chain, the line of each HQ it traced to.  None when a unit in supply has
+    no line and is not one of the kinds supplied without one (the game does not trace supply).
+    """
+    found: dict[str, tuple[set[str], set[str]]] = {}
+    lines: dict[str, list[str]] = {}
+    for row in report.units.values():
+        if row.side != side or not row.general:
+            continue
+        if row.traced_kind in NO_LINE_KINDS:
+            continue
+        if not row.path:
+            return None
+        hexes: set[str] = set()
+        sides: set[str] = set()
+        seen: set[str] = set()
+        at: Any = row
+        while at is not None and at.unit_id not in seen:
+            seen.add(at.unit_id)
+            path = lines.setdefault(at.unit_id, list(at.path))
+            hexes.update(path)
+            sides.update(f"{a}|{b}" if a < b else f"{b}|{a}" for a, b in itertools.pairwise(path))
+            at = report.units.get(at.traced_id)  # the HQ it traced to, if a unit
+        found[row.unit_id] = (hexes, sides)
+    return found
+
+
+def coverage_bound(report: Any, side: str, targets: Sequence[Target], k: int) -> tuple[int | None, list[int]]:
+    """Return the bound on units put out by ``k`` cuts, and each target's count of units its lines touch."""
+    lines = dependency(report, side)
+    if lines is None:
+        return None, []
+    touched: list[set[str]] = []
+    for target in targets:
+        if target.kind == "bridge":
+            touched.append({u for u, (_, sides) in lines.items() if target.key in sides})
+        else:
+            touched.append({u for u, (hexes, _) in lines.items() if target.key in hexes})
+    counts = [len(t) for t in touched]
+    top = sum(sorted(counts, reverse=True)[:k])
+    anywhere = len(set().union(*touched)) if touched else 0
+    return min(top, anywhere), counts
