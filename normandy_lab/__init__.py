@@ -45,6 +45,7 @@ _LAZY: dict[str, str] = {
     "load_study": "normandy_lab.engine.study",
     "save_study": "normandy_lab.engine.study",
     "supply_summary": "normandy_lab.engine.whatif",
+    "sweep": "normandy_lab.sweeps",
     "supply_table": "normandy_lab.engine.whatif",
     "UnknownPlaceError": "normandy_lab.geo.gazetteer",
     "lookup": "normandy_lab.geo.gazetteer",
@@ -69,6 +70,7 @@ if TYPE_CHECKING:  # what a type checker and an editor see: the same names, impo
     from normandy_lab.grids import hexgrid
     from normandy_lab.grids.georef import ControlPoint, Georeference
     from normandy_lab.grids.numbering import SYSTEMS, HexIdError, scheme
+    from normandy_lab.sweeps import sweep
     from normandy_lab.terrain import TerrainConfig, TerrainMap, terrain_map
 
 
@@ -131,5 +133,6 @@ __all__ = [
     "supply",
     "supply_summary",
     "supply_table",
+    "sweep",
     "terrain_map",
 ]

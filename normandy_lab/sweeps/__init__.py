@@ -1,0 +1,173 @@
+"""What-if sweeps at scale: many variants of a situation on a Dask cluster, as one tidy table (issue 19).
+
+The flow: :mod:`.variants` (what changes, as data) -> :mod:`.worker` (a variant's state, its supply, its rows;
+no Dask) -> :func:`sweep` (the cluster: the base situations scattered to every worker once, the variants
+submitted in chunks, the rows streamed back as they finish, a progress bar, and a table kept when the sweep
+is stopped).
+
+Examples
+--------
+>>> import normandy_lab as nl
+>>> from normandy_lab.sweeps import grid
+>>> table = nl.sweep("bfn_1944-06-13_am", grid(weather=["Clear", "Overcast", "Storm"]))  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pandas as pd
+
+from normandy_lab.engine.state import GameState
+from normandy_lab.sweeps.variants import Variant, grid
+from normandy_lab.sweeps.worker import COLUMNS, run_chunk
+
+__all__ = ["COLUMNS", "Variant", "grid", "local_cluster", "sweep"]
+
+
+def _state_of(source: Any) -> GameState:
+    """Return the state a base names: a state, a scenario name, or a study (its state)."""
+    from normandy_lab.engine.scenario import load_scenario
+    from normandy_lab.engine.study import Study
+
+    if isinstance(source, GameState):
+        return source
+    if isinstance(source, Study):
+        return source.state
+    return load_scenario(str(source))
+
+
+def _bases(base: Any, variants: list[Variant]) -> dict[str, GameState]:
+    """Return the sweep's base situations by key.
+
+    The one given, as ""; or each of a mapping; and every scenario a variant names that is not among them.
+    """
+    bases = (
+        {str(k): _state_of(v) for k, v in base.items()}
+        if isinstance(base, Mapping)
+        else {"": _state_of(base)}
+    )
+    for variant in variants:
+        if variant.base not in bases:
+            bases[variant.base] = _state_of(variant.base)
+    return bases
+
+
+def local_cluster(workers: int | None = None) -> Any:
+    """Start a Dask ``LocalCluster`` of worker processes on this machine (one thread each) and its client.
+
+    ``workers`` defaults to the machine's cores.  Close the client and its cluster when done
+    (``client.close(); client.cluster.close()``), or use :func:`sweep` without a client, which does.
+    """
+    from distributed import Client, LocalCluster
+
+    n = workers or os.cpu_count() or 1
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+    return Client(cluster)
+
+
+def sweep(
+    base: Any,
+    variants: Iterable[Variant | Mapping[str, Any]],
+    client: Any = None,
+    reasons: bool = True,
+    chunk_size: int | None = None,
+    progress: bool = True,
+    on_rows: Any = None,
+) -> pd.DataFrame:
+    """Evaluate every variant's supply and return one tidy table (:data:`COLUMNS`: one row a unit a variant).
+
+    Parameters
+    ----------
+    base
+        The situation the variants change: a state, a scenario name, a study, or a mapping of names to
+        those (a variant picks one with ``base``; a variant naming another scenario loads it).
+    variants
+        :class:`Variant` objects or their mapping form; :func:`grid` makes products.
+    client
+        A ``distributed.Client`` (a ``LocalCluster``'s, a scheduler's ``Client("tcp://...")``,
+        dask-jobqueue's, Kubernetes'); None starts a :func:`local_cluster` for the sweep and closes it
+        after; False runs in this process without Dask (for a handful of variants).
+    reasons
+        Work out the reason code, rule and length of each unit out of supply (False: verdicts only).
+    chunk_size
+        Variants a task (default: enough for about four tasks a worker, at most 25).
+    progress
+        Show a progress bar (a widget in a notebook).
+    on_rows
+        Called with each chunk's rows as they come back (to watch a long sweep, or write it away); if it
+        raises ``KeyboardInterrupt`` the sweep stops there, as an interrupted notebook cell does.
+
+    Returns
+    -------
+    pandas.DataFrame
+        In the variants' order; ``attrs["complete"]`` is False when the sweep was stopped (interrupted)
+        before every variant came back, and ``attrs["variants_done"]`` says how many did.
+    """
+    from tqdm.auto import tqdm
+
+    wanted = [Variant.of(v) for v in variants]
+    if not wanted:
+        raise ValueError("a sweep needs at least one variant")
+    names = [v.name for v in wanted]
+    if len(set(names)) != len(names):
+        doubled = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"two variants share a name: {', '.join(doubled)}; name them apart")
+    bases = _bases(base, wanted)
+    order = {name: i for i, name in enumerate(names)}
+    rows: list[dict[str, Any]] = []
+    done = 0
+    bar = tqdm(total=len(wanted), desc="sweep", unit="variant", disable=not progress)
+    own = client is None
+    try:
+        if client is False:
+            try:
+                for variant in wanted:
+                    got = run_chunk(bases, [variant], reasons)
+                    rows += got
+                    done += 1
+                    bar.update(1)
+                    if on_rows is not None:
+                        on_rows(got)
+            except KeyboardInterrupt:  # stopped: keep what came back
+                pass
+        else:
+            from distributed import as_completed
+
+            client = local_cluster(min(2, os.cpu_count() or 1)) if own else client
+            workers = max(1, len(client.scheduler_info()["workers"]))
+            size = chunk_size or max(1, min(25, math.ceil(len(wanted) / (4 * workers))))
+            chunks = [wanted[i : i + size] for i in range(0, len(wanted), size)]
+            # The bases go to every worker once; each task gets a reference, not a copy.
+            [shipped] = client.scatter([bases], broadcast=True)
+            futures = [client.submit(run_chunk, shipped, chunk, reasons, pure=False) for chunk in chunks]
+            sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
+            try:
+                for future in as_completed(futures):
+                    got = future.result()
+                    rows += got
+                    done += sizes[future.key]
+                    bar.update(sizes[future.key])
+                    if on_rows is not None:
+                        on_rows(got)
+            except KeyboardInterrupt:  # stopped: keep what came back, drop the rest
+                client.cancel(futures)
+    finally:
+        bar.close()
+        if own and client not in (None, False):
+            cluster = client.cluster
+            client.close()
+            cluster.close()
+    table = pd.DataFrame(rows, columns=list(COLUMNS))
+    if len(table):
+        table = table.sort_values(
+            ["variant", "side", "unit"],
+            key=lambda c: c.map(order) if c.name == "variant" else c,
+            kind="stable",
+        ).reset_index(drop=True)
+    table.attrs["complete"] = done == len(wanted)
+    table.attrs["variants_done"] = done
+    return table

@@ -1,0 +1,82 @@
+"""What-if sweeps on Dask's real scheduler (issue 19): a LocalCluster of two worker processes, stopped cleanly."""
+
+from __future__ import annotations
+
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.sweeps import COLUMNS, Variant, grid, local_cluster
+
+
+@pytest.fixture(scope="module")
+def client():
+    client = local_cluster(2)
+    yield client
+    cluster = client.cluster
+    client.close()
+    cluster.close()
+    assert cluster.status.name == "closed"
+
+
+VARIANTS = grid(
+    weather=["Clear", "Storm"], cuts=[[], ["B2816|B2915"]], options=[{}, {"hq_bridging": "for_its_units"}]
+)
+
+
+def test_a_sweep_on_two_worker_processes_gives_the_table_the_engine_gives_in_this_process(client):
+    assert len(client.scheduler_info()["workers"]) == 2
+    table = nl.sweep("bfn_1944-06-13_am", VARIANTS, client=client, progress=False, chunk_size=2)
+    assert list(table.columns) == list(COLUMNS) and table.attrs["complete"]
+    assert list(dict.fromkeys(table["variant"])) == [v.name for v in VARIANTS]  # in the variants' order
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    assert len(table) == len(VARIANTS) * len(state.units)
+    for variant in (VARIANTS[0], VARIANTS[-1]):  # each variant's verdicts are the engine's own
+        from normandy_lab.sweeps.worker import situation
+
+        report = nl.supply(situation({"": state}, variant))
+        rows = table[table["variant"] == variant.name].set_index("unit")
+        assert {u for u, ok in rows["in_supply"].items() if not ok} == {
+            r.unit_id for r in report.out_of_supply()
+        }
+        out = next(iter(report.out_of_supply()), None)
+        if out is not None:
+            assert rows.loc[out.unit_id, "code"] == out.code and rows.loc[out.unit_id, "rule"] == out.rule
+    inline = nl.sweep("bfn_1944-06-13_am", VARIANTS, client=False, progress=False)
+    assert inline.equals(table)
+
+
+def test_every_rule_system_in_one_sweep_and_a_bad_variant_is_a_row_not_a_crash(client):
+    variants = [
+        *grid(bases=["cobra_1944-07-16_gt15", "kg_1944-06-07_t02", "gts_1944-06-08_0700"]),
+        Variant.of(
+            {"base": "cobra_1944-07-16_gt15", "edits": [{"op": "move", "unit": "NOBODY", "to": "A2020"}]}
+        ),
+    ]
+    table = nl.sweep({}, variants, client=client, progress=False, reasons=False)
+    assert set(table["system"]) - {""} == {"cobra", "kg", "gts"}
+    failed = table[table["code"] == "error"]
+    assert len(failed) == 1 and "NOBODY" in failed["rule"].iloc[0]
+
+
+def test_a_stopped_sweep_keeps_its_partial_table_and_the_cluster_goes_on(client):
+    seen = []
+
+    def stop_after_first(rows):
+        seen.append(rows)
+        raise KeyboardInterrupt
+
+    table = nl.sweep(
+        "bfn_1944-06-13_am", VARIANTS, client=client, progress=False, chunk_size=1, on_rows=stop_after_first
+    )
+    assert not table.attrs["complete"] and 1 <= table.attrs["variants_done"] < len(VARIANTS)
+    assert len(table) == sum(len(rows) for rows in seen)
+    again = nl.sweep("bfn_1944-06-13_am", VARIANTS[:2], client=client, progress=False)
+    assert again.attrs["complete"]
+
+
+def test_variants_are_checked():
+    with pytest.raises(ValueError, match="not colour"):
+        Variant.of({"colour": "red"})
+    with pytest.raises(ValueError, match="share a name"):
+        nl.sweep("bfn_1944-06-13_am", [{"weather": "Clear"}, {"weather": "Clear"}], client=False)
+    assert Variant.of({"weather": "Storm", "cuts": ["B2816"]}).name == "Storm / cut B2816"
