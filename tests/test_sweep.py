@@ -69,7 +69,7 @@ def test_a_stopped_sweep_keeps_its_partial_table_and_the_cluster_goes_on(client)
         "bfn_1944-06-13_am", VARIANTS, client=client, progress=False, chunk_size=1, on_rows=stop_after_first
     )
     assert not table.attrs["complete"] and 1 <= table.attrs["variants_done"] < len(VARIANTS)
-    assert len(table) == sum(len(rows) for rows in seen)
+    assert len(table) == sum(len(rows["unit"]) for rows in seen)
     again = nl.sweep("bfn_1944-06-13_am", VARIANTS[:2], client=client, progress=False)
     assert again.attrs["complete"]
 

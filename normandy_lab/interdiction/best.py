@@ -92,15 +92,19 @@ class InterdictionResult:
     def summary(self) -> str:
         """Say the answer in a line: the picks' damage, the method, and the bound."""
         bound = (
-            f"; at most {self.bound:g} could be put out by {len(self.picks)} cuts (gap {self.gap:g})"
+            f"; at most {self.bound:g} could be put out by {_cuts(len(self.picks))} (gap {self.gap:g})"
             if self.bound is not None
             else ""
         )
         return (
-            f"{len(self.picks)} cuts against the {self.side} side: {self.objective} {self.baseline:g} -> "
+            f"{_cuts(len(self.picks))} against the {self.side} side: {self.objective} {self.baseline:g} -> "
             f"{self.value:g} (+{self.gain:g}), {self.method} over {self.candidates} targets in "
             f"{self.evaluations} supply determinations{bound}"
         )
+
+
+def _cuts(n: int) -> str:
+    return f"{n} cut" if n == 1 else f"{n} cuts"
 
 
 def best_targets(
@@ -165,6 +169,7 @@ def best_targets(
         picks, value = (), evaluator.value(frozenset())
     elif use_exact:
         picks, value = exact(evaluator, n, k_used)
+        picks = _most_first(evaluator, picks)
     else:
         picks, value = greedy(evaluator, n, k_used)
     bound = None
@@ -177,6 +182,17 @@ def best_targets(
         bound=None if bound is None else float(bound), evaluations=evaluator.evaluations, candidates=n,
         table=table, state=state,
     )  # fmt: skip
+
+
+def _most_first(evaluator: Evaluator, picks: tuple[int, ...]) -> tuple[int, ...]:
+    """Order a set of picks as greedy would take them: the one that adds most first (ties: map order)."""
+    ordered: list[int] = []
+    rest = list(picks)
+    while rest:
+        best = max(rest, key=lambda i: (evaluator.value(frozenset([*ordered, i])), -i))
+        ordered.append(best)
+        rest.remove(best)
+    return tuple(ordered)
 
 
 def _table(

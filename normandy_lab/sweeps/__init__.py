@@ -56,6 +56,12 @@ def _bases(base: Any, variants: list[Variant]) -> dict[str, GameState]:
     return bases
 
 
+def _extend(rows: dict[str, list[Any]], got: dict[str, list[Any]]) -> None:
+    """Add a chunk's columns to the sweep's."""
+    for column, values in got.items():
+        rows[column] += values
+
+
 def local_cluster(workers: int | None = None) -> Any:
     """Start a Dask ``LocalCluster`` of worker processes on this machine (one thread each) and its client.
 
@@ -98,8 +104,9 @@ def sweep(
     progress
         Show a progress bar (a widget in a notebook).
     on_rows
-        Called with each chunk's rows as they come back (to watch a long sweep, or write it away); if it
-        raises ``KeyboardInterrupt`` the sweep stops there, as an interrupted notebook cell does.
+        Called with each chunk's rows as they come back, by column (to watch a long sweep, or write it
+        away); if it raises ``KeyboardInterrupt`` the sweep stops there, as an interrupted notebook cell
+        does.
 
     Returns
     -------
@@ -118,7 +125,7 @@ def sweep(
         raise ValueError(f"two variants share a name: {', '.join(doubled)}; name them apart")
     bases = _bases(base, wanted)
     order = {name: i for i, name in enumerate(names)}
-    rows: list[dict[str, Any]] = []
+    rows: dict[str, list[Any]] = {c: [] for c in COLUMNS}
     done = 0
     bar = tqdm(total=len(wanted), desc="sweep", unit="variant", disable=not progress)
     own = client is None
@@ -127,7 +134,7 @@ def sweep(
             try:
                 for variant in wanted:
                     got = run_chunk(bases, [variant], reasons)
-                    rows += got
+                    _extend(rows, got)
                     done += 1
                     bar.update(1)
                     if on_rows is not None:
@@ -142,13 +149,15 @@ def sweep(
             size = chunk_size or max(1, min(25, math.ceil(len(wanted) / (4 * workers))))
             chunks = [wanted[i : i + size] for i in range(0, len(wanted), size)]
             # The bases go to every worker once; each task gets a reference, not a copy.
-            [shipped] = client.scatter([bases], broadcast=True)
+            # A key of its own (hash=False): a sweep that repeats another's bases must not share the key the
+            # other is releasing.
+            [shipped] = client.scatter([bases], broadcast=True, hash=False)
             futures = [client.submit(run_chunk, shipped, chunk, reasons, pure=False) for chunk in chunks]
             sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
             try:
                 for future in as_completed(futures):
                     got = future.result()
-                    rows += got
+                    _extend(rows, got)
                     done += sizes[future.key]
                     bar.update(sizes[future.key])
                     if on_rows is not None:

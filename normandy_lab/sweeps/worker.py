@@ -38,49 +38,55 @@ def situation(bases: Mapping[str, GameState], variant: Variant) -> GameState:
     return state
 
 
-def rows_of(variant: Variant, state: GameState, reasons: bool = True) -> list[dict[str, Any]]:
-    """Return the tidy rows of one variant: one a unit, with its verdict, reason code and line length.
+def rows_of(variant: Variant, state: GameState, reasons: bool = True) -> dict[str, list[Any]]:
+    """Return the tidy rows of one variant, by column: one a unit, with its verdict, reason code and length.
 
     ``reasons=False`` leaves the code, rule and length of a unit out of supply empty (working them out is
-    most of a determination's cost in some games).
+    most of a determination's cost in some games).  Columns, not a mapping a row: a sweep makes hundreds of
+    thousands of rows, and the table is built from columns at the end.
     """
     from normandy_lab.engine.supply import supply
 
     report = supply(state)
-    stamp = (variant.name, variant.base, state.system, state.date.isoformat(), state.turn, state.weather)
-    rows = []
-    for row in report.units.values():
-        unit = state.unit(row.unit_id)
-        explained = row.general or reasons
-        length = (
-            (row.length_mp if math.isfinite(row.length_mp) else row.length_hexes) if explained else math.nan
-        )
-        rows.append(
-            dict(
-                zip(COLUMNS, (*stamp, row.side, unit.formation or "", row.unit_id, bool(row.general),
-                              row.code if explained else "", row.rule if explained else "",
-                              float(length) if math.isfinite(length) else math.nan), strict=True)
-            )
-        )  # fmt: skip
-    return rows
+    formation = {u.id: u.formation or "" for u in state.units}
+    rows = list(report.units.values())
+    n = len(rows)
+    out: dict[str, list[Any]] = {
+        "variant": [variant.name] * n, "base": [variant.base] * n, "system": [state.system] * n,
+        "date": [state.date.isoformat()] * n, "turn": [state.turn] * n, "weather": [state.weather] * n,
+        "side": [r.side for r in rows], "formation": [formation[r.unit_id] for r in rows],
+        "unit": [r.unit_id for r in rows], "in_supply": [bool(r.general) for r in rows],
+        "code": [], "rule": [], "length": [],
+    }  # fmt: skip
+    for r in rows:
+        if r.general or reasons:
+            length = r.length_mp if math.isfinite(r.length_mp) else r.length_hexes
+            out["code"].append(r.code)
+            out["rule"].append(r.rule)
+            out["length"].append(float(length) if math.isfinite(length) else math.nan)
+        else:
+            out["code"].append("")
+            out["rule"].append("")
+            out["length"].append(math.nan)
+    return out
 
 
-def run_chunk(bases: Mapping[str, GameState], chunk: Sequence[Variant], reasons: bool = True) -> list[dict]:
-    """Evaluate some variants against the base situations and return their rows.
+def run_chunk(
+    bases: Mapping[str, GameState], chunk: Sequence[Variant], reasons: bool = True
+) -> dict[str, list[Any]]:
+    """Evaluate some variants against the base situations and return their rows, by column.
 
     A variant that fails gives one row saying why (code ``error``), so that one bad variant does not lose
     a sweep.
     """
-    out: list[dict[str, Any]] = []
+    out: dict[str, list[Any]] = {c: [] for c in COLUMNS}
     for variant in chunk:
         try:
-            out += rows_of(variant, situation(bases, variant), reasons)
+            got = rows_of(variant, situation(bases, variant), reasons)
         except Exception as exc:
-            failed = dict.fromkeys(COLUMNS, "")
-            failed.update(
-                variant=variant.name, base=variant.base, code="error", rule=f"{type(exc).__name__}: {exc}"
-            )
-            failed["in_supply"] = False
-            failed["length"] = math.nan
-            out.append(failed)
+            got = {c: [""] for c in COLUMNS}
+            got |= {"variant": [variant.name], "base": [variant.base], "code": ["error"]}
+            got |= {"rule": [f"{type(exc).__name__}: {exc}"], "in_supply": [False], "length": [math.nan]}
+        for column, values in got.items():
+            out[column] += values
     return out
