@@ -46,6 +46,7 @@ _LAZY: dict[str, str] = {
     "save_study": "normandy_lab.engine.study",
     "supply_summary": "normandy_lab.engine.whatif",
     "sweep": "normandy_lab.sweeps",
+    "side_by_side": "normandy_lab.sidebyside",
     "supply_table": "normandy_lab.engine.whatif",
     "UnknownPlaceError": "normandy_lab.geo.gazetteer",
     "lookup": "normandy_lab.geo.gazetteer",
@@ -70,6 +71,7 @@ if TYPE_CHECKING:  # what a type checker and an editor see: the same names, impo
     from normandy_lab.grids import hexgrid
     from normandy_lab.grids.georef import ControlPoint, Georeference
     from normandy_lab.grids.numbering import SYSTEMS, HexIdError, scheme
+    from normandy_lab.sidebyside import side_by_side
     from normandy_lab.sweeps import sweep
     from normandy_lab.terrain import TerrainConfig, TerrainMap, terrain_map
 
@@ -130,6 +132,7 @@ __all__ = [
     "rules",
     "save_study",
     "scheme",
+    "side_by_side",
     "supply",
     "supply_summary",
     "supply_table",

@@ -80,3 +80,23 @@ def test_variants_are_checked():
     with pytest.raises(ValueError, match="share a name"):
         nl.sweep("bfn_1944-06-13_am", [{"weather": "Clear"}, {"weather": "Clear"}], client=False)
     assert Variant.of({"weather": "Storm", "cuts": ["B2816"]}).name == "Storm / cut B2816"
+
+
+def test_the_optimiser_on_the_cluster_finds_what_it_finds_in_this_process(client):
+    from normandy_lab.interdiction import best_targets, targets
+    from normandy_lab.interdiction.search import coverage_bound
+
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    found = targets(state, "bridges", river="Vire")
+    _, counts = coverage_bound(nl.supply(state), "german", found, 1)
+    shortlist = [t for _, t in sorted(zip(counts, found, strict=True), key=lambda c: -c[0])][:9]
+    for method in ("exact", "greedy"):
+        here = best_targets(state, "german", 2, candidates=shortlist, method=method)
+        there = best_targets(state, "german", 2, candidates=shortlist, method=method, client=client)
+        assert (there.picks, there.value, there.bound) == (here.picks, here.value, here.bound)
+        assert there.table.equals(here.table)
+    mp_here = best_targets(state, "german", 1, candidates=shortlist, objective="line_mp")
+    mp_there = best_targets(state, "german", 1, candidates=shortlist, objective="line_mp", client=client)
+    assert mp_there.value == pytest.approx(mp_here.value) and mp_there.picks == mp_here.picks
+    with pytest.raises(ValueError, match="custom objective"):
+        best_targets(state, "german", 1, candidates=shortlist, objective=lambda r, s: 0.0, client=client)

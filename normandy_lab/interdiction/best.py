@@ -16,7 +16,7 @@ import pandas as pd
 
 from normandy_lab.engine.state import GameState
 from normandy_lab.interdiction.candidates import Target, targets
-from normandy_lab.interdiction.objectives import resolve
+from normandy_lab.interdiction.objectives import from_rows, resolve
 from normandy_lab.interdiction.search import Evaluator, coverage_bound, exact, greedy
 
 
@@ -118,6 +118,7 @@ def best_targets(
     max_exact: int = 2000,
     river: str | None = None,
     within: Any = None,
+    client: Any = None,
 ) -> InterdictionResult:
     """Find the ``k`` targets whose cutting most damages ``side``'s supply on ``state``.
 
@@ -139,6 +140,10 @@ def best_targets(
         need more runs greedily instead.
     method
         ``"exact"``, ``"greedy"`` or ``"auto"`` (exact when there are at most ``max_exact`` sets of k).
+    client
+        A ``distributed.Client``: the sets are evaluated through :func:`normandy_lab.sweep` on its cluster,
+        in batches (``"units_out"`` and ``"line_mp"`` only; a custom objective needs the report and runs
+        here).  None: one after the other in this process.
 
     Returns
     -------
@@ -153,7 +158,12 @@ def best_targets(
     found = targets(state, candidates, river=river, within=within)
     baseline_report = supply(state)
     fn, name = resolve(objective, baseline_report, side)
-    evaluator = Evaluator(state, side, fn)
+    rows_fn = None
+    if client is not None:
+        if callable(objective):
+            raise ValueError("a custom objective reads the report: run it without a client")
+        rows_fn = from_rows(name, baseline_report, side)
+    evaluator = Evaluator(state, side, fn, client=client, from_rows=rows_fn)
     evaluator.targets = found
     evaluator.cache[frozenset()] = fn(baseline_report, side)
     n = len(found)

@@ -58,3 +58,32 @@ def resolve(objective: str | Objective, baseline: Any, side: str) -> tuple[Objec
     raise ValueError(
         f"objective is 'units_out', 'line_mp' or a function (report, side) -> float, not {objective!r}"
     )
+
+
+def from_rows(name: str, baseline: Any, side: str) -> Callable[[Any], float]:
+    """Return a named objective computed from a sweep's rows of one variant (:mod:`normandy_lab.sweeps`).
+
+    The same numbers as the objective over the report: ``units_out`` counts the side's rows out of supply,
+    ``line_mp`` reads each line's length from its row.
+    """
+    if name == "units_out":
+        return lambda rows: float(((rows["side"] == side) & ~rows["in_supply"].astype(bool)).sum())
+    if name == "line_mp":
+        before = {
+            r.unit_id: _length(r)
+            for r in baseline.units.values()
+            if r.side == side and r.general and math.isfinite(_length(r))
+        }
+
+        def total(rows: Any) -> float:
+            by_unit = rows.set_index("unit")
+            value = 0.0
+            for unit_id, length in before.items():
+                after = length
+                if unit_id in by_unit.index and bool(by_unit.at[unit_id, "in_supply"]):
+                    after = float(by_unit.at[unit_id, "length"])
+                value += after if math.isfinite(after) else length
+            return value
+
+        return total
+    raise ValueError(f"a sweep computes 'units_out' and 'line_mp', not {name!r}: run it without a client")

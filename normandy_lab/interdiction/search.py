@@ -32,18 +32,52 @@ NO_LINE_KINDS = frozenset({"off the map", "offshore", "exempt"})
 
 
 class Evaluator:
-    """The objective of a side on ``state`` with sets of cuts made, each set determined once."""
+    """The objective of a side on ``state`` with sets of cuts made, each set determined once.
 
-    def __init__(self, state: GameState, side: str, objective: Callable[[Any, str], float]) -> None:
+    With a Dask ``client`` (and a named objective), sets are evaluated in batches through
+    :func:`normandy_lab.sweep`, on the cluster; otherwise one after the other in this process.
+    """
+
+    def __init__(
+        self,
+        state: GameState,
+        side: str,
+        objective: Callable[[Any, str], float],
+        client: Any = None,
+        from_rows: Callable[[Any], float] | None = None,
+    ) -> None:
         self.state, self.side, self.objective = state, side, objective
+        self.client, self.from_rows = client, from_rows
         self.cache: dict[frozenset[int], float] = {}
         self.targets: Sequence[Target] = ()
+        self.batch = 1 if client is None else 4 * max(1, len(client.scheduler_info()["workers"]))
 
     def value(self, picks: frozenset[int]) -> float:
         """Return the objective with the targets at these positions cut."""
-        if picks not in self.cache:
-            self.cache[picks] = self.objective(self.report(picks), self.side)
-        return self.cache[picks]
+        return self.values([picks])[0]
+
+    def values(self, sets: Sequence[frozenset[int]]) -> list[float]:
+        """Return the objective for each set of picks, evaluating those not seen before (in one batch)."""
+        todo = list(dict.fromkeys(s for s in sets if s not in self.cache))
+        if todo and self.client is not None:
+            self._on_cluster(todo)
+        for picks in todo:
+            if picks not in self.cache:
+                self.cache[picks] = self.objective(self.report(picks), self.side)
+        return [self.cache[s] for s in sets]
+
+    def _on_cluster(self, todo: list[frozenset[int]]) -> None:
+        """Evaluate sets of picks as one sweep of variants on the client's cluster."""
+        from normandy_lab.sweeps import Variant, sweep
+
+        names = {f"set {n}": picks for n, picks in enumerate(todo)}
+        variants = [
+            Variant.of({"name": name, "cuts": [self.targets[i].key for i in sorted(picks)]})
+            for name, picks in names.items()
+        ]
+        table = sweep(self.state, variants, client=self.client, reasons=False, progress=False)
+        for name, rows in table.groupby("variant", sort=False):
+            self.cache[names[str(name)]] = self.from_rows(rows)
 
     def report(self, picks: frozenset[int] | Sequence[int]) -> Any:
         """Return the supply report with the targets at these positions cut."""
@@ -63,31 +97,41 @@ class Evaluator:
 def exact(evaluator: Evaluator, n: int, k: int) -> tuple[tuple[int, ...], float]:
     """Return the best set of ``k`` of ``n`` targets by trying them all (ties: the earliest in order)."""
     best: tuple[tuple[int, ...], float] = ((), -math.inf)
-    for combo in itertools.combinations(range(n), k):
-        value = evaluator.value(frozenset(combo))
+    combos = list(itertools.combinations(range(n), k))
+    values = evaluator.values([frozenset(c) for c in combos])
+    for combo, value in zip(combos, values, strict=True):
         if value > best[1]:
             best = (combo, value)
     return best
 
 
 def greedy(evaluator: Evaluator, n: int, k: int) -> tuple[tuple[int, ...], float]:
-    """Return up to ``k`` targets chosen one at a time by the most added, re-evaluated lazily."""
+    """Return up to ``k`` targets chosen one at a time by the most added, re-evaluated lazily.
+
+    A candidate is taken when its gain, re-evaluated after the last pick, still tops the queue; stale
+    candidates are re-evaluated a batch at a time (one in this process, several on a cluster).
+    """
     chosen: list[int] = []
     base = evaluator.value(frozenset())
+    singles = evaluator.values([frozenset([i]) for i in range(n)])
     # Max-heap of (-estimated gain, position, the number of picks the estimate was made after).
-    heap = [(-(evaluator.value(frozenset([i])) - base), i, 0) for i in range(n)]
+    heap = [(-(value - base), i, 0) for i, value in enumerate(singles)]
     heapq.heapify(heap)
     current = base
     while heap and len(chosen) < k:
-        negative_gain, i, made_at = heapq.heappop(heap)
-        if made_at == len(chosen):  # fresh for the cuts chosen so far: the best there is
+        if heap[0][2] == len(chosen):  # fresh for the cuts chosen so far: the best there is
+            negative_gain, i, _ = heapq.heappop(heap)
             if -negative_gain <= 0:
                 break  # nothing adds any damage: stop, not worse than what is chosen
             chosen.append(i)
             current = evaluator.value(frozenset(chosen))
             continue
-        gain = evaluator.value(frozenset([*chosen, i])) - current
-        heapq.heappush(heap, (-gain, i, len(chosen)))
+        stale = []
+        while heap and heap[0][2] != len(chosen) and len(stale) < evaluator.batch:
+            stale.append(heapq.heappop(heap)[1])
+        values = evaluator.values([frozenset([*chosen, i]) for i in stale])
+        for i, value in zip(stale, values, strict=True):
+            heapq.heappush(heap, (-(value - current), i, len(chosen)))
     return tuple(chosen), current
 
 

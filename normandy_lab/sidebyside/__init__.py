@@ -1,0 +1,254 @@
+"""The rule systems side by side: each game's supply verdicts on a date several games cover (issue 19).
+
+The flow: :func:`scenarios_on` (the historical scenarios whose first turn holds the date, one a game) ->
+each scenario's supply, by formation (:mod:`.formations` gives a formation one key across the games) ->
+:class:`SideBySide`: a long table (``table``), the formations two or more games judge differently
+(``disagreements``, with the rule numbers behind each game's verdicts) and a map (``figure``): every game's
+formations on the real map, over the historical front of the date.  A game's verdicts rest on its own
+rules and its own set-up: where a scenario's positions are not the date's own (a turn of three days, a
+set-up of the day before), the table says the scenario's date and turn.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import pandas as pd
+
+from normandy_lab.sidebyside.formations import formation_key
+
+__all__ = ["SideBySide", "formation_key", "scenarios_on", "side_by_side"]
+
+MARKERS = {"bfn": "circle", "cobra": "square", "kg": "triangle", "gts": "diamond"}
+SYSTEM_NAMES = {
+    "bfn": "The Battle for Normandy",
+    "cobra": "Cobra",
+    "kg": "The Killing Ground / OVERLORD",
+    "gts": "The Greatest Day: Utah Beach",
+}
+
+
+@lru_cache(maxsize=1)
+def _spans() -> tuple[tuple[str, str, dt.date, dt.date], ...]:
+    """Return every historical scenario's game, name and the days its first turn spans."""
+    from normandy_lab.engine.scenario import SCENARIO_DIR, load_scenario
+
+    found = []
+    for path in sorted(SCENARIO_DIR.glob("*_1944-*.yaml")):
+        state = load_scenario(path.stem)
+        last = state.rules.next_date(state.date) - dt.timedelta(days=1)
+        found.append((state.system, path.stem, state.date, max(state.date, last)))
+    return tuple(found)
+
+
+def scenarios_on(date: Any, stepped: bool = True) -> dict[str, str]:
+    """Return, per game, the historical scenario whose first turn holds ``date`` (the latest if several).
+
+    With ``stepped``, a game with no such scenario but one whose next turn holds the date is given as
+    ``"<name>+1"``: that scenario stepped into its next turn, its units where the set-up put them (KG's
+    22.6.8 on Turn 3, 8 June, when the Allies start tracing; BfN's 7 June on 8 June).
+    """
+    day = dt.date.fromisoformat(str(date))
+    found: dict[str, str] = {}
+    for system, name, first, last in _spans():
+        if first <= day <= last:
+            found[system] = name
+    if stepped:
+        for system, name, _first, last in _spans():
+            if system not in found and last + dt.timedelta(days=1) <= day <= _next_last(name):
+                found[system] = f"{name}+1"
+    return found
+
+
+@lru_cache(maxsize=32)
+def _next_last(name: str) -> dt.date:
+    """Return the last day of the turn after a scenario's first."""
+    from normandy_lab.engine.scenario import load_scenario
+
+    state = load_scenario(name)
+    rules = state.rules
+    start = rules.next_date(state.date)
+    return max(start, rules.next_date(start) - dt.timedelta(days=1))
+
+
+def _state_of(spec: str) -> Any:
+    """Return the state a scenario spec names: ``name``, or ``name+1`` stepped into its next turn."""
+    from normandy_lab.engine.scenario import load_scenario
+    from normandy_lab.engine.sequence import next_phase
+
+    name, _, steps = spec.partition("+")
+    state = load_scenario(name)
+    for _ in range(int(steps or 0)):
+        start = (state.date, state.turn)
+        while (state.date, state.turn) == start:
+            state = next_phase(state)
+        while state.date == start[0]:  # a day of several turns: on to the next day
+            state = next_phase(state)
+    return state
+
+
+def _by_formation(name: str) -> pd.DataFrame:
+    """Return one scenario's supply by formation: units, in supply, the rules behind, where they stand."""
+    import numpy as np
+
+    from normandy_lab.engine.supply import supply
+    from normandy_lab.grids import grid
+
+    state = _state_of(name)
+    report = supply(state)
+    g = grid(state.system)
+    rows = []
+    for unit in state.units:
+        key = formation_key(unit)
+        if not key or unit.status != "active":
+            continue
+        row = report[unit.id]
+        lon, lat = g.center(unit.hex)
+        rows.append(
+            {
+                "key": key, "formation": unit.formation, "side": unit.side, "unit": unit.id,
+                "in_supply": bool(row.general), "rule": "" if row.general else row.rule,
+                "lon": lon, "lat": lat,
+            }
+        )  # fmt: skip
+    units = pd.DataFrame(rows)
+    grouped = units.groupby(["key", "side"], sort=True)
+    table = grouped.agg(
+        formation=("formation", "first"),
+        units=("unit", "size"),
+        in_supply=("in_supply", "sum"),
+        lon=("lon", "mean"),
+        lat=("lat", "mean"),
+    ).reset_index()
+    outs = units[~units["in_supply"]].groupby("key")
+    out_units = {k: sorted(g["unit"]) for k, g in outs}
+    out_rules = {k: sorted({part for r in g["rule"] for part in r.split(", ") if part}) for k, g in outs}
+    table["out_units"] = table["key"].map(lambda k: ", ".join(out_units.get(k, [])))
+    table["rules"] = table["key"].map(lambda k: ", ".join(out_rules.get(k, [])))
+    table["share_in"] = table["in_supply"] / table["units"]
+    table.insert(0, "system", state.system)
+    table.insert(1, "scenario", name)
+    table.insert(2, "date", state.date.isoformat())
+    table.insert(3, "turn", state.turn)
+    table["in_supply"] = table["in_supply"].astype(int)
+    table["lon"] = table["lon"].astype(float).round(5)
+    table["lat"] = table["lat"].astype(float).round(5)
+    return table.assign(share_in=np.round(table["share_in"], 3))
+
+
+@dataclass
+class SideBySide:
+    """Every game's supply verdicts on one date, by formation.
+
+    Attributes
+    ----------
+    date
+        The date asked for.
+    scenarios
+        The scenario of each game used (``scenarios_on``).
+    table
+        One row a formation a game: ``system``, ``scenario``, the scenario's ``date`` and ``turn``, the
+        formation's ``key`` (:func:`formation_key`) and the game's name for it, ``side``, ``units`` (on the
+        map), ``in_supply``, ``share_in``, ``out_units``, ``rules`` (the rule numbers behind the verdicts of
+        the units out), ``lon``/``lat`` (where its units stand, on average).
+    """
+
+    date: dt.date
+    scenarios: dict[str, str]
+    table: pd.DataFrame = field(repr=False)
+
+    def disagreements(self, threshold: float = 0.25) -> pd.DataFrame:
+        """Return the formations that two or more games judge differently, with the rules behind each.
+
+        Different: one game has every unit of it in supply and another some out, or the shares in supply
+        differ by ``threshold`` or more.  One row a formation: its key and side, then per game ``units in
+        / units`` and the rules behind its verdicts.
+        """
+        rows = []
+        for (key, side), group in self.table.groupby(["key", "side"], sort=True):
+            if group["system"].nunique() < 2:
+                continue
+            shares = group["share_in"]
+            split = (shares == 1).any() and (shares < 1).any()
+            if not split and shares.max() - shares.min() < threshold:
+                continue
+            row: dict[str, Any] = {"key": key, "side": side}
+            for _, g in group.iterrows():
+                row[g["system"]] = f"{g['in_supply']}/{g['units']} in supply"
+                row[f"{g['system']} rules"] = g["rules"] or "-"
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+    def figure(self, width: int = 1000, height: int = 760) -> Any:
+        """Draw every game's formations on the real map over the historical front of the date.
+
+        Each game has its marker (BfN circle, Cobra square, KG triangle, GTS diamond); the colour is the
+        share of the formation's units in supply (green all, orange some, red none); the hover says the
+        game, the formation, its count and the rules.
+        """
+        from bokeh.models import ColumnDataSource, HoverTool, Legend, LegendItem
+
+        from normandy_lab.views.history import history_map
+        from normandy_lab.views.mapview import to_mercator
+
+        table = self.table
+        pad = 0.15
+        extent = (
+            float(table["lon"].min()) - pad, float(table["lat"].min()) - pad,
+            float(table["lon"].max()) + pad, float(table["lat"].max()) + pad,
+        )  # fmt: skip
+        fig = history_map(self.date, extent=extent, width=width, height=height)
+        games = ", ".join(self.scenarios.values())
+        fig.title.text = f"Supply by formation, {self.date:%d %B %Y} ({games}), over the record's front"
+        items = []
+        for system, group in table.groupby("system", sort=True):
+            x, y = to_mercator(group["lon"].to_numpy(), group["lat"].to_numpy())
+            colour = ["#2e7d32" if s == 1 else "#c62828" if s == 0 else "#ef6c00" for s in group["share_in"]]
+            source = ColumnDataSource(
+                {
+                    "x": list(x), "y": list(y), "colour": colour,
+                    "system": [SYSTEM_NAMES[str(system)]] * len(group),
+                    "formation": group["formation"].tolist(),
+                    "count": [f"{a}/{b}" for a, b in zip(group["in_supply"], group["units"], strict=True)],
+                    "rules": [r or "-" for r in group["rules"]], "scenario": group["scenario"].tolist(),
+                }
+            )  # fmt: skip
+            glyph = fig.scatter(
+                "x", "y", source=source, marker=MARKERS[str(system)], size=13, fill_color="colour",
+                line_color="#222222", fill_alpha=0.85,
+            )  # fmt: skip
+            items.append(LegendItem(label=SYSTEM_NAMES[str(system)], renderers=[glyph]))
+        fig.add_layout(Legend(items=items, location="top_left"))
+        fig.add_tools(
+            HoverTool(
+                tooltips=[("game", "@system"), ("formation", "@formation"), ("in supply", "@count"),
+                          ("rules behind the out", "@rules"), ("scenario", "@scenario")]
+            )
+        )  # fmt: skip
+        return fig
+
+
+def side_by_side(date: Any, scenarios: dict[str, str] | None = None) -> SideBySide:
+    """Put every game's supply verdicts of ``date`` side by side, by formation (see :class:`SideBySide`).
+
+    ``scenarios`` names the scenario of each game to use (default: :func:`scenarios_on`); a date no two
+    games cover is refused, with the dates that are.
+    """
+    day = dt.date.fromisoformat(str(date))
+    chosen = dict(scenarios) if scenarios is not None else scenarios_on(day)
+    if len(chosen) < 2:
+        days = {d for _, _, first, last in _spans() for d in _days(first, last)}
+        covered = sorted(d.isoformat() for d in days if len(scenarios_on(d)) >= 2)
+        raise ValueError(
+            f"{day} is covered by {', '.join(chosen) or 'no game'}: side by side needs two; dates two games "
+            f"cover: {', '.join(covered)}"
+        )
+    table = pd.concat([_by_formation(name) for name in chosen.values()], ignore_index=True)
+    return SideBySide(day, chosen, table)
+
+
+def _days(first: dt.date, last: dt.date) -> list[dt.date]:
+    return [first + dt.timedelta(days=n) for n in range((last - first).days + 1)]

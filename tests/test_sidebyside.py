@@ -1,0 +1,109 @@
+"""The rule systems side by side on a shared date (issue 19): one key a formation, each game's verdicts."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.sidebyside import scenarios_on, side_by_side
+from normandy_lab.sidebyside.formations import formation_key
+
+
+def _unit(formation, side="german", nationality="DE"):
+    return SimpleNamespace(formation=formation, side=side, nationality=nationality)
+
+
+@pytest.mark.parametrize(
+    ("names", "key"),
+    [
+        (["352. Infanterie-Division", "352 ID"], "DE 352 div"),
+        (["12. SS-Panzer-Division Hitlerjugend", "12 SS Pz"], "DE 12 SS pz div"),
+        (["2. Panzer-Division", "2 Pz"], "DE 2 pz div"),
+        (["3. Fallschirmjäger-Division", "3 FJ", "3 FsJg Div"], "DE 3 para div"),
+        (["Panzer-Lehr-Division", "Lehr Pz", "Pz Lehr"], "DE lehr pz div"),
+        (["Fallschirmjäger-Regiment 6", "6 FsJg Rgt"], "DE 6 rgt"),
+    ],
+)
+def test_one_key_for_a_german_formation_however_a_game_writes_it(names, key):
+    assert {formation_key(_unit(n)) for n in names} == {key}
+
+
+def test_allied_formations_keep_their_nation_and_kind_apart():
+    us = {formation_key(_unit(n, "allied", "US")) for n in ("2nd Armored Division", "2 AD")}
+    assert us == {"US 2 armd div"}
+    assert formation_key(_unit("2 ID", "allied", "US")) == "US 2 inf div"
+    assert formation_key(_unit("3 CID", "allied", "CA")) == formation_key(
+        _unit("3rd Canadian Infantry Division", "allied", "CA")
+    )
+    assert formation_key(_unit("3 ID", "allied", "UK")) == "UK 3 inf div"
+    assert (
+        formation_key(_unit("1 SS Bde", "allied", "UK"))
+        == formation_key(_unit("1st Special Service Brigade", "allied", "UK"))
+        == "UK 1 commando bde"
+    )
+    assert (
+        formation_key(_unit("6th Airborne Division", "allied", "CA")) == "UK 6 airborne div"
+    )  # its Canadians
+
+
+def test_the_dates_several_games_cover():
+    assert scenarios_on("1944-06-07", stepped=False) == {
+        "bfn": "bfn_1944-06-07_am",
+        "kg": "kg_1944-06-07_t02",
+    }
+    assert scenarios_on("1944-06-19", stepped=False) == {
+        "bfn": "bfn_1944-06-19_am",
+        "kg": "kg_1944-06-19_t14",
+    }
+    assert scenarios_on("1944-07-18", stepped=False) == {
+        "bfn": "bfn_1944-07-18_am",
+        "cobra": "cobra_1944-07-16_gt15",  # GT 15 is 16-18 July
+    }
+    on_8 = scenarios_on("1944-06-08")
+    assert on_8["gts"] == "gts_1944-06-08_0700" and on_8["kg"] == "kg_1944-06-07_t02+1"  # Turn 3
+    with pytest.raises(ValueError, match="dates two games cover"):
+        side_by_side("1944-08-07")
+
+
+@pytest.fixture(scope="module")
+def july18():
+    return side_by_side("1944-07-18")
+
+
+def test_each_game_s_row_is_its_own_supply_by_formation(july18):
+    for name in july18.scenarios.values():
+        state = nl.load_scenario(name)
+        report = nl.supply(state)
+        rows = july18.table[july18.table["scenario"] == name].set_index("key")
+        for key, row in rows.iterrows():
+            units = [u for u in state.units if u.status == "active" and formation_key(u) == key]
+            assert row["units"] == len(units)
+            assert row["in_supply"] == sum(report[u.id].general for u in units)
+            out = sorted(u.id for u in units if not report[u.id].general)
+            assert row["out_units"] == ", ".join(out)
+
+
+def test_disagreements_name_the_rules_behind_each_game_s_verdicts():
+    june7 = side_by_side("1944-06-07")
+    table = june7.disagreements()
+    assert len(table) and {"bfn", "kg", "bfn rules", "kg rules"} <= set(table.columns)
+    row = table.set_index("key").loc["DE 91 div"]  # 91. LL: BfN's HQ ranges against KG's city supply
+    assert "26.11.2" in row["kg rules"] and "in supply" in row["bfn"]
+    for _, r in table.iterrows():
+        shares = {
+            s: tuple(int(x) for x in r[s].split(" ")[0].split("/"))
+            for s in ("bfn", "kg")
+            if isinstance(r[s], str)
+        }
+        if len(shares) == 2:
+            full = [a == b for a, b in shares.values()]
+            assert any(full) != all(full) or len({a / b for a, b in shares.values()}) == 2
+
+
+def test_the_figure_draws_each_game_over_the_front(july18):
+    fig = july18.figure()
+    markers = {r.glyph.marker for r in fig.renderers if hasattr(r.glyph, "marker")}
+    assert {"circle", "square"} <= markers  # BfN and Cobra
+    assert "18 July 1944" in fig.title.text
