@@ -110,3 +110,40 @@ def test_candidates_by_list_area_and_river(june13):
         targets(june13, "road_hexes", river="Orne")
     with pytest.raises(ValueError, match="k is how many"):
         best_targets(june13, "german", 0)
+
+
+# -- history against the optimum ---------------------------------------------------------------------------
+
+
+def test_the_attacked_bridges_are_found_on_each_game_s_map_over_the_named_river(june13):
+    from normandy_lab.interdiction.history import REACH_KM, attacks, historical_targets
+
+    table = attacks()
+    assert {"Seine", "Loire", "Orne", "Vire"} <= set(table["river"]) and (table["source"] != "").all()
+    on_bfn = historical_targets(june13)
+    sides = nl.terrain_map("bfn", progress=False).hexsides
+    for _, row in on_bfn.iterrows():
+        side = sides.loc[row["target"]]
+        assert side["road_bridge"] or side["rail_bridge"]
+        assert row["river"].casefold() in str(side["water_name"]).casefold()
+        assert row["km"] <= REACH_KM[row["kind"]] and row["first"] <= june13.date
+    caen = on_bfn[on_bfn["river"] == "Orne"]
+    assert "C3619|C3718" in set(caen["target"])  # the Orne bridges in the heart of Caen
+    assert historical_targets(june13, until="1944-06-05").empty  # nothing in the battle area before D-Day
+    assert set(historical_targets(nl.load_scenario("kg_1944-06-07_t02"))["river"]) >= {"Orne", "Vire"}
+
+
+def test_history_against_the_optimum_scores_the_plan_as_planned():
+    from normandy_lab.interdiction.history import against_optimum, historical_targets
+
+    table = against_optimum("1944-06-07", river="Vire").set_index("system")
+    assert {"bfn", "kg"} <= set(table.index)
+    bfn = table.loc["bfn"]
+    assert bfn["best"] >= 0 and bfn["bound"] >= bfn["best"] and bfn["bound"] >= bfn["history"]
+    # The history column, recomputed: the attacked bridges standing, then all of them cut.
+    state = nl.load_scenario("bfn_1944-06-07_am")
+    keys = set(historical_targets(state)["target"])
+    standing = state.evolve(destroyed_bridges=state.destroyed_bridges - keys)
+    cut = standing.evolve(destroyed_bridges=standing.destroyed_bridges | keys)
+    before, after = (len(nl.supply(s).out_of_supply("german")) for s in (standing, cut))
+    assert bfn["history"] == after - before and bfn["cuts"] == len(keys)
