@@ -147,3 +147,16 @@ def test_history_against_the_optimum_scores_the_plan_as_planned():
     cut = standing.evolve(destroyed_bridges=standing.destroyed_bridges | keys)
     before, after = (len(nl.supply(s).out_of_supply("german")) for s in (standing, cut))
     assert bfn["history"] == after - before and bfn["cuts"] == len(keys)
+
+
+def test_the_picks_are_a_layer_of_the_explorer(june13, vire):
+    result = _best_on(june13, vire[:6], 1)
+    explorer = result.explore("bfn_1944-06-13_am")
+    drawn = explorer.sources["broken_bridges"].data
+    picked = {tuple(t.key.split("|")) for t in result.picks}
+    shown = {tuple(sorted(p)) for p in zip(drawn["a"], drawn["b"], strict=True)}
+    assert picked <= shown  # with the bridges the scenario has down already
+    assert shown == {tuple(k.split("|")) for k in result.cut_state().destroyed_bridges}
+    assert [e["op"] for e in explorer.study.edits] == ["destroy_bridge"]  # listed, undoable
+    on_state = result.explore()
+    assert on_state.state.destroyed_bridges == result.cut_state().destroyed_bridges

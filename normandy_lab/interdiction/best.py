@@ -89,6 +89,19 @@ class InterdictionResult:
             return Study(scenario_or_study.scenario, [*scenario_or_study.edits, *self.edits(upto)])
         return Study(str(scenario_or_study), self.edits(upto))
 
+    def explore(self, scenario_or_study: Any = None, upto: int | None = None) -> Any:
+        """Open the explorer on the picks: as a study of a scenario, or on the state with them cut.
+
+        As a study, its edits are listed and undoable.  The cut bridges are the map's "destroyed bridges"
+        layer (red crosses, named on hover) and the cut hexes its interdiction layer; the units the picks put
+        out are drawn out of supply.
+        """
+        from normandy_lab.views.explorer import explore
+
+        if scenario_or_study is None:
+            return explore(self.cut_state(upto))
+        return explore(self.study(scenario_or_study, upto))
+
     def summary(self) -> str:
         """Say the answer in a line: the picks' damage, the method, and the bound."""
         bound = (
