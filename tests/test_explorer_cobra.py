@@ -113,3 +113,26 @@ def test_counter_colours_come_from_the_rule_system():
         for side in ("allied", "german")
     }
     assert colours == {"allied": {"#00aa00"}, "german": {"#333333"}}
+
+
+def test_the_boundary_extension_is_an_explorer_control_and_an_edit():
+    from normandy_lab.engine.sequence import current_phase, next_phase
+    from normandy_lab.engine.state import Unit
+
+    state = nl.load_scenario(SCENARIO)
+    raid = Unit(
+        id="US-S", name="US-S", side="allied", nationality="US", type="infantry", mechanized=False,
+        size="regiment", formation=None, corps=None, hq=None, hex="A2119", steps=2,
+    )  # fmt: skip
+    state = state.evolve(units=(*state.units, raid))
+    while current_phase(state).name != "Game Turn Indication":
+        state = next_phase(state)
+    explorer = nl.explore(next_phase(state))  # GT 16: the turn after one ended with a unit south of Vire
+    assert explorer.single_widgets["boundary_extension"].value == ""
+    explorer.single_widgets["boundary_extension"].value = "A2117, A5117"
+    explorer.single_buttons["boundary_extension"].click()
+    assert explorer.state.markers["boundary_extension"] == ("A2117", "A5117")
+    assert explorer.single_widgets["boundary_extension"].value == "A2117 A5117"
+    explorer.single_widgets["boundary_extension"].value = ""
+    explorer.single_buttons["boundary_extension"].click()
+    assert explorer.state.markers["boundary_extension"] is None

@@ -270,3 +270,42 @@ def test_17_1_air_defence_by_terrain_and_aa_units_in_range(june8):
     pressed = state.evolve(units=(*state.units, replace(flak, id="US-X", side="allied", nationality="US",
                                                         type="infantry", hex=g.canonical(g.neighbors("45.022")[0]))))  # fmt: skip
     assert air_defence(pressed, near)["aa_units"] == []
+
+
+# -- in-hex terrain and water (2.1-2.4) ---------------------------------------------------------------------
+
+
+def _walker(uid, hex_id, side="allied", mechanized=False):
+    return Unit(
+        id=uid, name=uid, side=side, nationality="US" if side == "allied" else "DE", type="infantry",
+        mechanized=mechanized, size="company", formation=None, corps=None, hq=None, hex=hex_id, steps=1, ma=1,
+    )  # fmt: skip
+
+
+def test_2_1_example_28_049_is_entered_from_28_048_and_not_across_the_river_from_28_050(june8):
+    from normandy_lab.engine.edits import add_unit
+    from normandy_lab.engine.movement import movement_range
+
+    assert nl.terrain_map("gts", progress=False).hexes.loc["28.049", "terrain"] == "Clear"  # its dot
+    state = add_unit(add_unit(june8, _walker("US-A", "28.048")), _walker("US-B", "28.050"))
+    assert "28.049" in movement_range(state, "US-A")  # no water on that hexside: the Clear part
+    assert "28.049" not in movement_range(state, "US-B")  # the Douve's grey portion lies between
+
+
+def test_2_1_14_impassable_and_2_1_8_beach_hexes_and_vehicles_off_the_roads(june8):
+    import numpy as np
+
+    from normandy_lab.network import edge_arrays
+    from normandy_lab.rules.gts.movement import movement_costs
+
+    terrain = nl.terrain_map("gts", progress=False).hexes["terrain"].to_numpy()
+    e = edge_arrays("gts")
+    leg = movement_costs(june8, _walker("X", "28.048"))
+    german = movement_costs(june8, _walker("Y", "28.048", side="german"))
+    vehicle = movement_costs(june8, _walker("Z", "28.048", mechanized=True))
+    assert np.isnan(leg.cost[terrain[e.dst] == "Impassable"]).all()  # 2.1.14
+    into_beach = terrain[e.dst] == "Beach"
+    assert (~np.isnan(leg.cost[into_beach])).any() and np.isnan(german.cost[into_beach]).all()  # 2.1.8
+    marsh_off_road = (terrain[e.dst] == "Marsh") & (e.road == 0)
+    assert np.isnan(vehicle.cost[marsh_off_road]).all()  # 2.1.7: wheels and tracks keep to the roads
+    assert (~np.isnan(leg.cost[marsh_off_road])).any()  # men on foot do not

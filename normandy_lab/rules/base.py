@@ -72,7 +72,8 @@ class ControlSpec:
     """One input a rule system offers in the explorer, on one of the state's markers, and the edit it makes.
 
     ``kind`` says how it is shown: ``"points_per_map"`` is a whole number per map sheet (BfN's air and AA
-    points, 11.1).  Controls with the same ``edit_op`` are applied together by one button
+    points, 11.1); the one-value kinds are ``"hex"``, ``"hexes"`` (hex ids apart by spaces), ``"flag"`` and
+    ``"number"``.  Controls with the same ``edit_op`` are applied together by one button
     (``button``), as one edit ``{"op": edit_op, edit_field: value, ...}``; ``help`` is the sentence shown
     above them, its rule numbers linked to the rule notes.
     """

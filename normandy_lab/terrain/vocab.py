@@ -92,6 +92,8 @@ class TerrainVocabulary:
     forced_city_hexes: tuple[str, ...] = ()
     villages: bool = False
     forced_land_hexes: tuple[str, ...] = ()
+    # Hexes whose terrain a rule's worked example names, against what the derivation reads: (hex, terrain).
+    forced_terrain: tuple[tuple[str, str], ...] = ()
 
     def classify_hexes(self, facts: dict[str, Any], config: Any) -> dict[str, np.ndarray]:
         """Return ``terrain`` and ``settlement`` labels for every hex."""
@@ -122,6 +124,8 @@ class TerrainVocabulary:
             strand = forced & (beach | (facts["land_fraction"] < config.sea_land_fraction))
             terrain[strand] = self.beach
             terrain[forced & ~strand] = country[forced & ~strand]
+        for hex_id, named in self.forced_terrain:
+            terrain[np.asarray(facts["hex_id"]) == hex_id] = named
         return {"terrain": terrain, "settlement": settlement}
 
     def classify_hexsides(
@@ -292,6 +296,9 @@ GTS = TerrainVocabulary(
     # 21.023, 21.024; actual: Tare Green 18.026, 19.025, Uncle Red 17.026, 17.027) are Beach on the overlay
     # (2.1.8); at 500 m most of each lies under the GSHHG sea.
     forced_land_hexes=("22.023", "23.022", "21.023", "21.024", "18.026", "19.025", "17.026", "17.027"),
+    # 2.1's example: a unit moving from 28.048 into 28.049 "is in the Clear hex terrain" (the hex's dot),
+    # where the wetland data alone would make it Marsh; the Douve's grey portion is on its 28.050 side.
+    forced_terrain=(("28.049", "Clear"),),
 )
 """The Greatest Day: Utah Beach, exclusive rules 2.1-2.2 (digest 3.1-3.2).
 One centre dot decides a hex's terrain, so a village, town or city replaces

@@ -73,6 +73,18 @@ COBRA_RULES = CobraRules(
             "British units more than one hex west (5.9b-c); it moves one column a turn, A23 to A30 (5.9.1).",
         ),
         ControlSpec(
+            key="boundary_extension",
+            label="Boundary extension (Vire end, east end)",
+            rule="5.9.1",
+            kind="hexes",
+            edit_op="marker",
+            edit_field="boundary_extension",
+            button="Extend",
+            help="From the turn after one that ended with an Allied unit south of Vire (5.9.1b), the "
+            "boundary may run east from a hex within three of Vire to one in column 51 of map A (5.9.1c); "
+            "each end then moves a hex north or south at a time. Leave it empty to remove it.",
+        ),
+        ControlSpec(
             key="allied_exited",
             label="An Allied unit has exited a map edge",
             rule="5.3c",

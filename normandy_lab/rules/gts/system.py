@@ -30,6 +30,12 @@ class GtsRules(RuleSet):
         """No unit exerts a zone of control: the series uses Fire Zones instead (not in the text)."""
         return False
 
+    def movement_costs(self, state: GameState, unit: Any, in_supply: bool, ma: float) -> Any:
+        """Return where a unit may go, by the terrain and water of 2.1-2.4 (1 MP a hex: the TEC is a GAP)."""
+        from normandy_lab.rules.gts.movement import movement_costs
+
+        return movement_costs(state, unit)
+
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Report each unit's supply as the day's designation gives it (17.3, 17.4, 17.6; :mod:`.supply`)."""
         from normandy_lab.rules.gts.supply import determine

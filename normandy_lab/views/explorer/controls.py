@@ -210,6 +210,8 @@ class _Controls:
         value = self.single_widgets[control.key].value
         if control.kind == "hex":
             value = value.strip() or None
+        if control.kind == "hexes":  # hex ids apart by spaces or commas; none clears the marker
+            value = [h for h in value.replace(",", " ").split() if h] or None
         self.apply({"op": control.edit_op, "name": control.edit_field, "value": value})
 
     def _control_rows(self, w: Any) -> list:
@@ -288,7 +290,7 @@ class _Controls:
         display(self.app)
 
 
-SINGLE_KINDS = ("hex", "flag", "number")
+SINGLE_KINDS = ("hex", "hexes", "flag", "number")
 
 
 def _single_widget(w: Any, control: Any, value: Any) -> Any:
@@ -299,7 +301,8 @@ def _single_widget(w: Any, control: Any, value: Any) -> Any:
         return w.Checkbox(value=shown, description=control.label, style=style, indent=False)
     if control.kind == "number":
         return w.BoundedIntText(value=shown, min=0, max=999, description=control.label, style=style)
-    return w.Text(value=shown, placeholder="hex id", description=control.label, style=style)
+    placeholder = "hex ids, e.g. A2117 A5117" if control.kind == "hexes" else "hex id"
+    return w.Text(value=shown, placeholder=placeholder, description=control.label, style=style)
 
 
 def single_value(control: Any, value: Any) -> Any:
@@ -308,4 +311,6 @@ def single_value(control: Any, value: Any) -> Any:
         return bool(value)
     if control.kind == "number":
         return int(value or 0)
+    if control.kind == "hexes":
+        return " ".join(value or ())
     return str(value.get("hex", "") if isinstance(value, dict) else (value or ""))
