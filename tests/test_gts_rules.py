@@ -309,3 +309,29 @@ def test_2_1_14_impassable_and_2_1_8_beach_hexes_and_vehicles_off_the_roads(june
     marsh_off_road = (terrain[e.dst] == "Marsh") & (e.road == 0)
     assert np.isnan(vehicle.cost[marsh_off_road]).all()  # 2.1.7: wheels and tracks keep to the roads
     assert (~np.isnan(leg.cost[marsh_off_road])).any()  # men on foot do not
+
+
+def test_17_6_a_storm_puts_the_82nd_s_supply_missions_back_a_day(june8, monkeypatch):
+    from normandy_lab.engine.sequence import next_phase
+    from normandy_lab.rules.gts.supply import eighty_second_supply, mission_today
+
+    def on(day, storms=(), weather="Clear"):
+        return june8.evolve(date=dt.date(1944, 6, day), weather=weather, storm_days=storms)
+
+    assert [mission_today(on(d)) for d in (8, 9, 10, 11, 12)] == [
+        "Indianapolis", "Jackson", "Lubbock", "Memphis", None,
+    ]  # fmt: skip
+    assert mission_today(on(9, weather="Storm")) is None  # the zone is closed, the mission waits
+    assert mission_today(on(9, storms=("1944-06-08",))) == "Indianapolis"
+    assert mission_today(on(12, storms=("1944-06-09",))) == "Memphis"  # four missions over five days
+    from normandy_lab.rules.gts import paths
+
+    cut_off = paths.PathResult(False, "17.6", words="not linked up")
+    monkeypatch.setattr(paths, "linked_up", lambda state: cut_off)  # the way to the beach held
+    western = on(10, storms=("1944-06-09",)).evolve(hypothetical_82nd=True)
+    assert "mission Jackson drops into LZ 4, put back 1 day by Storm" in eighty_second_supply(western)
+    # The day's weather is kept as the day ends: a Storm day joins storm_days.
+    state = june8.evolve(weather="Storm")
+    while state.date == june8.date:
+        state = next_phase(state)
+    assert "1944-06-08" in state.markers["storm_days"]

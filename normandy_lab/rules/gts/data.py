@@ -101,6 +101,8 @@ MARKERS = {
     "german_reinforcement_hexes": (),
     # 2.3.3, 2.3.5, 15.0: the units under an Abandoned Transport marker, whose remount paths are drawn.
     "abandoned_transport": (),
+    # 17.6: the days (ISO dates) that were Storm, each putting the 82nd's remaining missions back a day.
+    "storm_days": (),
 }
 
 OPTIONS = {

@@ -165,13 +165,25 @@ class NoRanges:
         return found
 
 
-# 17.6: the 82nd's air supply missions, each flown the night before the day it serves.
-MISSIONS = {
-    "1944-06-08": "Indianapolis",
-    "1944-06-09": "Jackson",
-    "1944-06-10": "Lubbock",
-    "1944-06-11": "Memphis",
-}
+# 17.6: the 82nd's four air supply missions, in their order, one a day from 8 June, each flown the night
+# before the day it serves; a Storm puts the ones not yet flown back a day.
+MISSIONS = ("Indianapolis", "Jackson", "Lubbock", "Memphis")
+
+
+def mission_today(state: GameState) -> str | None:
+    """Return the supply mission that serves today (17.6), or None: none left, or the day is a Storm.
+
+    One a day from 8 June in their order, each Storm day since 8 June (the marker ``storm_days``, kept as
+    the days go by) putting the rest back a day.
+    """
+    if state.weather == "Storm" or state.date < SUPPLY_LIMITS_FROM:
+        return None
+    days = (state.date - SUPPLY_LIMITS_FROM).days
+    lost = sum(
+        1 for d in state.markers["storm_days"] if SUPPLY_LIMITS_FROM.isoformat() <= d < state.date.isoformat()
+    )
+    n = days - lost
+    return MISSIONS[n] if 0 <= n < len(MISSIONS) else None
 
 
 def eighty_second_supply(state: GameState) -> str:
@@ -198,6 +210,10 @@ def eighty_second_supply(state: GameState) -> str:
     if held or state.weather == "Storm":
         why = f"held by {', '.join(held)}" if held else "Storm"
         return f"{link.words}; drop zone {zone_name} closed ({why}): TQ -1 until a drop gets through (17.6)"
-    mission = MISSIONS.get(state.date.isoformat())
-    drop = f"mission {mission} drops into {zone_name}" if mission else "no mission is planned for today"
+    mission = mission_today(state)
+    delayed = sum(
+        1 for d in state.markers["storm_days"] if SUPPLY_LIMITS_FROM.isoformat() <= d < state.date.isoformat()
+    )
+    later = f", put back {delayed} day{'s' if delayed > 1 else ''} by Storm" if delayed and mission else ""
+    drop = f"mission {mission} drops into {zone_name}{later}" if mission else "no mission is left for today"
     return f"{link.words}; {drop} (17.6)"

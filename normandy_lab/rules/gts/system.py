@@ -26,6 +26,13 @@ class GtsRules(RuleSet):
         """Return the next date: a new date begins after the Night turn (1.1)."""
         return date + dt.timedelta(days=1)
 
+    def new_day(self, state: GameState, date: Any) -> GameState:
+        """Begin a new date; a day that ends in Storm joins ``storm_days`` (17.6: the missions wait a day)."""
+        if state.weather == "Storm":
+            days = tuple(sorted({*state.markers["storm_days"], state.date.isoformat()}))
+            state = state.evolve(storm_days=days)
+        return super().new_day(state, date)
+
     def exerts_zoc(self, unit: Any) -> bool:
         """No unit exerts a zone of control: the series uses Fire Zones instead (not in the text)."""
         return False
