@@ -94,6 +94,12 @@ def test_a_units_own_hex_never_blocks_its_own_line(seed):
             nodes = graph.path(pred, int(o), int(first[o]))
             assert nodes[0] == o and nodes[-1] in roots
             assert sum(graph.step_cost(a, b) for a, b in itertools.pairwise(nodes)) == want
+    # A search stopped once an origin is settled gives that origin the same distance and line.
+    for o in origins[:10]:
+        count, nodes = graph.line_of(roots, blocked, int(o))
+        assert count == best[o] and (
+            nodes == graph.path(pred, int(o), int(first[o])) if count < FAR else nodes == []
+        )
     # The one-pass kernel gives the same distances and, for each origin, the same line as path().
     best_all, ptr, flat = graph.lines(dist, pred, blocked, origins)
     assert best_all.tolist() == best.tolist()

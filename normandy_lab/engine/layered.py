@@ -131,19 +131,34 @@ class LayeredGraph:
         blocked: np.ndarray,
         limit: int = FAR,
         root_costs: np.ndarray | None = None,
+        stop: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Return every node's distance to the nearest root (FAR: none within ``limit``) and its next node.
 
         ``blocked`` is per node (:meth:`node_mask`): a line may neither enter nor leave a blocked node, but a
         blocked root is still reached.  ``root_costs`` gives each root the cost a line pays on arriving
-        there (none by default).
+        there (none by default).  ``stop``: the search may end once these nodes are settled; their
+        distances are then final, the others' are not (use :meth:`line_of` for one origin's line).
         """
         costs = NO_COSTS if root_costs is None else np.asarray(root_costs, dtype=np.int64)
+        stops = np.empty(0, dtype=np.int64) if stop is None else np.asarray(stop, dtype=np.int64)
         dist, pred, _ = search_full(
             self.rev_ptr, self.rev_nbr, self._open, self.rev_weight, np.asarray(blocked, dtype=np.bool_),
-            np.asarray(roots, dtype=np.int64), int(limit), np.empty(0, dtype=np.int64), costs,
+            np.asarray(roots, dtype=np.int64), int(limit), stops, costs,
         )  # fmt: skip
         return dist, pred
+
+    def line_of(self, roots: np.ndarray, blocked: np.ndarray, origin: int) -> tuple[int, list[int]]:
+        """Return one origin's distance to the nearest root and its line (nodes), searching no further.
+
+        The search stops once the origin and the nodes of its first step are settled: an origin near its
+        roots costs a small part of a whole search.  The same answer as :meth:`search` then :meth:`lines`.
+        """
+        start, end = self.fwd_ptr[origin], self.fwd_ptr[origin + 1]
+        stop = np.unique(np.r_[origin, self.fwd_nbr[start:end]])
+        dist, pred = self.search(roots, blocked, stop=stop)
+        best, ptr, flat = self.lines(dist, pred, blocked, np.array([origin], dtype=np.int64))
+        return int(best[0]), flat[ptr[0] : ptr[1]].tolist()
 
     def from_origins(
         self, dist: np.ndarray, blocked: np.ndarray, origins: np.ndarray

@@ -58,8 +58,15 @@ class _Net:
     _searched: dict = field(default_factory=dict)
 
     def line(self, targets: list[int], origin: int) -> tuple[int, list[str]]:
-        """Return a hex's count to the nearest target (FAR: none) and its line, hex ids from the origin."""
-        return self.lines(targets, [origin])[0]
+        """Return a hex's count to the nearest target (FAR: none) and its line, hex ids from the origin.
+
+        A search of its own that stops once the origin is settled (not kept for other origins).
+        """
+        if not targets:
+            return FAR, []
+        blocked = self.graph.node_mask(self.blocked)
+        count, nodes = self.graph.line_of(np.array(sorted(set(targets)), dtype=np.int64), blocked, origin)
+        return (FAR, []) if count >= FAR else (count, self.ids[nodes].tolist())
 
     def lines(self, targets: list[int], origins: list[int]) -> list[tuple[int, list[str]]]:
         """Return, for each origin, its count to the nearest target (FAR: none) and its line."""
@@ -202,22 +209,38 @@ def _off_map(row: UnitSupply, unit: Any) -> None:
 
 
 def _explain(row: UnitSupply, count: int, limit: int, what: str, rule: str) -> None:
-    """Say why a unit is out: cut off, or its nearest target too far (with the count of the best line)."""
+    """Say why a unit is out: cut off, or its nearest target too far (with the count of the best line).
+
+    The verdict's fields are set now; the sentence when first read (most reports are never shown).
+    """
+
+    def say() -> None:
+        row._pending = None
+        if count >= FAR:
+            row.reason = f"no legal line of any length to any {what} ({rule})"
+        else:
+            row.reason = (
+                f"the nearest {what} is {count} hexes away by a legal line; the limit is {limit} ({rule})"
+            )
+
     if count >= FAR:
-        row.fill(
-            code=CUT_OFF,
-            rule=rule,
-            isolated=True,
-            reason=f"no legal line of any length to any {what} ({rule})",
-        )
+        row.fill(code=CUT_OFF, rule=rule, isolated=True, _pending=say)
     else:
         row.fill(
             code=OUT_OF_RANGE,
             rule=rule,
             length_hexes=float(count),
             shortfall=float(count - limit),
-            reason=f"the nearest {what} is {count} hexes away by a legal line; the limit is {limit} ({rule})",
+            _pending=say,
         )
+
+
+def _german_words(what: str, end: str, count: int, port: bool) -> Any:
+    """Return what makes a German line's words when first read: its target, and the port's rule if that."""
+    if port:
+        what = "Cherbourg city hex"
+        return lambda: f"the {what} at {end}, serving while N1410 is German, {count} hexes (26.11.2)"
+    return lambda: f"the {what} at {end}, {count} hexes (26.11.2)"
 
 
 def support_radius(rules: Any, level: int) -> int:
@@ -325,7 +348,6 @@ def _allied_line(row: UnitSupply, count: int, path: list[str], limit: int, beach
         _explain(row, count, limit, "supported HQ of its army or Allied beach landing hex", "26.11.1")
         return
     beach = beach_of.get(net.index_of[path[-1]])
-    what = f"the {beach} beach" if beach else "a supported corps HQ"
     row.fill(
         general=True,
         combat=True,
@@ -333,7 +355,10 @@ def _allied_line(row: UnitSupply, count: int, path: list[str], limit: int, beach
         path=path,
         traced_kind="beach" if beach else "corps HQ",
         traced_id=path[-1],
-        traced_to=f"{what} at {path[-1]}, {count} hexes (26.11.1)",
+        _words=lambda: (
+            f"{f'the {beach} beach' if beach else 'a supported corps HQ'} at {path[-1]}, "
+            f"{count} hexes (26.11.1)"
+        ),  # said when first read
     )
 
 
@@ -428,11 +453,7 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
             if count > limit:
                 _explain(row, count, limit, what, "26.11.2")
                 continue
-            end = net.index_of[path[-1]]
-            if not to_hq and end in by_port:
-                words = f"the Cherbourg city hex at {path[-1]}, serving while N1410 is German, {count} hexes"
-            else:
-                words = f"the {what} at {path[-1]}, {count} hexes"
+            port = not to_hq and net.index_of[path[-1]] in by_port
             row.fill(
                 general=True,
                 combat=True,
@@ -440,7 +461,7 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
                 path=path,
                 traced_kind="corps HQ" if to_hq else "city",
                 traced_id=path[-1],
-                traced_to=f"{words} (26.11.2)",
+                _words=_german_words(what, path[-1], count, port),  # said when first read
             )
     # 26.20.6: Fortress Cherbourg, declared or due.
     hq_at = {situation.position[u.id]: u for u in units if u.hq is not None and u.status == "active"}
