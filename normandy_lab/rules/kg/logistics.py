@@ -230,30 +230,29 @@ def arrival_roll(state: GameState, unit: Any) -> tuple[GameState, Any]:
 
 def engineering_words(state: GameState) -> dict[str, Any]:
     """Say what the Allied Engineering phase's construction rolls need and where the markers stand."""
-    odds = {False: f"a roll of 1-{BUILDS_ON}", True: "any roll (-2)"}
     mulberry, depots = state.markers["mulberry"], state.markers["depots"]
+    boost, flipped = state.markers["mulberry_boost"], state.markers["depot_flipped"]
     return {
         "mulberries": {
-            which: (
-                "complete"
-                if mulberry.get(which, 0) >= MULBERRY_COMPLETE
-                else f"level {mulberry.get(which, 0)}, advances on "
-                f"{odds[bool(state.markers['mulberry_boost'].get(which))]} (26.19.2)"
-            )
-            for _, which in ARMIES
+            m: _progress(mulberry.get(m, 0), MULBERRY_COMPLETE, bool(boost.get(m)), "level", "26.19.2")
+            for _, m in ARMIES
         },
         "depots": {
-            army: (
-                "complete"
-                if depots.get(army, 0) >= DEPOT_SPACES
-                else f"space {depots.get(army, 0)} of {DEPOT_SPACES} (RECONSTRUCTED length), advances on "
-                f"{odds[bool(state.markers['depot_flipped'].get(army))]} (26.19.3)"
-            )
-            for army, _ in ARMIES
+            a: _progress(depots.get(a, 0), DEPOT_SPACES, bool(flipped.get(a)), "space", "26.19.3", True)
+            for a, _ in ARMIES
         },
         "storm": "no construction in a storm" if state.weather == "Storm" else "",
         "not_in_the_text": "the tracks' own die modifiers (taken as 0) and the depot SP row (not paid)",
     }
+
+
+def _progress(at: int, last: int, minus_two: bool, unit: str, rule: str, reconstructed: bool = False) -> str:
+    """Say where a construction marker stands and what its next roll needs (26.19.2, 26.19.3)."""
+    if at >= last:
+        return "complete"
+    of = f" of {last} (RECONSTRUCTED length)" if reconstructed else ""
+    needs = "any roll (-2)" if minus_two else f"a roll of 1-{BUILDS_ON}"
+    return f"{unit} {at}{of}, advances on {needs} ({rule})"
 
 
 # -- naval fire protection (26.8.2) -----------------------------------------------------------------------

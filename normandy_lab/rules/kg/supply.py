@@ -235,6 +235,14 @@ def _explain(row: UnitSupply, count: int, limit: int, what: str, rule: str) -> N
         )
 
 
+def _traced(row: UnitSupply, count: int, path: list[str], kind: str, words: Any) -> None:
+    """Record a unit's line in supply: its count, its hexes, what it reached; its words when first read."""
+    row.fill(
+        general=True, combat=True, length_hexes=float(count), path=path, traced_kind=kind, traced_id=path[-1],
+        _words=words,
+    )  # fmt: skip
+
+
 def _german_words(what: str, end: str, count: int, port: bool) -> Any:
     """Return what makes a German line's words when first read: its target, and the port's rule if that."""
     if port:
@@ -348,17 +356,13 @@ def _allied_line(row: UnitSupply, count: int, path: list[str], limit: int, beach
         _explain(row, count, limit, "supported HQ of its army or Allied beach landing hex", "26.11.1")
         return
     beach = beach_of.get(net.index_of[path[-1]])
-    row.fill(
-        general=True,
-        combat=True,
-        length_hexes=float(count),
-        path=path,
-        traced_kind="beach" if beach else "corps HQ",
-        traced_id=path[-1],
-        _words=lambda: (
-            f"{f'the {beach} beach' if beach else 'a supported corps HQ'} at {path[-1]}, "
-            f"{count} hexes (26.11.1)"
-        ),  # said when first read
+    what = f"the {beach} beach" if beach else "a supported corps HQ"
+    _traced(
+        row,
+        count,
+        path,
+        "beach" if beach else "corps HQ",
+        lambda: f"{what} at {path[-1]}, {count} hexes (26.11.1)",
     )
 
 
@@ -454,14 +458,8 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
                 _explain(row, count, limit, what, "26.11.2")
                 continue
             port = not to_hq and net.index_of[path[-1]] in by_port
-            row.fill(
-                general=True,
-                combat=True,
-                length_hexes=float(count),
-                path=path,
-                traced_kind="corps HQ" if to_hq else "city",
-                traced_id=path[-1],
-                _words=_german_words(what, path[-1], count, port),  # said when first read
+            _traced(
+                row, count, path, "corps HQ" if to_hq else "city", _german_words(what, path[-1], count, port)
             )
     # 26.20.6: Fortress Cherbourg, declared or due.
     hq_at = {situation.position[u.id]: u for u in units if u.hq is not None and u.status == "active"}
