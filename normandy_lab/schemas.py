@@ -231,13 +231,17 @@ class MarkerEdit(_Edit):
 
     op: Literal["marker"]
     name: Annotated[str, Field(pattern=SLUG, max_length=64)]
-    # A flag, a number, a hex, supply points by army, or a few hexes (Cobra's extended boundary's two ends).
+    # A flag, a number, a hex, supply points by army, a few hexes (Cobra's extended boundary's two ends), or
+    # a few orders of named fields (KG's Cherbourg Unit Withdrawal: {"unit": ..., "to": ...} each).
     value: (
         StrictBool
         | StrictInt
         | Text
         | dict[str, StrictInt]
         | Annotated[list[Text], Field(max_length=8)]
+        | Annotated[
+            list[dict[Annotated[str, Field(pattern=SLUG, max_length=32)], Text]], Field(max_length=16)
+        ]
         | None
     ) = None
 

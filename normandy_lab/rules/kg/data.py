@@ -166,6 +166,10 @@ MARKERS = {
     # 26.20.6: Fortress Cherbourg declared; 26.10.7: the Cherbourg HQ's own SP (None: not given).
     "fortress_cherbourg": False,
     "cherbourg_sp": None,
+    # 26.20.6: the date Fortress Cherbourg was declared in play (None: before the scenario, or not), and
+    # whether its Cherbourg Units' withdrawal has been made.
+    "fortress_declared_on": None,
+    "withdrawal_done": False,
     # 26.15: the Allied air allocations (rules.kg.air): Supply Interdiction's points, the rail option, and
     # the air units on German off-map boxes.
     "air_supply_ap": 0,

@@ -50,7 +50,14 @@ class KgRules(RuleSet):
         from normandy_lab.errors import RefusedError
 
         if name == "fortress_cherbourg":
-            return state.evolve(fortress_cherbourg=_declare_fortress(state, value))
+            declared = _declare_fortress(state, value)
+            if declared and not state.markers["fortress_cherbourg"]:  # declared now: its withdrawal turn
+                return state.evolve(fortress_cherbourg=True, fortress_declared_on=state.date.isoformat())
+            return state.evolve(fortress_cherbourg=declared)
+        if name == "cherbourg_withdrawal":  # 26.20.6: the Cherbourg Units that try to get away south
+            from normandy_lab.rules.kg.withdrawal import withdraw
+
+            return withdraw(state, value)
         if name == "mulberry_boost":  # 26.19.2: 1 SP for -2 on this turn's roll
             from normandy_lab.rules.kg.logistics import boost_mulberry
 
@@ -74,8 +81,8 @@ class KgRules(RuleSet):
             return state.evolve(**{marker: {**state.markers[marker], **value}})
         raise RefusedError(
             "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE "
-            "(or mulberry, army_sp as mappings), mulberry_boost, fortress_cherbourg, air_supply_ap, "
-            f"air_rail, air_omm_targets; not {name!r}"
+            "(or mulberry, army_sp as mappings), mulberry_boost, fortress_cherbourg, cherbourg_withdrawal, "
+            f"air_supply_ap, air_rail, air_omm_targets; not {name!r}"
         )
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
