@@ -335,3 +335,30 @@ def test_17_6_a_storm_puts_the_82nd_s_supply_missions_back_a_day(june8, monkeypa
     while state.date == june8.date:
         state = next_phase(state)
     assert "1944-06-08" in state.markers["storm_days"]
+
+
+def test_4_4_7_example_the_st_martin_battery_reaches_landing_craft_at_10_and_each_range_box_10_more(june8):
+    from dataclasses import replace as _replace
+
+    from normandy_lab.engine.edits import add_unit
+    from normandy_lab.rules.gts.naval import battery_fire, naval_range
+
+    assert [naval_range("gts", "30.027", "20.025", box) for box in ("landing waves", "short", "medium", "long")] == [
+        10, 20, 30, 40,
+    ]  # fmt: skip
+    battery = _replace(_walker("DE-BTY-STM", "30.027", side="german"), type="static", ma=0)
+    state = add_unit(june8, battery)
+    fire = battery_fire(state, "DE-BTY-STM", "20.025", 40)  # "the range for the Unit is 40"
+    assert fire["eligible"] and all(b["in_range"] for b in fire["boxes"].values())
+    assert not battery_fire(state, "DE-BTY-STM", "20.025", 35)["boxes"]["long"]["in_range"]
+    north = battery_fire(state, "DE-BTY-STM", "37.010", 40)["boxes"]  # it could fire at UtN's marker too
+    assert north["landing waves"]["range"] == nl.grid("gts").distance("30.027", "37.010")
+    beside = add_unit(state, _walker("US-NEXT", nl.grid("gts").neighbors("30.027")[0]))
+    refused = battery_fire(beside, "DE-BTY-STM", "20.025", 40)
+    assert not refused["eligible"] and "US-NEXT" in refused["why"]
+    barraged = state.evolve(
+        units=tuple(
+            _replace(u, attrs=(("barrage", True),)) if u.id == "DE-BTY-STM" else u for u in state.units
+        )
+    )
+    assert battery_fire(barraged, "DE-BTY-STM", "20.025", 40)["why"] == "under a Barrage marker"
