@@ -522,3 +522,16 @@ def test_next_movement_phase_and_next_day_jump_ahead(explorer):
     # The first phase of the new day: the one before it still belongs to the day before.
     assert explorer.states[explorer.position - 1].date == today
     assert explorer.slider.value == explorer.slider.max
+
+
+def test_the_map_key_and_the_zones_box_only_for_a_game_that_draws_them():
+    """A game lists rule zones and tested paths in its map key only if it draws them (RuleSet.map_features)."""
+    for scenario, shown in (("bfn_1944-06-13_am", set()), ("kg_1944-06-07_t02", {"rule zones"}),
+                            ("gts_1944-06-08_0700", {"paths a rule tests", "where a tested path breaks"})):  # fmt: skip
+        explorer = nl.explore(scenario)
+        items = [item for legend in explorer.fig.legend for item in legend.items]
+        labels = {str(getattr(item.label, "value", item.label)) for item in items}
+        for words in ("rule zones", "paths a rule tests", "where a tested path breaks"):
+            listed = any(label.startswith(words) for label in labels)
+            assert listed == (words in shown), (scenario, words)
+        assert (explorer.show_zones.layout.display != "none") == bool(shown)

@@ -137,6 +137,9 @@ class RuleSet:
     side_colours: dict[str, str] = field(default_factory=lambda: dict(SIDE_COLOURS))
     #: The off-map boxes of the game, by name (none by default): where units may stand off the map.
     boxes: dict[str, OffMapBox] = field(default_factory=dict)
+    #: What the game's supply report draws beyond units and lines: ``"zones"`` (rule zones, KG's support
+    #: radii) and ``"routes"`` (paths a rule tests, GTS's link-up); the map key lists only these.
+    map_features: frozenset[str] = frozenset()
     #: The label on each unit type's counter ("INF", "PARA") and each size's echelon mark ("II", "XX").
     glyphs: dict[str, str] = field(default_factory=dict)
     size_marks: dict[str, str] = field(default_factory=dict)

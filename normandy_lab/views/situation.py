@@ -121,6 +121,7 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     from bokeh.models import CDSView, ColumnDataSource, CustomJS, HoverTool, IndexFilter, LabelSet
 
     from normandy_lab.grids import grid
+    from normandy_lab.rules import get
 
     hex_size_m = grid(system).georeference.hex_size_m
     terrain = fig.select_one({"name": TERRAIN_SOURCE})
@@ -170,20 +171,24 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     ]  # fmt: skip
     fig.add_tools(HoverTool(renderers=fronts, tooltips=[("", "@label")]))
     # The rule system's zones (KG: where a corps HQ is supported for nothing, for 1 SP ...), by outline.
+    # The map key lists them only for a game that draws them (RuleSet.map_features).
+    features = get(system).map_features
+    zone_key = {"legend_label": "rule zones (support radius, SP costs)"} if "zones" in features else {}
+    route_key = {"legend_label": "paths a rule tests (link-up)"} if "routes" in features else {}
+    break_key = {"legend_label": "where a tested path breaks"} if "routes" in features else {}
     zones = fig.multi_line(
         "xs", "ys", source=src["zones"], line_color="#006d6f", line_width=2.5, line_dash="dashed",
-        legend_label="rule zones (support radius, SP costs)", name=f"{prefix}layer:zones",
+        name=f"{prefix}layer:zones", **zone_key,
     )  # fmt: skip
     fig.add_tools(HoverTool(renderers=[zones], tooltips=[("", "@label")]))
     # The paths a rule tests (GTS: the 82nd's link-up), green where they hold, red where they break.
     routes = fig.multi_line(
         "xs", "ys", source=src["routes"], line_color="colour", line_width=3, line_dash="dotdash",
-        legend_label="paths a rule tests (link-up)", name=f"{prefix}layer:routes",
+        name=f"{prefix}layer:routes", **route_key,
     )  # fmt: skip
     breaks = fig.scatter(
         "x", "y", source=src["route_breaks"], marker="square_x", size=18, fill_alpha=0.0,
-        line_color="#d40000", line_width=3, legend_label="where a tested path breaks",
-        name=f"{prefix}layer:route_breaks",
+        line_color="#d40000", line_width=3, name=f"{prefix}layer:route_breaks", **break_key,
     )  # fmt: skip
     fig.add_tools(HoverTool(renderers=[routes, breaks], tooltips=[("", "@label")]))
     fig.add_layout(

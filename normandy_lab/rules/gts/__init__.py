@@ -54,6 +54,7 @@ GTS_RULES = GtsRules(
     rule_refs={"zoc": "Fire Zones (series rules, not in the text)", "unit_supply_range": "17.3"},
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
+    map_features=frozenset({"routes"}),
     controls=CONTROLS,
     glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "tank_destroyer": "TD",
             "recon": "RCN", "artillery": "ART", "engineer": "ENG", "anti_tank": "AT", "flak": "AA",

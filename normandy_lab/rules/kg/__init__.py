@@ -70,6 +70,7 @@ KG_RULES = KgRules(
     rule_refs={"zoc": "26.2.3", "unit_supply_range": "26.11.1"},
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
+    map_features=frozenset({"zones"}),
     boxes=BOXES,
     controls=CONTROLS,
     glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "mech_infantry": "MECH",

@@ -59,6 +59,8 @@ class _Controls:
         # The areas and paths the rule system draws besides ranges (KG: HQ support radius and SP bands,
         # 26.10.5; GTS: the 82nd's link-up, 17.6).
         self.show_zones = w.Checkbox(value=False, description="rule zones and paths", indent=False)
+        if not self.state.rules.map_features:  # a game that draws neither (RuleSet.map_features)
+            self.show_zones.layout.display = "none"
         self.sector = w.Dropdown(
             options=["", FRONT_VIEW, *SECTORS], value="", description="Go to:", layout=w.Layout(width="300px")
         )
