@@ -32,16 +32,17 @@ class Target:
         return tuple(self.key.split("|")) if self.kind == "bridge" else (self.key,)
 
     def cut(self, state: GameState) -> GameState:
-        """Return ``state`` with this target cut: the bridge destroyed, or the hex interdicted."""
+        """Return ``state`` with this target cut: the bridge destroyed, or the hex interdicted.
+
+        The same edits a study makes (``destroy_bridge``, ``interdict_hex``): a key that names no bridge
+        is refused there, with its reason.
+        """
+        from normandy_lab.engine.edits import destroy_bridge
+        from normandy_lab.engine.interdiction import interdict_hex
+
         if self.kind == "bridge":
-            return state.evolve(
-                destroyed_bridges=state.destroyed_bridges | {self.key},
-                log=state.log.then(f"destroy bridge {self.key}"),
-            )
-        return state.evolve(
-            interdicted_hexes=state.interdicted_hexes | {self.key},
-            log=state.log.then(f"interdict {self.key}"),
-        )
+            return destroy_bridge(state, *self.hexes())
+        return interdict_hex(state, self.key)
 
     def edit(self) -> dict[str, Any]:
         """Return the study edit that makes this cut (``Study.apply``)."""
