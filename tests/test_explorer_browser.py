@@ -515,3 +515,17 @@ def test_gts_notebook_in_jupyterlab(lab):
         general = page.evaluate(JS_COLUMN, ["units", "general"])
         assert sum(1 for g in general if not g) == 37  # nobody designated yet: every American division is out
         page.screenshot(path=str(SHOTS / "13_gts_utah.png"))
+
+
+def test_interdiction_notebook_in_jupyterlab(lab):
+    """Issue 19: the interdiction walk-through runs in JupyterLab, its sweep on a Dask cluster included."""
+    with _notebook_run(lab, "06_interdiction.ipynb", "kg rules") as page:
+        # The before-and-after view of the exact picks: the picked bridge is among the destroyed ones drawn.
+        broken = page.evaluate(JS_COLUMN, ["after:broken_bridges", "a"])
+        assert "B4015" in broken or "B4114" in broken
+        page.locator(".nl-compare").first.scroll_into_view_if_needed(timeout=10_000)
+        page.wait_for_timeout(1500)
+        page.screenshot(path=str(SHOTS / "14_interdiction_compare.png"))
+        sweep = page.locator(".jp-OutputArea-output", has_text="German units out").first
+        sweep.scroll_into_view_if_needed(timeout=10_000)
+        page.screenshot(path=str(SHOTS / "15_interdiction_sweep.png"))

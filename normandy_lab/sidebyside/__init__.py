@@ -165,7 +165,7 @@ class SideBySide:
 
         Different: one game has every unit of it in supply and another some out, or the shares in supply
         differ by ``threshold`` or more.  One row a formation: its key and side, then per game ``units in
-        / units`` and the rules behind its verdicts.
+        / units`` and the rules behind its verdicts (blank where a game does not have the formation).
         """
         rows = []
         for (key, side), group in self.table.groupby(["key", "side"], sort=True):
@@ -180,7 +180,7 @@ class SideBySide:
                 row[g["system"]] = f"{g['in_supply']}/{g['units']} in supply"
                 row[f"{g['system']} rules"] = g["rules"] or "-"
             rows.append(row)
-        return pd.DataFrame(rows)
+        return pd.DataFrame(rows).fillna("")  # blank: a formation that game does not have that day
 
     def figure(self, width: int = 1000, height: int = 760) -> Any:
         """Draw every game's formations on the real map over the historical front of the date.
