@@ -34,7 +34,7 @@ def test_26_10_the_germans_receive_8_sp_a_turn_and_12_once_v_panzer_army_is_acti
     active = t2.evolve(v_panzer={"active": True, "space": 6, "support": 3})
     assert logistics.pay_army_support(active).markers["army_sp"]["DE"] == before + 12
     stepped = _to(next_phase(t2), "Army Support")  # entering the phase pays
-    assert stepped.markers["army_sp"]["DE"] == before + 8 and "15.4" in tuple(stepped.log)[-1]
+    assert stepped.markers["army_sp"]["DE"] == before + 8 and "15.4" in tuple(stepped.log)[-2]
 
 
 def test_26_19_2_and_26_19_3_a_roll_of_5_or_less_advances_and_the_dice_are_seeded(t2):
@@ -168,3 +168,97 @@ def test_26_8_2_naval_fire_protection_within_4_of_the_sea_for_2_points_or_one_he
     assert rules.phase_results(t2.evolve(weather="Rain"), phase) == {
         "naval_fire_protection": "not allowed in rain (26.8.2)"
     }
+
+
+def _emptied(state, *boxes):
+    """Move the units out of some landing boxes into their Floating Reserve (as if they had landed)."""
+    units = tuple(
+        replace(u, box=f"{'US' if u.nationality == 'US' else 'British'} Floating Reserve")
+        if u.box in boxes
+        else u
+        for u in state.units
+    )
+    return state.evolve(units=units)
+
+
+def test_26_10_2_each_landing_box_1_with_no_combat_unit_lands_one_allied_sp(t2):
+    support = _to(next_phase(t2), "Army Support")  # Turn 2's Army Support was entered just now
+    # 22.6.8: Mulberry A LB1 is empty; Utah, Omaha, Gold, Juno and Mulberry B LB1 each hold a combat unit.
+    assert logistics.free_landing_boxes(support) == ["Mulberry A LB1"]
+    before = _to(t2, "Army Support")
+    assert before.markers["army_sp"]["US"] == t2.markers["army_sp"]["US"] + 1
+    assert before.markers["army_sp"]["UK"] == t2.markers["army_sp"]["UK"]
+    assert (
+        "Mulberry A LB1" in tuple(before.log)[-1] and "Support Points Landing Table" in tuple(before.log)[-1]
+    )
+    every = _emptied(t2, "Utah LB1", "Omaha LB1", "Gold LB1", "Juno LB1", "Mulberry B LB1")
+    landed = logistics.land_allied_sp(every)
+    assert logistics.free_landing_boxes(every) == [f"{d} LB1" for d, _ in logistics.SP_DISPLAYS]
+    assert landed.markers["army_sp"]["US"] == t2.markers["army_sp"]["US"] + 3
+    assert landed.markers["army_sp"]["UK"] == t2.markers["army_sp"]["UK"] + 3
+
+
+def test_26_10_2_an_hq_in_a_landing_box_does_not_stop_its_sp(t2):
+    hq = next(u for u in t2.units if u.hq is not None and u.nationality == "US")
+    units = tuple(replace(u, box="Mulberry A LB1") if u.id == hq.id else u for u in t2.units)
+    assert "Mulberry A LB1" in logistics.free_landing_boxes(t2.evolve(units=units))
+
+
+def test_26_4_2_mulberry_b_lands_sp_only_once_an_allied_unit_stands_in_n3139(t2):
+    free = _emptied(t2, "Mulberry B LB1")
+    assert "Mulberry B LB1" in logistics.free_landing_boxes(free)  # 1/Hampshire stands in N3139
+    away = tuple(
+        replace(u, hex="N3039") if u.hex == "N3139" and u.status == "active" else u for u in free.units
+    )
+    assert "Mulberry B LB1" not in logistics.free_landing_boxes(free.evolve(units=away))
+
+
+def test_26_10_2_the_depot_row_pays_what_the_analyst_sets_and_nothing_after_the_build_up(t2):
+    support = _to(next_phase(t2), "Army Support")
+    paid = logistics.land_allied_sp(apply_edit(support, {"op": "marker", "name": "depot_sp_UK", "value": 2}))
+    assert paid.markers["army_sp"]["UK"] == support.markers["army_sp"]["UK"] + 2
+    over = logistics.land_allied_sp(support.evolve(stage="killing_ground"))
+    assert over.markers["army_sp"] == support.markers["army_sp"] and "26.3.2" in tuple(over.log)[-1]
+    with pytest.raises(RefusedError, match="depot_sp"):
+        apply_edit(support, {"op": "marker", "name": "depot_sp", "value": {"DE": 1}})
+
+
+@pytest.mark.parametrize("modifier", [0, 3])
+def test_26_10_7_a_rail_point_brings_cherbourg_2_sp_on_4_or_less_1_on_5_or_6_none_above(t2, modifier):
+    support = _to(next_phase(t2), "Army Support")
+    support = apply_edit(support, {"op": "marker", "name": "cherbourg_sp", "value": 1})
+    if modifier:
+        support = support.evolve(air_rail=True)
+    seen = set()
+    for seed in range(40):
+        state = support.evolve(seed=seed, draws=0)
+        die = int(state.rng().integers(1, 7))
+        value = modifier if modifier else True
+        after = apply_edit(state, {"op": "marker", "name": "cherbourg_rail", "value": value})
+        total = die + modifier
+        expected = 2 if total <= 4 else 1 if total <= 6 else 0
+        assert after.markers["cherbourg_sp"] == 1 + expected, (die, modifier)
+        seen.add(expected)
+        with pytest.raises(RefusedError, match="one rail point a turn"):
+            apply_edit(after, {"op": "marker", "name": "cherbourg_rail", "value": value})
+    assert seen == ({2, 1} if not modifier else {2, 1, 0})
+
+
+def test_26_10_7_cherbourg_rail_is_refused_where_the_rule_does_not_allow_it(t2):
+    with pytest.raises(RefusedError, match="Army Support phase"):
+        apply_edit(t2, {"op": "marker", "name": "cherbourg_rail", "value": True})
+    support = _to(next_phase(t2), "Army Support")
+    with pytest.raises(RefusedError, match="set cherbourg_sp first"):
+        apply_edit(support, {"op": "marker", "name": "cherbourg_rail", "value": True})
+    known = apply_edit(support, {"op": "marker", "name": "cherbourg_sp", "value": 0}).evolve(air_rail=True)
+    with pytest.raises(RefusedError, match="Interdiction value"):
+        apply_edit(known, {"op": "marker", "name": "cherbourg_rail", "value": True})
+
+
+def test_markers_added_later_stay_out_of_a_fingerprint_at_their_default(t2):
+    from normandy_lab.engine.study import canonical, fingerprint
+
+    held = canonical(t2)
+    assert "depot_sp" not in held and "cherbourg_rail_on" not in held and "army_sp" in held
+    paid = apply_edit(t2, {"op": "marker", "name": "depot_sp_US", "value": 1})
+    assert canonical(paid)["depot_sp"] == {"US": 1} and fingerprint(paid) != fingerprint(t2)

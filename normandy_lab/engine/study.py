@@ -51,7 +51,12 @@ def canonical(value: Any) -> Any:
             if how == "omit":  # derived from what the fingerprint holds already
                 continue
             if how == "flatten":  # a state's markers stand beside its fields, where they were before
-                out.update(canonical(held))
+                flat = canonical(held)
+                rules = getattr(value, "rules", None)
+                for name in getattr(rules, "late_markers", ()):  # at its default: as before it existed
+                    if name in flat and flat[name] == canonical(rules.markers[name]):
+                        del flat[name]
+                out.update(flat)
             else:
                 out[f.name] = canonical(held)
         return out

@@ -140,6 +140,9 @@ class RuleSet:
     #: What the game's supply report draws beyond units and lines: ``"zones"`` (rule zones, KG's support
     #: radii) and ``"routes"`` (paths a rule tests, GTS's link-up); the map key lists only these.
     map_features: frozenset[str] = frozenset()
+    #: Markers added after studies of the game were saved: a state's fingerprint leaves each out while it
+    #: stands at its default, so that those studies still open (:func:`normandy_lab.engine.study.canonical`).
+    late_markers: frozenset[str] = frozenset()
     #: The label on each unit type's counter ("INF", "PARA") and each size's echelon mark ("II", "XX").
     glyphs: dict[str, str] = field(default_factory=dict)
     size_marks: dict[str, str] = field(default_factory=dict)

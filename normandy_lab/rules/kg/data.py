@@ -159,6 +159,9 @@ MARKERS = {
     "mulberry": {"A": 0, "B": 0},  # 26.19.2 levels (22.6.3: both at 0)
     "depots": {"US": 0, "UK": 0},  # 26.19.3: spaces on the Depot Track (rules.kg.logistics)
     "depot_flipped": {},  # 26.19.3: a nationality whose last depot roll failed rolls at -2
+    # 26.10.2: the SP a turn the Depot Track's bottom row pays each nationality at its present level (the
+    # card is a GAP: 0 unless the analyst sets it).
+    "depot_sp": {},
     "mulberry_boost": {},  # 26.19.2: a Mulberry given 1 SP this turn rolls at -2
     # 26.20.1: V Panzer Army: active or not, the turn space its marker stands in, its SP marker's space.
     "v_panzer": {"active": False, "space": None, "support": None},
@@ -166,6 +169,7 @@ MARKERS = {
     # 26.20.6: Fortress Cherbourg declared; 26.10.7: the Cherbourg HQ's own SP (None: not given).
     "fortress_cherbourg": False,
     "cherbourg_sp": None,
+    "cherbourg_rail_on": None,  # 26.10.7: the date of the turn a rail point last brought Cherbourg SP
     # 26.20.6: the date Fortress Cherbourg was declared in play (None: before the scenario, or not), and
     # whether its Cherbourg Units' withdrawal has been made.
     "fortress_declared_on": None,

@@ -18,9 +18,16 @@ What the text gives is played as written, with the state's seeded dice:
   space; two dice at or under its space activate the army, else the marker moves a space on.  On
   activation one die places the V Panzer Army's SP marker.
 
+* 26.10.2: in the Army Support phase each landing display's Landing Box 1 with no combat unit in it lands
+  one Allied SP without a die, at most 6 boxes a turn; Mulberry B's box only once an Allied unit stands in
+  N3139 (26.4.2).
+* 26.10.7: the Germans may add SP to Cherbourg's own by rail once a turn (``cherbourg_rail``): one die plus
+  the Interdiction value of an air unit on Rail Interdiction; 4 or less brings 2 SP, 5-6 one, more none.
+
 What the cards hold is a GAP: the Mulberry track's and the Depot Track's own die modifiers, the depot SP
-row (26.10.2.1), the Support Points Landing Table.  The modifiers are taken as 0 and no depot or landed SP
-is paid; the depot track's length is RECONSTRUCTED (:data:`DEPOT_SPACES`), each said where it is used.
+row (26.10.2, 1), the Support Points Landing Table of Landing Box 2.  The modifiers are taken as 0; a Box 2
+lands nothing; the depot row pays what the analyst sets (``depot_sp``, 0 unless set); the depot track's
+length is RECONSTRUCTED (:data:`DEPOT_SPACES`), each said where it is used.
 """
 
 from __future__ import annotations
@@ -47,6 +54,15 @@ MULBERRY_B_HEX = "N3139"  # 26.19.2: no roll for Mulberry B before this hex is A
 V_PANZER_FROM_TURN = 20  # 26.20.1
 V_PANZER_FIRST_SPACE = 4
 ARRIVAL_OUT_OF_SUPPLY = {"tank": 4, "mech": 2}  # 26.16.2: out of supply on a roll up to this
+#: 26.10.2: the landing displays through whose boxes SP land, with the army they land for.  22.6.2 gives
+#: follow-on Landing Boxes to these six; Sword has none (26.4.1: a unit lands there through Juno's box).
+SP_DISPLAYS = (
+    ("Utah", "US"), ("Omaha", "US"), ("Mulberry A", "US"),
+    ("Gold", "UK"), ("Juno", "UK"), ("Mulberry B", "UK"),
+)  # fmt: skip
+SP_BOXES_A_TURN = 6  # 26.10.2: at most 6 Landing Boxes land SP in a turn
+#: 26.10.7: Cherbourg's rail SP by the modified die: up to 4 both arrive, 5-6 one, above 6 none.
+RAIL_SP = ((4, 2), (6, 1))
 
 
 def pay_army_support(state: GameState) -> GameState:
@@ -60,6 +76,110 @@ def pay_army_support(state: GameState) -> GameState:
         log=state.log.then(
             f"Turn {turn_of(state.date)}: Germans +{paid} SP ({'V Panzer Army active, ' if active else ''}"
             "26.10); Allied Supply Interdiction (15.4) not applied: a base rule not in the text"
+        ),
+    )
+
+
+def land_allied_sp(state: GameState) -> GameState:
+    """Land the Allied SP of the Army Support phase (26.10.2): Landing Box 1 SP, and the depot row.
+
+    Each display's Landing Box 1 with no combat unit in it (every unit but an HQ) lands one SP for its
+    army without a die, up to 6 boxes a turn, in the order of :data:`SP_DISPLAYS`; Mulberry B's only once an
+    Allied unit stands in N3139 (26.4.2).  Landing Box 2 needs the Support Points Landing Table (a GAP):
+    no SP is landed there.  The depot row pays ``depot_sp`` (a GAP: 0 unless the analyst sets it).  Only
+    in the Build-up: afterwards the standard Killing Ground supply rules apply, which are not in the text.
+    """
+    if state.markers["stage"] != "build-up":
+        return state.evolve(
+            log=state.log.then(
+                f"Turn {turn_of(state.date)}: Allied SP not landed: the Build-up is over and the standard "
+                "Killing Ground supply rules (not in the text) apply (26.3.2)"
+            )
+        )
+    boxes = free_landing_boxes(state)
+    army_of = {f"{display} LB1": army for display, army in SP_DISPLAYS}
+    landed = {"US": 0, "UK": 0}
+    for box in boxes:
+        landed[army_of[box]] += 1
+    depot = state.markers["depot_sp"]
+    points = dict(state.markers["army_sp"])
+    for army in landed:
+        points[army] = points.get(army, 0) + landed[army] + depot.get(army, 0)
+    paid = ", ".join(f"{army} +{landed[army]} landed +{depot.get(army, 0)} depot" for army in landed)
+    return state.evolve(
+        army_sp=points,
+        log=state.log.then(
+            f"Turn {turn_of(state.date)}: Allied SP {paid}: 1 SP at each free Landing Box 1 "
+            f"({', '.join(boxes) or 'none free'}; 26.10.2); Landing Box 2 needs the Support Points Landing "
+            "Table (not in the text): none landed there; the depot row (not in the text) pays what is set"
+        ),
+    )
+
+
+def free_landing_boxes(state: GameState) -> list[str]:
+    """Name the Landing Box 1s that would land an SP now, in the order they are used (26.10.2)."""
+    held = {u.box for u in state.units if u.side == "allied" and u.status == "off_map" and u.hq is None}
+    at_mulberry_b = any(u.hex == MULBERRY_B_HEX for u in state.units_of("allied") if u.status == "active")
+    boxes = [
+        f"{display} LB1"
+        for display, _ in SP_DISPLAYS
+        if f"{display} LB1" not in held and (display != "Mulberry B" or at_mulberry_b)
+    ]
+    return boxes[:SP_BOXES_A_TURN]
+
+
+def allied_income_words(state: GameState) -> str:
+    """Say what the Allies receive in this Army Support phase and what the text does not give (26.10.2)."""
+    if state.markers["stage"] != "build-up":
+        return "the standard Killing Ground supply rules apply after the Build-up: not in the text (26.3.2)"
+    boxes = free_landing_boxes(state)
+    depot = state.markers["depot_sp"]
+    return (
+        f"1 SP at each Landing Box 1 with no combat unit, at most {SP_BOXES_A_TURN}: "
+        f"{', '.join(boxes) or 'none free'} (26.10.2); Landing Box 2 rolls on the Support Points Landing "
+        "Table, not in the text: none landed there; the Depot Track's SP row is not in the text: "
+        f"US {depot.get('US', 0)}, UK {depot.get('UK', 0)} as set (depot_sp)"
+    )
+
+
+def cherbourg_rail(state: GameState, value: Any) -> GameState:
+    """Bring SP to Cherbourg by rail in the Army Support phase, once a turn (26.10.7), with a seeded die.
+
+    ``value``: ``True``; or, while an air unit is on Rail Interdiction (``air_rail``, 26.15.2), that unit's
+    Interdiction value (printed on its counter, not in the text), which is added to the die.  A modified 4
+    or less adds 2 SP to Cherbourg's, 5 or 6 adds 1, more adds none.
+    """
+    from normandy_lab.engine.sequence import current_phase
+    from normandy_lab.errors import RefusedError
+
+    if current_phase(state).name != "Army Support":
+        raise RefusedError("Cherbourg's SP come by rail in the Army Support phase (26.10.7)")
+    if state.markers["cherbourg_sp"] is None:
+        raise RefusedError("Cherbourg's SP are not known in this scenario: set cherbourg_sp first (26.10.7)")
+    if state.markers["cherbourg_rail_on"] == state.date.isoformat():
+        raise RefusedError("only one rail point a turn may bring SP to Cherbourg (26.10.7)")
+    if state.markers["air_rail"]:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RefusedError(
+                "an Allied air unit is on Rail Interdiction (26.15.2): give its Interdiction value, a whole "
+                f"number printed on its counter, as the value (not {value!r}); it is added to the die "
+                "(26.10.7)"
+            )
+        modifier = value
+    elif value is True:
+        modifier = 0
+    else:
+        raise RefusedError(f"cherbourg_rail is true (no air unit on Rail Interdiction), not {value!r}")
+    die = int(state.rng().integers(1, 7))
+    total = die + modifier
+    arrive = next((sp for most, sp in RAIL_SP if total <= most), 0)
+    plus = f" +{modifier} Rail Interdiction" if modifier else ""
+    return state.after_draws(1).evolve(
+        cherbourg_sp=state.markers["cherbourg_sp"] + arrive,
+        cherbourg_rail_on=state.date.isoformat(),
+        log=state.log.then(
+            f"Cherbourg by rail: rolled {die}{plus} = {total}: {arrive} of 2 SP arrive, Cherbourg holds "
+            f"{state.markers['cherbourg_sp'] + arrive} (26.10.7)"
         ),
     )
 

@@ -54,6 +54,13 @@ class ArmySpSchema(_Strict):
     DE: Count = 0
 
 
+class DepotSpSchema(_Strict):
+    """What the Depot Track's SP row pays each nationality a turn (26.10.2; the card is a GAP)."""
+
+    US: Count = 0
+    UK: Count = 0
+
+
 class MulberrySchema(_Strict):
     """The Mulberry construction levels (26.19.2): A (US, off Omaha), B (British, at Arromanches)."""
 
@@ -82,6 +89,7 @@ class KgScenarioSchema(ScenarioSchema):
     army_sp: ArmySpSchema | None = None
     mulberry: MulberrySchema | None = None
     depots: DepotsSchema | None = None
+    depot_sp: DepotSpSchema | None = None  # 26.10.2
     weapons_nests: list[dict[str, str]] | None = None
     fortress_cherbourg: StrictBool = False  # 26.20.6
     cherbourg_sp: Count | None = None  # 26.10.7

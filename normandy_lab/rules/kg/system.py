@@ -58,6 +58,14 @@ class KgRules(RuleSet):
             from normandy_lab.rules.kg.withdrawal import withdraw
 
             return withdraw(state, value)
+        if name == "cherbourg_sp":  # 26.10.7: the Cherbourg HQ's own SP, where a scenario does not give them
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RefusedError(f"cherbourg_sp is a whole number from 0, not {value!r} (26.10.7)")
+            return state.evolve(cherbourg_sp=value)
+        if name == "cherbourg_rail":  # 26.10.7: a rail point brings Cherbourg up to 2 SP
+            from normandy_lab.rules.kg.logistics import cherbourg_rail
+
+            return cherbourg_rail(state, value)
         if name == "mulberry_boost":  # 26.19.2: 1 SP for -2 on this turn's roll
             from normandy_lab.rules.kg.logistics import boost_mulberry
 
@@ -66,7 +74,7 @@ class KgRules(RuleSet):
             from normandy_lab.rules.kg.air import set_air_marker
 
             return set_air_marker(state, name, value)
-        markers = {"mulberry": ("A", "B"), "army_sp": ("US", "UK", "DE")}
+        markers = {"mulberry": ("A", "B"), "army_sp": ("US", "UK", "DE"), "depot_sp": ("US", "UK")}
         for marker, keys in markers.items():
             if name.startswith(f"{marker}_") and name[len(marker) + 1 :] in keys:
                 name, value = marker, {name[len(marker) + 1 :]: value}
@@ -80,14 +88,15 @@ class KgRules(RuleSet):
                 raise RefusedError(f"{marker} values are whole numbers from 0, not {value!r}")
             return state.evolve(**{marker: {**state.markers[marker], **value}})
         raise RefusedError(
-            "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE "
-            "(or mulberry, army_sp as mappings), mulberry_boost, fortress_cherbourg, cherbourg_withdrawal, "
-            f"air_supply_ap, air_rail, air_omm_targets; not {name!r}"
+            "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE, "
+            "depot_sp_US, depot_sp_UK (or mulberry, army_sp, depot_sp as mappings), mulberry_boost, "
+            "cherbourg_sp, cherbourg_rail, fortress_cherbourg, cherbourg_withdrawal, air_supply_ap, "
+            f"air_rail, air_omm_targets; not {name!r}"
         )
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
         """Say what a phase shows: air (26.15), SP (26.10), naval fire (26.8.2), construction (26.19)."""
-        from normandy_lab.rules.kg.logistics import GERMAN_SP, engineering_words
+        from normandy_lab.rules.kg.logistics import GERMAN_SP, allied_income_words, engineering_words
 
         if phase.kind == "air":
             from normandy_lab.rules.kg.air import air_summary
@@ -97,8 +106,8 @@ class KgRules(RuleSet):
             return {
                 "army_sp": dict(state.markers["army_sp"]),
                 "german_income": f"{GERMAN_SP[bool(state.markers['v_panzer']['active'])]} SP a turn (26.10)",
-                "allied_income": "the Depot Track's SP row and the Support Points Landing Table are not "
-                "in the text: none paid (26.10.2.1)",
+                "allied_income": allied_income_words(state),
+                "cherbourg_sp": state.markers["cherbourg_sp"],
             }
         if phase.name == "Allied Engineering":
             return engineering_words(state)
@@ -111,16 +120,17 @@ class KgRules(RuleSet):
     def enter_phase(self, state: GameState) -> GameState:
         """Do what a phase's beginning does (:mod:`.logistics`).
 
-        Army Support: the German SP (26.10).  Allied Engineering: the Mulberry and depot rolls (26.19.2,
-        26.19.3).  Game-turn Indication: V Panzer Army's activation roll from Turn 20 (26.20.1), and the end
-        of the Build-up once both depots are complete (26.3.2, 26.21.2).
+        Army Support: the German SP (26.10), and the Allied SP landed and paid by the depots (26.10.2).
+        Allied Engineering: the Mulberry and depot rolls (26.19.2, 26.19.3).  Game-turn Indication: V Panzer
+        Army's activation roll from Turn 20 (26.20.1), and the end of the Build-up once both depots are
+        complete (26.3.2, 26.21.2).
         """
         from normandy_lab.engine.sequence import current_phase
         from normandy_lab.rules.kg import logistics
 
         name = current_phase(state).name
         if name == "Army Support":
-            return logistics.pay_army_support(state)
+            return logistics.land_allied_sp(logistics.pay_army_support(state))
         if name == "Allied Engineering":
             return logistics.engineering_rolls(state)
         if name != "Game-turn Indication":
@@ -200,6 +210,7 @@ class KgRules(RuleSet):
             "army_sp": {**self.markers["army_sp"], **dict(data.get("army_sp") or {})},
             "mulberry": {**self.markers["mulberry"], **dict(data.get("mulberry") or {})},
             "depots": {**self.markers["depots"], **dict(data.get("depots") or {})},
+            "depot_sp": dict(data.get("depot_sp") or {}),
             "weapons_nests": tuple(tuple(sorted(w.items())) for w in data.get("weapons_nests") or ()),
         }
 
