@@ -262,3 +262,80 @@ def test_markers_added_later_stay_out_of_a_fingerprint_at_their_default(t2):
     assert "depot_sp" not in held and "cherbourg_rail_on" not in held and "army_sp" in held
     paid = apply_edit(t2, {"op": "marker", "name": "depot_sp_US", "value": 1})
     assert canonical(paid)["depot_sp"] == {"US": 1} and fingerprint(paid) != fingerprint(t2)
+
+
+def _hq_ashore(state, hex_id, uid="US-5CorpsHQ"):
+    return state.evolve(
+        units=tuple(
+            replace(u, status="active", box=None, hex=hex_id) if u.id == uid else u for u in state.units
+        )
+    )
+
+
+def _one_sp_hex(state):
+    """A hex in the US 1 SP band of 26.10.5 whose line to an own beach is open (the map draws the bands)."""
+    bands = {z.label.split(":")[1].split("(")[0].strip(): set(z.hexes) for z in nl.supply(state).zones()
+             if z.label.startswith("US")}  # fmt: skip
+    german = {u.hex for u in state.units_of("german")}
+    for h in sorted(bands["1 SP"] - bands["free"] - german):
+        if "for 1 SP" in nl.supply(_hq_ashore(state, h))["US-5CorpsHQ"].traced_to:
+            return h
+    raise AssertionError("no open hex in the 1 SP band")
+
+
+@pytest.fixture(scope="module")
+def t3(t2):
+    state = t2
+    while state.turn == t2.turn:
+        state = next_phase(state)
+    return state
+
+
+def test_26_10_1_the_corps_and_artillery_support_segment_pays_for_an_hq_beyond_the_radius(t3):
+    ashore = _hq_ashore(t3, _one_sp_hex(t3))
+    paid = _to(ashore, "Corps and Artillery Support")
+    assert paid.markers["army_sp"]["US"] == ashore.markers["army_sp"]["US"] - 1
+    assert dict(paid.markers["hq_support_paid"]) == {
+        "on": "1944-06-08",
+        "US": 1,
+        "UK": 0,
+        "began_unsupported": [],
+    }
+    assert paid.markers["hq_unsupported"] == () and "US 1 SP" in tuple(paid.log)[-1]
+    # Later in the turn the same HQ is supported from the same budget: it is not paid for twice.
+    later = _to(paid, "Supply")
+    row = nl.supply(later)["US-5CorpsHQ"]
+    assert row.general and "for 1 SP of the US army" in row.traced_to
+    assert later.markers["army_sp"]["US"] == paid.markers["army_sp"]["US"] + 1  # Army Support landed 1
+
+
+def test_26_10_1_an_hq_left_unsupported_pays_1_sp_more_to_lift_its_marker_next_turn(t3):
+    ashore = _hq_ashore(t3, _one_sp_hex(t3))
+    broke = ashore.evolve(army_sp={**ashore.markers["army_sp"], "US": 0})
+    unpaid = _to(broke, "Corps and Artillery Support")
+    assert unpaid.markers["hq_unsupported"] == ("US-5CorpsHQ",) and unpaid.markers["army_sp"]["US"] == 0
+    row = nl.supply(unpaid)["US-5CorpsHQ"]
+    assert not row.general and "would need 1 SP and holds 0 at this turn's Corps and Artillery" in row.reason
+    # A turn on, at the same hex, it costs 1 SP for the band and 1 to lift the marker: 2 in all.
+    turn_4 = unpaid
+    while turn_4.turn == unpaid.turn:
+        turn_4 = next_phase(turn_4)
+    for held, supported in ((1, False), (2, True)):
+        state = _to(
+            turn_4.evolve(army_sp={**turn_4.markers["army_sp"], "US": held}), "Corps and Artillery Support"
+        )
+        assert ("US-5CorpsHQ" not in state.markers["hq_unsupported"]) == supported, held
+        report = nl.supply(state)["US-5CorpsHQ"]
+        assert report.general == supported
+        assert "Unsupported marker it began the turn under" in (
+            report.traced_to if supported else report.reason
+        )
+        assert state.markers["hq_support_paid"]["began_unsupported"] == ["US-5CorpsHQ"]
+
+
+def test_26_11_1_turn_2_pays_nothing_for_hq_support(t2, t3):
+    ashore = _hq_ashore(t2, _one_sp_hex(t3))  # where Turn 3 would pay 1 SP
+    segment = _to(ashore, "Corps and Artillery Support")
+    assert (
+        segment.markers["army_sp"] == ashore.markers["army_sp"] and segment.markers["hq_support_paid"] == {}
+    )

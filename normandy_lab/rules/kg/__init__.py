@@ -71,7 +71,8 @@ KG_RULES = KgRules(
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
     map_features=frozenset({"zones"}),
-    late_markers=frozenset({"depot_sp", "cherbourg_rail_on"}),  # 26.10.2's depot row, 26.10.7's rail SP
+    # Added with 26.10.2's depot row, 26.10.7's rail SP and 26.10.1's payment: out of older fingerprints.
+    late_markers=frozenset({"depot_sp", "cherbourg_rail_on", "hq_support_paid", "hq_unsupported"}),
     boxes=BOXES,
     controls=CONTROLS,
     glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "mech_infantry": "MECH",

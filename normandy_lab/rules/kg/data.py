@@ -162,6 +162,10 @@ MARKERS = {
     # 26.10.2: the SP a turn the Depot Track's bottom row pays each nationality at its present level (the
     # card is a GAP: 0 unless the analyst sets it).
     "depot_sp": {},
+    # 26.10.1: the SP each army paid in this turn's Corps and Artillery Support segment (and the date of that
+    # turn), and the Allied corps HQs left under an Unsupported marker there (each pays 1 SP more next turn).
+    "hq_support_paid": {},
+    "hq_unsupported": (),
     "mulberry_boost": {},  # 26.19.2: a Mulberry given 1 SP this turn rolls at -2
     # 26.20.1: V Panzer Army: active or not, the turn space its marker stands in, its SP marker's space.
     "v_panzer": {"active": False, "space": None, "support": None},

@@ -80,6 +80,44 @@ def pay_army_support(state: GameState) -> GameState:
     )
 
 
+def support_corps_hqs(state: GameState) -> GameState:
+    """Pay for the Allied corps HQs in the Corps and Artillery Support segment (26.10.1, 26.10.5).
+
+    The SP the determination pays (cheapest HQ first while the army's SP last, 1 more for an HQ that
+    began the segment Unsupported) leave the army's reserve; the HQs left unpaid, or isolated, go under an
+    Unsupported marker.  Turns 1 and 2 pay nothing: every Allied unit is in supply (26.11.1), and the HQs
+    are not asked about.  After the Build-up, the standard rules (not in the text) would apply: nothing is
+    paid.
+    """
+    from normandy_lab.rules.kg.supply import determine
+
+    if state.markers["stage"] != "build-up" or turn_of(state.date) <= state.rules.supply["exempt_until_turn"]:
+        return state.evolve(hq_support_paid={}, hq_unsupported=())
+    report = determine(state.evolve(hq_support_paid={}))
+    paid = report.determination.paid
+    unsupported = tuple(
+        sorted(
+            u.id
+            for u in state.units_of("allied")
+            if u.hq is not None and u.status == "active" and not report[u.id].general
+        )
+    )
+    points = dict(state.markers["army_sp"])
+    for army, cost in paid.items():
+        points[army] = points.get(army, 0) - cost
+    began = sorted(state.markers["hq_unsupported"])
+    return state.evolve(
+        army_sp=points,
+        hq_support_paid={"on": state.date.isoformat(), **paid, "began_unsupported": began},
+        hq_unsupported=unsupported,
+        log=state.log.then(
+            f"Turn {turn_of(state.date)}: corps HQ support paid, US {paid['US']} SP, UK {paid['UK']} SP"
+            + (f"; Unsupported: {', '.join(unsupported)}" if unsupported else "")
+            + " (26.10.1, 26.10.5)"
+        ),
+    )
+
+
 def land_allied_sp(state: GameState) -> GameState:
     """Land the Allied SP of the Army Support phase (26.10.2): Landing Box 1 SP, and the depot row.
 

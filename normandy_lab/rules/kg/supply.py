@@ -282,8 +282,11 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
                 "in supply without a line: every Allied unit is on Turns 1 and 2 (26.11.1)"
             )
         return rows, sorted(net.ids[list(beach_of)].tolist())
-    # 26.10.1, 26.10.5: the corps HQs are supported first, cheapest first, while the army's SP last.
-    sp = dict(state.markers["army_sp"])
+    # 26.10.1, 26.10.5: the corps HQs are supported first, cheapest first, while the army's SP last: the
+    # SP the army held at this turn's Corps and Artillery Support segment, if it has been played (what it
+    # paid there is back in the budget: the same HQs are paid for, once).
+    sp = support_budget(state)
+    marked = began_unsupported(state)
     supported: dict[str, list[int]] = {"US": [], "UK": []}
     hqs = [u for u in units if u.hq is not None]
     costs = []
@@ -300,7 +303,9 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
         d, row.path = net.line(own, at)
         level = state.markers["mulberry"]["A" if army == "US" else "B"]
         radius = support_radius(rules, level)
-        costs.append((support_cost(d, radius) if d < FAR else None, u, army, radius, d))
+        # 26.10.1: an HQ that begins the segment under an Unsupported marker first pays 1 SP to remove it.
+        extra = int(u.id in marked)
+        costs.append((support_cost(d, radius) + extra if d < FAR else None, u, army, radius, d))
     # What an army's HQs cost in the order they are paid: the cheapest first (the most HQs for the SP).
     paid_before: dict[str, int] = {"US": 0, "UK": 0}
     for cost, u, army, radius, d in sorted(costs, key=lambda c: (c[0] is None, c[0] or 0, c[1].id)):
@@ -312,15 +317,17 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
             continue
         row.length_hexes = float(d)
         cheaper, paid_before[army] = paid_before[army], paid_before[army] + cost
+        marker = " (1 SP to lift the Unsupported marker it began the turn under)" if u.id in marked else ""
         if cost <= sp.get(army, 0):
             sp[army] -= cost
+            ranges.paid[army] += cost
             row.general = row.combat = True
             row.traced_kind, row.traced_id = "supported", row.path[-1] if row.path else ""
             row.traced_to = (
                 f"its army's beach, supported without SP within the Mulberry radius of {radius} (26.10.5)"
                 if cost == 0
                 else f"its army's beach, supported for {cost} SP of the {army} army beyond the Mulberry "
-                f"radius of {radius} (26.10.5)"
+                f"radius of {radius}{marker} (26.10.1, 26.10.5)"
             )
             supported[army].append(situation.position[u.id])
             ranges.hubs["allied"][u.id] = situation.position[u.id]
@@ -328,11 +335,12 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
             row.code, row.rule = OUT_OF_RANGE, "26.10.5"
             # Cheaper HQs are paid first, so it would take them all and this one: say that sum, the true
             # need, against what the army holds (more SP only help once they reach it).
-            held = state.markers["army_sp"].get(army, 0)
+            held = support_budget(state).get(army, 0)
             first = f"with the cheaper HQs of its army paid first ({cheaper} SP), " if cheaper else ""
             row.reason = (
-                f"unsupported: {d} hexes from its army's beaches needs {cost} SP beyond the radius {radius}; "
-                f"{first}the {army} army would need {cheaper + cost} SP and holds {held} (26.10.1, 26.10.5)"
+                f"unsupported: {d} hexes from its army's beaches needs {cost} SP beyond the radius {radius}"
+                f"{marker}; {first}the {army} army would need {cheaper + cost} SP and holds {held}"
+                f"{_held_when(state)} (26.10.1, 26.10.5)"
             )
     for i in beach_of:
         ranges.hubs["allied"][str(net.ids[i])] = i
@@ -340,7 +348,7 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
     for army, beaches in (("US", US_BEACHES), ("UK", CW_BEACHES)):
         level = state.markers["mulberry"]["A" if army == "US" else "B"]
         own = sorted(i for i, b in beach_of.items() if b in beaches)
-        held = state.markers["army_sp"].get(army, 0)  # before any HQ is supported this turn
+        held = support_budget(state).get(army, 0)  # before any HQ is supported this turn
         ranges.support[army] = (own, support_radius(rules, level), level, held)
     for army, members in by_army.items():
         targets = list(beach_of) + supported[army]
@@ -348,6 +356,39 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
         for u, (count, path) in zip(members, found, strict=True):
             _allied_line(rows[u.id], count, path, limit, beach_of, net)
     return rows, sorted(net.ids[list(beach_of)].tolist())
+
+
+def support_budget(state: GameState) -> dict[str, int]:
+    """Return each army's SP for its corps HQs this turn (26.10.1): what it holds, and what it paid already.
+
+    Once this turn's Corps and Artillery Support segment has paid for the HQs (``hq_support_paid``, dated),
+    those SP are counted back: a determination later in the turn pays the same HQs from the same budget.
+    """
+    budget = dict(state.markers["army_sp"])
+    paid = state.markers["hq_support_paid"]
+    if paid.get("on") == state.date.isoformat():
+        for army in ("US", "UK"):
+            budget[army] = budget.get(army, 0) + paid.get(army, 0)
+    return budget
+
+
+def began_unsupported(state: GameState) -> set[str]:
+    """Return the Allied corps HQs that began this turn's Corps and Artillery Support Unsupported (26.10.1).
+
+    As that segment recorded them once it has been played this turn, else those marked now.
+    """
+    paid = state.markers["hq_support_paid"]
+    if paid.get("on") == state.date.isoformat():
+        return set(paid.get("began_unsupported", ()))
+    return set(state.markers["hq_unsupported"])
+
+
+def _held_when(state: GameState) -> str:
+    """Say when the SP an HQ's reason counts were held: at this turn's segment, if it has been played."""
+    paid = state.markers["hq_support_paid"]
+    if paid.get("on") == state.date.isoformat():
+        return " at this turn's Corps and Artillery Support segment"
+    return ""
 
 
 def _allied_line(row: UnitSupply, count: int, path: list[str], limit: int, beach_of: dict, net: _Net) -> None:
@@ -530,6 +571,7 @@ class KgRanges:
         self.limits: dict[str, int] = {}
         # army -> (its beach hexes held, Mulberry radius, Mulberry level, SP in reserve before support)
         self.support: dict[str, tuple[list[int], int, int, int]] = {}
+        self.paid: dict[str, int] = {"US": 0, "UK": 0}  # army -> SP its supported corps HQs cost (26.10.1)
 
     def _side_of(self, hq_or_source: str) -> str | None:
         return next((side for side, hubs in self.hubs.items() if hq_or_source in hubs), None)

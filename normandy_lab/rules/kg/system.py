@@ -102,6 +102,17 @@ class KgRules(RuleSet):
             from normandy_lab.rules.kg.air import air_summary
 
             return air_summary(state)
+        if phase.name == "Corps and Artillery Support":
+            paid = state.markers["hq_support_paid"]
+            return {
+                "army_sp": dict(state.markers["army_sp"]),
+                "hq_support_paid": {a: paid.get(a, 0) for a in ("US", "UK")}
+                if paid.get("on") == state.date.isoformat()
+                else "not paid this turn (Turns 1-2, after the Build-up, or the segment not played yet)",
+                "unsupported": list(state.markers["hq_unsupported"]),
+                "rule": "26.10.1, 26.10.5: each landed corps HQ beyond its Mulberry radius costs SP, "
+                "cheapest first; one that began the turn Unsupported 1 SP more",
+            }
         if phase.name == "Army Support":
             return {
                 "army_sp": dict(state.markers["army_sp"]),
@@ -120,7 +131,8 @@ class KgRules(RuleSet):
     def enter_phase(self, state: GameState) -> GameState:
         """Do what a phase's beginning does (:mod:`.logistics`).
 
-        Army Support: the German SP (26.10), and the Allied SP landed and paid by the depots (26.10.2).
+        Corps and Artillery Support: the SP the Allied corps HQs cost (26.10.1).  Army Support: the German
+        SP (26.10), and the Allied SP landed and paid by the depots (26.10.2).
         Allied Engineering: the Mulberry and depot rolls (26.19.2, 26.19.3).  Game-turn Indication: V Panzer
         Army's activation roll from Turn 20 (26.20.1), and the end of the Build-up once both depots are
         complete (26.3.2, 26.21.2).
@@ -129,6 +141,8 @@ class KgRules(RuleSet):
         from normandy_lab.rules.kg import logistics
 
         name = current_phase(state).name
+        if name == "Corps and Artillery Support":
+            return logistics.support_corps_hqs(state)
         if name == "Army Support":
             return logistics.land_allied_sp(logistics.pay_army_support(state))
         if name == "Allied Engineering":
