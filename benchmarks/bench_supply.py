@@ -18,6 +18,9 @@ The Cobra case (issue 16): *Alternate Cobra* (GT 15), both sides' supply as the 
 ``csgraph`` multi-source Dijkstras over the same layered graph (each side's sources to every node).
 The KG case (issue 17): scenario 22.6.8 stepped into Turn 3, both sides' Build-up supply against two bare
 ``csgraph`` multi-source Dijkstras over the same land hexsides.
+Where the units stand and their ZOCs (``Situation.of``) are found once for a state and kept: the rounds time
+determinations of one state, so that is done in the warm-up, as each floor's blocked hexes are built before
+it is timed.  ``phase_step`` times a new state each round, so it includes them.
 Results go to benchmarks/results/supply.json.
 """
 

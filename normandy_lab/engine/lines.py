@@ -11,6 +11,8 @@ cross (all-sea; unbridged water except on the tracing unit's own first step,
 from __future__ import annotations
 
 import math
+import threading
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -211,7 +213,25 @@ class Situation:
 
     @classmethod
     def of(cls, state: GameState) -> Situation:
-        """Find where every unit of ``state`` stands and the zones of control of both sides."""
+        """Find where every unit of ``state`` stands and the zones of control of both sides.
+
+        Kept for the last few states asked about: one user action reads it several times (the supply of
+        both sides, the EZOC layer, who controls a hex), and a state never changes.  Its arrays are
+        read-only, so no reader can change what the next one sees.
+        """
+        with _RECENT_LOCK:
+            kept = _RECENT.get(id(state))
+            if kept is not None and kept[0]() is state:
+                return kept[1]
+        situation = cls._find(state)
+        with _RECENT_LOCK:
+            _RECENT[id(state)] = (weakref.ref(state), situation)
+            while len(_RECENT) > _RECENT_KEPT:
+                del _RECENT[next(iter(_RECENT))]  # the oldest first (dicts keep insertion order)
+        return situation
+
+    @classmethod
+    def _find(cls, state: GameState) -> Situation:
         g = grid(state.system)
         index_of = g._index_of_id  # unit hexes are canonical ids (the scenario loader made them so)
         position = {u.id: index_of[u.hex] if u.hex in index_of else g.index(u.hex) for u in state.units}
@@ -228,7 +248,18 @@ class Situation:
                 if negates(u):
                     negating[u.side][position[u.id]] = True
         zoc = {side: zoc_mask(state, side, ground[side]) for side in ("allied", "german")}
+        for masks in (occupied, ground, zoc, negating):
+            for mask in masks.values():
+                mask.setflags(write=False)
         return cls(position, occupied, ground, zoc, negating)
+
+
+# The situations of the last few states (:meth:`Situation.of`), by the state's id with a weak reference
+# that tells a live state from a new one given a freed state's id.  A lock: the Dask sweep's workers may
+# run threads.
+_RECENT: dict[int, tuple[weakref.ref, Situation]] = {}
+_RECENT_KEPT = 8
+_RECENT_LOCK = threading.Lock()
 
 
 def interdicted_mask(state: GameState) -> np.ndarray:
