@@ -295,6 +295,7 @@ def build_22_7() -> None:
         },
         "mulberry": {"A": 0, "B": 0},
         "fortress_cherbourg": bool(markers["fortress_cherbourg_declared"]["value"]),  # 22.7.6, 26.20.6
+        "rail_capacity": markers["german"]["rail_capacity"],  # 22.7.3, 26.4.3
         "destroyed_bridges": part["destroyed_bridges"],
         "weapons_nests": [{k: str(v) for k, v in wn.items()} for wn in part["weapons_nests"]],
         "units": on_hex,

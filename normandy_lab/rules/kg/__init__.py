@@ -72,7 +72,10 @@ KG_RULES = KgRules(
     markers=MARKERS,
     map_features=frozenset({"zones"}),
     # Added with 26.10.2's depot row, 26.10.7's rail SP and 26.10.1's payment: out of older fingerprints.
-    late_markers=frozenset({"depot_sp", "cherbourg_rail_on", "hq_support_paid", "hq_unsupported"}),
+    late_markers=frozenset({
+        "depot_sp", "cherbourg_rail_on", "hq_support_paid", "hq_unsupported", "air_rail_value",
+        "rail_capacity", "rail_interdiction_level",
+    }),
     boxes=BOXES,
     controls=CONTROLS,
     glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "mech_infantry": "MECH",

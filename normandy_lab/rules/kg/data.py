@@ -182,6 +182,12 @@ MARKERS = {
     # the air units on German off-map boxes.
     "air_supply_ap": 0,
     "air_rail": False,
+    # 26.4.4, 26.10.7: that air unit's Interdiction value (on its counter: not in the text).
+    "air_rail_value": None,
+    # 26.4.3, 26.4.4: the German Rail Capacity (None: not given; 22.7.3 sets 2) and the Rail Interdiction
+    # level (INFERRED to start at 1, the space the rule resets it to).
+    "rail_capacity": None,
+    "rail_interdiction_level": 1,
     "air_omm_targets": {},
     "weapons_nests": (),  # 22.6.8's WN states (their hexes are on the counters: GAP)
 }

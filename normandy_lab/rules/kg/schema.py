@@ -95,4 +95,7 @@ class KgScenarioSchema(ScenarioSchema):
     cherbourg_sp: Count | None = None  # 26.10.7
     air_supply_ap: Annotated[StrictInt, Field(ge=0, le=4)] = 0  # 26.15.1
     air_rail: StrictBool = False  # 26.15.2
+    air_rail_value: Count | None = None  # 26.4.4, 26.10.7
+    rail_capacity: Count | None = None  # 26.4.3
+    rail_interdiction_level: Annotated[StrictInt, Field(ge=1)] = 1  # 26.4.4
     air_omm_targets: dict[str, Annotated[StrictInt, Field(ge=0, le=2)]] | None = None  # 26.15.4

@@ -592,7 +592,10 @@ class KgRanges:
         return out
 
     def zones(self) -> list[Zone]:
-        """Return the Allied corps HQ support bands (26.10.5), the free one first, then by SP."""
+        """Return the Allied corps HQ support bands (26.10.5), the free one first, then by SP.
+
+        And the hexes a German unit may reach by rail (26.4.3), while the Rail Capacity is above 0.
+        """
         found: list[Zone] = []
         for army, (beaches, radius, level, sp) in self.support.items():
             if not beaches:
@@ -611,6 +614,21 @@ class KgRanges:
                         rule="26.10.5",
                         hexes=tuple(self.nets["allied"].ids[inside].tolist()),
                         short=f"{army} HQ support free, radius {radius}" if k == 0 else cost,
+                    )
+                )
+        if self.state.markers["rail_capacity"]:  # 26.4.3: where a unit may come by rail, while it can
+            from normandy_lab.rules.kg.rail import rail_destinations
+
+            places = tuple(rail_destinations(self.state))
+            if places:
+                capacity = self.state.markers["rail_capacity"]
+                found.append(
+                    Zone(
+                        side="german",
+                        label=f"German rail destinations: capacity {capacity} (26.4.3)",
+                        rule="26.4.3",
+                        hexes=places,
+                        short="rail",
                     )
                 )
         return found

@@ -62,6 +62,11 @@ class KgRules(RuleSet):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise RefusedError(f"cherbourg_sp is a whole number from 0, not {value!r} (26.10.7)")
             return state.evolve(cherbourg_sp=value)
+        if name in ("rail_capacity", "air_rail_value", "rail_interdiction_level"):  # 26.4.3, 26.4.4
+            least = 1 if name == "rail_interdiction_level" else 0
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise RefusedError(f"{name} is a whole number from {least}, not {value!r} (26.4.3, 26.4.4)")
+            return state.evolve(**{name: value})
         if name == "cherbourg_rail":  # 26.10.7: a rail point brings Cherbourg up to 2 SP
             from normandy_lab.rules.kg.logistics import cherbourg_rail
 
@@ -90,8 +95,9 @@ class KgRules(RuleSet):
         raise RefusedError(
             "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE, "
             "depot_sp_US, depot_sp_UK (or mulberry, army_sp, depot_sp as mappings), mulberry_boost, "
-            "cherbourg_sp, cherbourg_rail, fortress_cherbourg, cherbourg_withdrawal, air_supply_ap, "
-            f"air_rail, air_omm_targets; not {name!r}"
+            "cherbourg_sp, cherbourg_rail, rail_capacity, rail_interdiction_level, fortress_cherbourg, "
+            "cherbourg_withdrawal, air_supply_ap, air_rail, air_rail_value, air_omm_targets; "
+            f"not {name!r}"
         )
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
@@ -122,6 +128,10 @@ class KgRules(RuleSet):
             }
         if phase.name == "Allied Engineering":
             return engineering_words(state)
+        if phase.name == "German Movement":
+            from normandy_lab.rules.kg.rail import rail_words
+
+            return rail_words(state)
         if phase.name == "Allied Naval Bombardment":
             from normandy_lab.rules.kg.logistics import naval_fire_protection
 
@@ -133,7 +143,8 @@ class KgRules(RuleSet):
 
         Corps and Artillery Support: the SP the Allied corps HQs cost (26.10.1).  Army Support: the German
         SP (26.10), and the Allied SP landed and paid by the depots (26.10.2).
-        Allied Engineering: the Mulberry and depot rolls (26.19.2, 26.19.3).  Game-turn Indication: V Panzer
+        Allied Engineering: the Mulberry and depot rolls (26.19.2, 26.19.3).  German Combat: the Rail
+        Interdiction roll that ends German rail movement (26.4.4).  Game-turn Indication: V Panzer
         Army's activation roll from Turn 20 (26.20.1), and the end of the Build-up once both depots are
         complete (26.3.2, 26.21.2).
         """
@@ -147,6 +158,10 @@ class KgRules(RuleSet):
             return logistics.land_allied_sp(logistics.pay_army_support(state))
         if name == "Allied Engineering":
             return logistics.engineering_rolls(state)
+        if name == "German Combat":  # German rail movement has ended with the German Movement phase (26.4.4)
+            from normandy_lab.rules.kg.rail import interdiction_roll
+
+            return interdiction_roll(state)
         if name != "Game-turn Indication":
             return state
         state = logistics.v_panzer_roll(state)
@@ -220,6 +235,9 @@ class KgRules(RuleSet):
             "cherbourg_sp": data.get("cherbourg_sp"),
             "air_supply_ap": int(data.get("air_supply_ap", 0)),
             "air_rail": bool(data.get("air_rail", False)),
+            "air_rail_value": data.get("air_rail_value"),
+            "rail_capacity": data.get("rail_capacity"),
+            "rail_interdiction_level": int(data.get("rail_interdiction_level", 1)),
             "air_omm_targets": {k: v for k, v in dict(data.get("air_omm_targets") or {}).items() if v},
             "army_sp": {**self.markers["army_sp"], **dict(data.get("army_sp") or {})},
             "mulberry": {**self.markers["mulberry"], **dict(data.get("mulberry") or {})},
