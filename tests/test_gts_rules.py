@@ -362,3 +362,43 @@ def test_4_4_7_example_the_st_martin_battery_reaches_landing_craft_at_10_and_eac
         )
     )
     assert battery_fire(barraged, "DE-BTY-STM", "20.025", 40)["why"] == "under a Barrage marker"
+
+
+@pytest.mark.parametrize(
+    ("exit_point", "village"),
+    [
+        ("Utah Exit 1", "Pouppeville"),
+        ("Utah Exit 2", "Sainte-Marie-du-Mont"),
+        ("Utah Exit 3", "Audouville-la-Hubert"),
+        ("Utah Exit 4", "Saint-Martin-de-Varreville"),
+    ],
+)
+def test_2_3_7_each_utah_causeway_carries_wheels_across_the_inundations_to_its_village(
+    june8, exit_point, village
+):
+    """2.3.7: a causeway is a road; 2.1.7: vehicles cross Marsh only along one.  Each exit's causeway (the
+    roads of maps/geography/roads_1944.yaml, sourced there) leads from the coast over flooded Marsh hexes."""
+    import networkx as nx
+    import numpy as np
+
+    from normandy_lab.geo.gazetteer import lookup
+    from normandy_lab.network import edge_arrays
+    from normandy_lab.rules.gts.movement import movement_costs
+
+    g = nl.grid("gts")
+    ids = g.ids()
+    terrain = nl.terrain_map("gts", progress=False).hexes["terrain"].to_numpy()
+    e = edge_arrays("gts")
+    vehicle = movement_costs(june8, _walker("Z", "28.048", mechanized=True))
+    open_edges = ~np.isnan(vehicle.cost)  # 2.1.7: a vehicle enters or leaves Marsh only along a road
+    wheels = nx.DiGraph(zip(e.src[open_edges].tolist(), e.dst[open_edges].tolist(), strict=True))
+    # The exit's point may fall a hex offshore (the fit's RMS is 0.82 hex): its causeway starts at the nearest
+    # hex a vehicle may stand in, on a road, within two hexes of it.
+    at = g.locate(*lookup(exit_point))
+    on_road = set(e.src[e.road > 0].tolist())
+    near = sorted((g.distance(at, h), h) for h in ids if g.distance(at, h) <= 2 and g.index(h) in on_road)
+    near = [h for _, h in near if g.index(h) in wheels]
+    assert near, exit_point
+    path = nx.shortest_path(wheels, g.index(near[0]), g.index(g.locate(*lookup(village))))
+    crossed = [ids[i] for i in path if terrain[i] == "Marsh"]
+    assert len(crossed) >= 2, (exit_point, [ids[i] for i in path])  # over the flooded meadows, on the road
