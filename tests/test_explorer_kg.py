@@ -106,7 +106,9 @@ def test_the_hq_support_radius_and_its_sp_bands_are_drawn_on_the_map(explorer):
         level = explorer.state.markers["mulberry"]["A"]  # after Turn 2's construction roll (26.19.2)
         assert level in (0, 1)  # both give radius 1 (RECONSTRUCTED, 26.10.5)
         assert f"US corps HQ support: 1 SP (Mulberry A level {level}, radius 1) (26.10.5)" in zones["label"]
-        assert all("(26.10.5)" in label for label in zones["label"])
+        bands = [label for label in zones["label"] if "(26.10.5)" in label]
+        others = [label for label in zones["label"] if "(26.10.5)" not in label]
+        assert bands and len(set(others)) == 1 and "Weapons Nests standing" in others[0]  # 26.2.4
         # The bands are nested: each holds the one before it.
         report = explorer.report
         bands = [z for z in report.zones() if z.label.startswith("US")]
@@ -127,7 +129,7 @@ def test_stepping_into_the_next_turn(explorer):
 def test_exports_of_a_kg_state(explorer, check_exports):
     package = check_exports(explorer)
     zones = gpd.read_file(package, layer="zones")  # the support bands, for QGIS
-    assert len(zones) == len(explorer.report.zones()) and set(zones["rule"]) == {"26.10.5"}
+    assert len(zones) == len(explorer.report.zones()) and set(zones["rule"]) == {"26.10.5", "26.2.4"}
 
 
 def test_kg_s_own_controls_set_a_mulberry_level_and_the_support_bands_follow():

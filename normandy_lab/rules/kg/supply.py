@@ -37,6 +37,7 @@ from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.engine.zoc import hex_control, zoc_mask
 from normandy_lab.gamemap import game_map
 from normandy_lab.rules.kg.data import BEACH_HEXES, CW_BEACHES, US_BEACHES, turn_of
+from normandy_lab.rules.kg.nests import standing_nests
 
 ARMY = {"US": "US", "FR": "US", "UK": "UK", "CA": "UK", "PL": "UK"}
 
@@ -594,7 +595,8 @@ class KgRanges:
     def zones(self) -> list[Zone]:
         """Return the Allied corps HQ support bands (26.10.5), the free one first, then by SP.
 
-        And the hexes a German unit may reach by rail (26.4.3), while the Rail Capacity is above 0.
+        And the Weapons Nests still standing (26.2.4, :mod:`.nests`), and the hexes a German unit may reach by
+        rail (26.4.3) while the Rail Capacity is above 0.
         """
         found: list[Zone] = []
         for army, (beaches, radius, level, sp) in self.support.items():
@@ -616,6 +618,26 @@ class KgRanges:
                         short=f"{army} HQ support free, radius {radius}" if k == 0 else cost,
                     )
                 )
+        nests = standing_nests(self.state)  # 22.6.8's states; the hexes printed or historical
+        if nests:
+            historical = sum(basis.startswith("historical") for _, _, basis in nests)
+            found.append(
+                Zone(
+                    side="german",
+                    label=f"Weapons Nests standing: {len(nests)}; "
+                    + (
+                        f"{historical} at their 1944 positions (RECONSTRUCTED: their printed hexes are on "
+                        "the map card), "
+                        if historical
+                        else ""
+                    )
+                    + f"{len(nests) - historical} as the set-up prints them; not units here, they block no "
+                    "line",
+                    rule="26.2.4",
+                    hexes=tuple(sorted({h for _, h, _ in nests})),
+                    short="WN",
+                )
+            )
         if self.state.markers["rail_capacity"]:  # 26.4.3: where a unit may come by rail, while it can
             from normandy_lab.rules.kg.rail import rail_destinations
 
@@ -625,7 +647,7 @@ class KgRanges:
                 found.append(
                     Zone(
                         side="german",
-                        label=f"German rail destinations: capacity {capacity} (26.4.3)",
+                        label=f"German rail destinations: capacity {capacity}",
                         rule="26.4.3",
                         hexes=places,
                         short="rail",
