@@ -116,3 +116,21 @@ def test_26_4_3_the_rail_destinations_are_a_rule_zone_while_capacity_lasts(t14):
     zones = [z for z in nl.supply(t14).zones() if z.rule == "26.4.3"]
     assert len(zones) == 1 and set(zones[0].hexes) == set(rail.rail_destinations(t14))
     assert not [z for z in nl.supply(t14.evolve(rail_capacity=0)).zones() if z.rule == "26.4.3"]
+
+
+@pytest.mark.parametrize(
+    ("line", "field"),
+    [
+        ("rail_capacity: two", "rail_capacity"),
+        ("rail_capacity: -1", "rail_capacity"),
+        ("rail_interdiction_level: 0", "rail_interdiction_level"),
+        ("depot_sp: {DE: 3}", "depot_sp.DE"),
+        ("air_rail_value: -2", "air_rail_value"),
+    ],
+)
+def test_a_wrong_kg_marker_in_a_scenario_is_refused_with_its_line_and_field(line, field):
+    from normandy_lab.engine.scenario import ScenarioError, load_scenario_text, scenario_path
+
+    text = scenario_path("kg_1944-06-19_t14").read_text(encoding="utf-8").replace("rail_capacity: 2\n", "")
+    with pytest.raises(ScenarioError, match=rf"bad\.yaml:\d+: {field}"):
+        load_scenario_text(text + line + "\n", "bad.yaml")
