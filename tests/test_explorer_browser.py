@@ -136,7 +136,11 @@ def _run_all(
     page.goto(f"{lab}/lab/tree/{notebook}?token={TOKEN}")
     if fresh:
         page.wait_for_selector(".jp-Notebook", timeout=120_000)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator, .jp-Toolbar-kernelName", timeout=kernel_timeout)
+    # The lab restores the notebooks opened before in hidden tabs, whose toolbars match too: wait for a
+    # visible one (the notebook just opened), not the first in the page.
+    page.locator(".jp-Notebook-ExecutionIndicator:visible, .jp-Toolbar-kernelName:visible").first.wait_for(
+        timeout=kernel_timeout
+    )
     page.wait_for_timeout(1500)
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
