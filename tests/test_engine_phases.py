@@ -282,8 +282,14 @@ def test_a_study_that_no_longer_replays_is_refused(tmp_path):
     data = json.loads(path.read_text())
     data["fingerprint"] = "0" * 64
     path.write_text(json.dumps(data))
-    with pytest.raises(StudyError, match="different state"):
+    with pytest.raises(StudyError, match=r"different state.*edits are kept.*replay=True"):
         load_study(path)
+    # Opened on purpose under today's rules: the same edits, and it says why the state differs.
+    replayed = load_study(path, replay=True)
+    assert replayed.edits == study.edits and replayed.state.weather == "Storm"
+    assert "rules or the engine changed" in replayed.changed_since_saved
+    assert json.loads(path.read_text())["fingerprint"] == "0" * 64  # the file is not touched
+    assert load_study(save_study(study, tmp_path / "t.json")).changed_since_saved == ""
     data["format"] = "other"
     path.write_text(json.dumps(data))
     with pytest.raises(StudyError, match="format"):

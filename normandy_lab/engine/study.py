@@ -87,6 +87,9 @@ class Study:
     def __init__(self, scenario: str, edits: list[dict[str, Any]] | None = None, title: str = "") -> None:
         self.scenario = str(scenario)
         self.title = title
+        #: Why the edits led to another state than the one saved, for a study opened with ``replay=True``
+        #: (:func:`load_study`); "" otherwise.
+        self.changed_since_saved = ""
         self.edits: list[dict[str, Any]] = []
         self.states: list[GameState] = [load_scenario(self.scenario)]
         for edit in edits or []:
@@ -157,8 +160,12 @@ def save_study(study: Study, path: str | Path) -> Path:
     return write_text_atomically(path, json.dumps(payload, indent=2, ensure_ascii=False))
 
 
-def load_study(path: str | Path) -> Study:
+def load_study(path: str | Path, replay: bool = False) -> Study:
     """Load a study and replay its edits; check that it reproduces the saved state.
+
+    ``replay=True`` opens a study whose edits still apply but lead to another state than the one saved
+    (the rules or the scenario changed since): the study is returned with ``changed_since_saved`` saying
+    why, and the file is left as it is until the analyst saves again.
 
     Raises
     ------
@@ -221,8 +228,11 @@ def load_study(path: str | Path) -> Study:
             if changed
             else "the rules or the engine changed since, or the file was edited by hand"
         )
+        if replay:
+            study.changed_since_saved = why
+            return study
         raise StudyError(
             f"{path}: replaying the edits gives a different state than the one saved: {why}; "
-            "the edits are kept in the file"
+            "the edits are kept in the file; load_study(path, replay=True) opens it under today's rules"
         )
     return study
