@@ -40,6 +40,7 @@ _LAZY: dict[str, str] = {
     "next_phase": "normandy_lab.engine.sequence",
     "phase_effects": "normandy_lab.engine.sequence",
     "previous_phase": "normandy_lab.engine.sequence",
+    "step_to": "normandy_lab.engine.sequence",
     "Study": "normandy_lab.engine.study",
     "StudyError": "normandy_lab.engine.study",
     "load_study": "normandy_lab.engine.study",
@@ -63,7 +64,7 @@ _LAZY: dict[str, str] = {
 if TYPE_CHECKING:  # what a type checker and an editor see: the same names, imported eagerly
     from normandy_lab import interdiction, rules
     from normandy_lab.engine import GameState, ScenarioError, Unit, ezoc, ezoc_coverage, load_scenario, supply
-    from normandy_lab.engine.sequence import next_phase, phase_effects, previous_phase
+    from normandy_lab.engine.sequence import next_phase, phase_effects, previous_phase, step_to
     from normandy_lab.engine.study import Study, StudyError, load_study, save_study
     from normandy_lab.engine.whatif import supply_summary, supply_table
     from normandy_lab.geo import gazetteer, geography
@@ -133,6 +134,7 @@ __all__ = [
     "save_study",
     "scheme",
     "side_by_side",
+    "step_to",
     "supply",
     "supply_summary",
     "supply_table",

@@ -329,25 +329,17 @@ def test_17_2_alternate_cobra_against_the_historical_front_of_its_date(gt15):
 # -- air power and carpet bombing (14.0-14.3) ------------------------------------------------------
 
 
-def _to_phase(state, name):
-    from normandy_lab.engine.sequence import current_phase, next_phase
-
-    while current_phase(state).name != name:
-        state = next_phase(state)
-    return state
-
-
 def test_14_3_a_carpet_bombing_planned_in_one_turn_flies_in_the_next_if_clear(gt15):
     from normandy_lab.engine.edits import apply_edit, set_weather
 
     cobra = get("cobra")
     planned = apply_edit(
-        _to_phase(gt15, "Allied Combat"), {"op": "marker", "name": "carpet_plan", "value": "A1305"}
+        nl.step_to(gt15, "Allied Combat"), {"op": "marker", "name": "carpet_plan", "value": "A1305"}
     )
     assert planned.markers["carpet_plan"] == {"hex": "A1305", "gt": 15}  # Panzer Lehr's hex, 14.3a
-    gt16 = _to_phase(planned, "Weather & German Supply")
+    gt16 = nl.step_to(planned, "Weather & German Supply")
     assert gt16.turn == "GT 16"
-    clear = _to_phase(set_weather(gt16, "Clear"), "Allied Combat")
+    clear = nl.step_to(set_weather(gt16, "Clear"), "Allied Combat")
     assert clear.markers["carpet_done"] == {"hex": "A1305", "gt": 16} and clear.markers["carpet_plan"] is None
     assert clear.markers["carpet_missions"]["late"] == 1  # 14.3f: from GT 15, two more allowed
     from normandy_lab.engine.sequence import current_phase
@@ -355,7 +347,7 @@ def test_14_3_a_carpet_bombing_planned_in_one_turn_flies_in_the_next_if_clear(gt
     said = cobra.phase_results(clear, current_phase(clear))
     assert "6:1" in said["carpet_bombing"] and said["air_points"].startswith("6 AP")
     # 14.3i: an Allied unit entering the bombed hex in the Mechanized Movement Phase moves no farther.
-    mech = _to_phase(clear, "Allied Mechanized Movement")
+    mech = nl.step_to(clear, "Allied Mechanized Movement")
     assert cobra.move_stops(mech, mech.unit("US-30-ID"))[nl.grid("cobra").index("A1305")]
     assert cobra.move_stops(clear, clear.unit("US-30-ID")) is None  # only in that phase
     assert cobra.move_stops(mech, mech.unit("DE-130-LEHR")) is None  # only Allied units
@@ -365,10 +357,10 @@ def test_14_3b_not_clear_the_mission_is_cancelled_and_not_counted(gt15):
     from normandy_lab.engine.edits import apply_edit, set_weather
 
     planned = apply_edit(
-        _to_phase(gt15, "Allied Combat"), {"op": "marker", "name": "carpet_plan", "value": "A1305"}
+        nl.step_to(gt15, "Allied Combat"), {"op": "marker", "name": "carpet_plan", "value": "A1305"}
     )
-    gt16 = _to_phase(planned, "Weather & German Supply")
-    cloudy = _to_phase(set_weather(gt16, "Overcast"), "Allied Combat")
+    gt16 = nl.step_to(planned, "Weather & German Supply")
+    cloudy = nl.step_to(set_weather(gt16, "Overcast"), "Allied Combat")
     assert cloudy.markers["carpet_done"] is None and cloudy.markers["carpet_plan"] is None
     assert cloudy.markers["carpet_missions"] == {"early": 0, "late": 0}
     assert "not clear (14.3b)" in cloudy.log[-1]
@@ -493,7 +485,7 @@ def test_6_0_the_printed_set_ups_keep_the_stacking_limit_and_an_overstack_is_ref
 
 def _orne(gt15, *units):
     """A state with only the given units, at the start of the Allied Initial Movement Phase of GT 15."""
-    return _to_phase(gt15.evolve(units=tuple(units)), "Allied Initial Movement")
+    return nl.step_to(gt15.evolve(units=tuple(units)), "Allied Initial Movement")
 
 
 BRIGADE = dict(nationality="UK", type="armor", size="brigade", steps=2, mechanized=True)
@@ -610,7 +602,7 @@ def test_8_1_11_each_attack_by_one_army_with_its_sp_cost_and_its_odds_without_sp
         return int(a) / int(d)
 
     for name, cost in (("Allied Combat", 1), ("German Combat", 2)):
-        state = _to_phase(gt15, name)
+        state = nl.step_to(gt15, name)
         attacks = get("cobra").phase_results(state, current_phase(state))["attacks"]
         assert attacks, name
         for attack in attacks:
@@ -774,13 +766,13 @@ def test_5_5_exception_a_german_unit_in_bocage_may_always_disengage_one_hex_into
 def test_17_3_6f_a_german_unit_ending_the_allied_turn_on_a_beach_hex_wrecks_it():
     campaign = nl.load_scenario("cobra_1944-06-06_gt01").evolve(date=dt.date(1944, 6, 7), turn="GT 2")
     raider = _unit("DE-RAID", "german", "B3117")  # on Omaha (Dog Green)
-    state = _to_phase(campaign.evolve(units=(*campaign.units, raider)), "Allied Mechanized Movement")
+    state = nl.step_to(campaign.evolve(units=(*campaign.units, raider)), "Allied Mechanized Movement")
     assert "B3117" not in state.markers["wrecked_beaches"]  # not while the Allied turn lasts
-    ended = _to_phase(state, "Game Turn Indication")
+    ended = nl.step_to(state, "Game Turn Indication")
     assert "B3117" in ended.markers["wrecked_beaches"] and "(17.3.6f)" in ended.log[-1]
     # Alternate Cobra is no Campaign: its beaches are no sources, and nothing is wrecked.
     cobra = nl.load_scenario("cobra_1944-07-16_gt15")
-    far = _to_phase(cobra.evolve(units=(*cobra.units, raider)), "Game Turn Indication")
+    far = nl.step_to(cobra.evolve(units=(*cobra.units, raider)), "Game Turn Indication")
     assert far.markers["wrecked_beaches"] == ()
 
 
@@ -792,11 +784,11 @@ def test_17_3_6_paratroops_out_of_supply_at_the_end_of_gt_3_are_eliminated():
     state = campaign.evolve(units=(*campaign.units, lost, safe))
     report = nl.supply(state)
     assert not report["US-PARA-L"].general and report["US-PARA-S"].general
-    ended = _to_phase(state, "Game Turn Indication")
+    ended = nl.step_to(state, "Game Turn Indication")
     assert ended.unit("US-PARA-L").status == "eliminated" and ended.unit("US-PARA-S").status == "active"
     assert "US-PARA-L" in ended.log[-1]
     # At the end of GT 2 nobody is lost: every unit is in supply then (17.3.6d).
-    gt2 = _to_phase(state.evolve(date=dt.date(1944, 6, 7), turn="GT 2"), "Game Turn Indication")
+    gt2 = nl.step_to(state.evolve(date=dt.date(1944, 6, 7), turn="GT 2"), "Game Turn Indication")
     assert gt2.unit("US-PARA-L").status == "active"
 
 
@@ -804,9 +796,9 @@ def test_17_3_5e_an_allied_unit_in_a_cherbourg_city_hex_ends_the_city_s_service_
     campaign = nl.load_scenario("cobra_1944-06-06_gt01").evolve(date=dt.date(1944, 6, 25), turn="GT 8")
     assert not campaign.markers["cherbourg_entered"]
     inside = _unit("US-IN", "allied", "B1308")
-    state = _to_phase(campaign.evolve(units=(*campaign.units, inside)), "German Initial Movement")
+    state = nl.step_to(campaign.evolve(units=(*campaign.units, inside)), "German Initial Movement")
     assert state.markers["cherbourg_entered"] and "(17.3.5e)" in " ".join(state.log)
-    outside = _to_phase(campaign, "German Initial Movement")
+    outside = nl.step_to(campaign, "German Initial Movement")
     assert not outside.markers["cherbourg_entered"]
 
 
@@ -829,7 +821,7 @@ def _south_of_vire(gt15):
     from normandy_lab.engine.sequence import next_phase
 
     raid = _unit("US-S", "allied", "A2119")
-    ended = _to_phase(gt15.evolve(units=(*gt15.units, raid)), "Game Turn Indication")
+    ended = nl.step_to(gt15.evolve(units=(*gt15.units, raid)), "Game Turn Indication")
     return ended, next_phase(ended)
 
 
@@ -933,7 +925,7 @@ def test_11_1_the_next_turn_pays_the_germans_as_it_begins_and_the_allies_in_thei
         "US": before["US"],
         "UK": before["UK"],
     }
-    state = _to_phase(state, "Allied Supply")
+    state = nl.step_to(state, "Allied Supply")
     paid = {"Clear": (5, 3), "Overcast": (5, 3), "Storm": (0, 0)}[state.weather]  # no storm in play before
     assert state.markers["supply_points"]["US"] == before["US"] + paid[0]
     assert state.markers["supply_points"]["UK"] == before["UK"] + paid[1]

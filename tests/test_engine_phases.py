@@ -62,6 +62,21 @@ def test_8_1o_historical_weather_and_seeded_dice(state):
     assert later[0] in BFN_RULES.weather_effects
 
 
+def test_step_to_steps_forward_to_a_named_phase_and_refuses_a_name_the_game_lacks(state):
+    from normandy_lab.errors import RefusedError
+
+    assert nl.step_to(state, current_phase(state).name) is state  # already there
+    steps = [state, next_phase(state), next_phase(next_phase(state))]
+    target = current_phase(steps[2]).name
+    first = next(
+        k for k, s in enumerate(steps) if current_phase(s).name == target
+    )  # the first one on the way
+    reached = nl.step_to(state, target)
+    assert (reached.turn, reached.phase_index) == (steps[first].turn, steps[first].phase_index)
+    with pytest.raises(RefusedError, match=r"no turn of .* has a phase named 'Tea'"):
+        nl.step_to(state, "Tea")
+
+
 def test_stepping_back_and_branching_are_free(state):
     history = [state]
     for _ in range(5):

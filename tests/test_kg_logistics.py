@@ -10,7 +10,7 @@ import pytest
 
 import normandy_lab as nl
 from normandy_lab.engine.edits import add_unit, apply_edit
-from normandy_lab.engine.sequence import current_phase, next_phase
+from normandy_lab.engine.sequence import next_phase, step_to
 from normandy_lab.engine.state import Unit
 from normandy_lab.errors import RefusedError
 from normandy_lab.rules.kg import logistics
@@ -22,27 +22,21 @@ def t2():
     return nl.load_scenario("kg_1944-06-07_t02")
 
 
-def _to(state, name):
-    while current_phase(state).name != name:
-        state = next_phase(state)
-    return state
-
-
 def test_26_10_the_germans_receive_8_sp_a_turn_and_12_once_v_panzer_army_is_active(t2):
     before = t2.markers["army_sp"]["DE"]
     assert logistics.pay_army_support(t2).markers["army_sp"]["DE"] == before + 8
     active = t2.evolve(v_panzer={"active": True, "space": 6, "support": 3})
     assert logistics.pay_army_support(active).markers["army_sp"]["DE"] == before + 12
-    stepped = _to(next_phase(t2), "Army Support")  # entering the phase pays
+    stepped = step_to(next_phase(t2), "Army Support")  # entering the phase pays
     assert stepped.markers["army_sp"]["DE"] == before + 8 and "15.4" in tuple(stepped.log)[-2]
 
 
 def test_26_19_2_and_26_19_3_a_roll_of_5_or_less_advances_and_the_dice_are_seeded(t2):
-    state = _to(t2, "Allied Engineering")
-    again = _to(t2, "Allied Engineering")
+    state = step_to(t2, "Allied Engineering")
+    again = step_to(t2, "Allied Engineering")
     assert state.markers["mulberry"] == again.markers["mulberry"] and state.draws == again.draws
     assert state.draws - t2.draws == 4  # Mulberry A, US depot, Mulberry B (N3139 is Allied), UK depot
-    before = _to(t2, "Allied Combat")
+    before = step_to(t2, "Allied Combat")
     rng = before.rng()
     dice = [int(rng.integers(1, 7)) for _ in range(4)]  # the order the phase rolls them in
     assert state.markers["mulberry"]["A"] == int(dice[0] <= 5)
@@ -52,7 +46,7 @@ def test_26_19_2_and_26_19_3_a_roll_of_5_or_less_advances_and_the_dice_are_seede
 
 
 def test_26_19_the_odds_are_five_in_six_and_certain_at_minus_2(t2):
-    at = _to(t2, "Allied Combat")
+    at = step_to(t2, "Allied Combat")
     advanced = flipped_advanced = 0
     for seed in range(300):
         state = at.evolve(seed=seed, draws=0)
@@ -66,7 +60,7 @@ def test_26_19_the_odds_are_five_in_six_and_certain_at_minus_2(t2):
 
 
 def test_26_19_no_construction_in_a_storm_and_no_mulberry_b_roll_before_n3139_is_allied(t2, monkeypatch):
-    at = _to(t2, "Allied Combat")
+    at = step_to(t2, "Allied Combat")
     storm = logistics.engineering_rolls(at.evolve(weather="Storm"))
     assert storm.markers["mulberry"] == at.markers["mulberry"] and storm.draws == at.draws
     monkeypatch.setattr(logistics, "_allied_holds", lambda state, hex_id: False)
@@ -78,12 +72,12 @@ def test_26_19_no_construction_in_a_storm_and_no_mulberry_b_roll_before_n3139_is
 def test_26_19_2_an_sp_buys_minus_2_in_the_army_support_phase_only(t2):
     with pytest.raises(RefusedError, match="Army Support phase"):
         apply_edit(t2, {"op": "marker", "name": "mulberry_boost", "value": "A"})
-    support = _to(next_phase(t2), "Army Support")
+    support = step_to(next_phase(t2), "Army Support")
     boosted = apply_edit(support, {"op": "marker", "name": "mulberry_boost", "value": "A"})
     assert boosted.markers["army_sp"]["US"] == support.markers["army_sp"]["US"] - 1
     with pytest.raises(RefusedError, match="spent already"):
         apply_edit(boosted, {"op": "marker", "name": "mulberry_boost", "value": "A"})
-    built = _to(boosted, "Allied Engineering")
+    built = step_to(boosted, "Allied Engineering")
     assert built.markers["mulberry"]["A"] == support.markers["mulberry"]["A"] + 1
     assert built.markers["mulberry_boost"] == {}  # spent with the roll
     broke = support.evolve(army_sp={**support.markers["army_sp"], "UK": 0})
@@ -93,9 +87,9 @@ def test_26_19_2_an_sp_buys_minus_2_in_the_army_support_phase_only(t2):
 
 def test_26_3_2_the_build_up_ends_when_both_depots_are_complete(t2):
     nearly = t2.evolve(depots={"US": logistics.DEPOT_SPACES, "UK": logistics.DEPOT_SPACES})
-    ended = _to(nearly, "Game-turn Indication")
+    ended = step_to(nearly, "Game-turn Indication")
     assert ended.markers["stage"] == "killing_ground" and "26.3.2" in tuple(ended.log)[-1]
-    assert _to(t2, "Game-turn Indication").markers["stage"] == "build-up"
+    assert step_to(t2, "Game-turn Indication").markers["stage"] == "build-up"
 
 
 def _panzer(uid: str, kind: str) -> Unit:
@@ -182,10 +176,10 @@ def _emptied(state, *boxes):
 
 
 def test_26_10_2_each_landing_box_1_with_no_combat_unit_lands_one_allied_sp(t2):
-    support = _to(next_phase(t2), "Army Support")  # Turn 2's Army Support was entered just now
+    support = step_to(next_phase(t2), "Army Support")  # Turn 2's Army Support was entered just now
     # 22.6.8: Mulberry A LB1 is empty; Utah, Omaha, Gold, Juno and Mulberry B LB1 each hold a combat unit.
     assert logistics.free_landing_boxes(support) == ["Mulberry A LB1"]
-    before = _to(t2, "Army Support")
+    before = step_to(t2, "Army Support")
     assert before.markers["army_sp"]["US"] == t2.markers["army_sp"]["US"] + 1
     assert before.markers["army_sp"]["UK"] == t2.markers["army_sp"]["UK"]
     assert (
@@ -214,7 +208,7 @@ def test_26_4_2_mulberry_b_lands_sp_only_once_an_allied_unit_stands_in_n3139(t2)
 
 
 def test_26_10_2_the_depot_row_pays_what_the_analyst_sets_and_nothing_after_the_build_up(t2):
-    support = _to(next_phase(t2), "Army Support")
+    support = step_to(next_phase(t2), "Army Support")
     paid = logistics.land_allied_sp(apply_edit(support, {"op": "marker", "name": "depot_sp_UK", "value": 2}))
     assert paid.markers["army_sp"]["UK"] == support.markers["army_sp"]["UK"] + 2
     over = logistics.land_allied_sp(support.evolve(stage="killing_ground"))
@@ -225,7 +219,7 @@ def test_26_10_2_the_depot_row_pays_what_the_analyst_sets_and_nothing_after_the_
 
 @pytest.mark.parametrize("modifier", [0, 3])
 def test_26_10_7_a_rail_point_brings_cherbourg_2_sp_on_4_or_less_1_on_5_or_6_none_above(t2, modifier):
-    support = _to(next_phase(t2), "Army Support")
+    support = step_to(next_phase(t2), "Army Support")
     support = apply_edit(support, {"op": "marker", "name": "cherbourg_sp", "value": 1})
     if modifier:
         support = support.evolve(air_rail=True)
@@ -247,7 +241,7 @@ def test_26_10_7_a_rail_point_brings_cherbourg_2_sp_on_4_or_less_1_on_5_or_6_non
 def test_26_10_7_cherbourg_rail_is_refused_where_the_rule_does_not_allow_it(t2):
     with pytest.raises(RefusedError, match="Army Support phase"):
         apply_edit(t2, {"op": "marker", "name": "cherbourg_rail", "value": True})
-    support = _to(next_phase(t2), "Army Support")
+    support = step_to(next_phase(t2), "Army Support")
     with pytest.raises(RefusedError, match="set cherbourg_sp first"):
         apply_edit(support, {"op": "marker", "name": "cherbourg_rail", "value": True})
     known = apply_edit(support, {"op": "marker", "name": "cherbourg_sp", "value": 0}).evolve(air_rail=True)
@@ -293,7 +287,7 @@ def t3(t2):
 
 def test_26_10_1_the_corps_and_artillery_support_segment_pays_for_an_hq_beyond_the_radius(t3):
     ashore = _hq_ashore(t3, _one_sp_hex(t3))
-    paid = _to(ashore, "Corps and Artillery Support")
+    paid = step_to(ashore, "Corps and Artillery Support")
     assert paid.markers["army_sp"]["US"] == ashore.markers["army_sp"]["US"] - 1
     assert dict(paid.markers["hq_support_paid"]) == {
         "on": "1944-06-08",
@@ -303,7 +297,7 @@ def test_26_10_1_the_corps_and_artillery_support_segment_pays_for_an_hq_beyond_t
     }
     assert paid.markers["hq_unsupported"] == () and "US 1 SP" in tuple(paid.log)[-1]
     # Later in the turn the same HQ is supported from the same budget: it is not paid for twice.
-    later = _to(paid, "Supply")
+    later = step_to(paid, "Supply")
     row = nl.supply(later)["US-5CorpsHQ"]
     assert row.general and "for 1 SP of the US army" in row.traced_to
     assert later.markers["army_sp"]["US"] == paid.markers["army_sp"]["US"] + 1  # Army Support landed 1
@@ -312,7 +306,7 @@ def test_26_10_1_the_corps_and_artillery_support_segment_pays_for_an_hq_beyond_t
 def test_26_10_1_an_hq_left_unsupported_pays_1_sp_more_to_lift_its_marker_next_turn(t3):
     ashore = _hq_ashore(t3, _one_sp_hex(t3))
     broke = ashore.evolve(army_sp={**ashore.markers["army_sp"], "US": 0})
-    unpaid = _to(broke, "Corps and Artillery Support")
+    unpaid = step_to(broke, "Corps and Artillery Support")
     assert unpaid.markers["hq_unsupported"] == ("US-5CorpsHQ",) and unpaid.markers["army_sp"]["US"] == 0
     row = nl.supply(unpaid)["US-5CorpsHQ"]
     assert not row.general and "would need 1 SP and holds 0 at this turn's Corps and Artillery" in row.reason
@@ -321,7 +315,7 @@ def test_26_10_1_an_hq_left_unsupported_pays_1_sp_more_to_lift_its_marker_next_t
     while turn_4.turn == unpaid.turn:
         turn_4 = next_phase(turn_4)
     for held, supported in ((1, False), (2, True)):
-        state = _to(
+        state = step_to(
             turn_4.evolve(army_sp={**turn_4.markers["army_sp"], "US": held}), "Corps and Artillery Support"
         )
         assert ("US-5CorpsHQ" not in state.markers["hq_unsupported"]) == supported, held
@@ -335,7 +329,7 @@ def test_26_10_1_an_hq_left_unsupported_pays_1_sp_more_to_lift_its_marker_next_t
 
 def test_26_11_1_turn_2_pays_nothing_for_hq_support(t2, t3):
     ashore = _hq_ashore(t2, _one_sp_hex(t3))  # where Turn 3 would pay 1 SP
-    segment = _to(ashore, "Corps and Artillery Support")
+    segment = step_to(ashore, "Corps and Artillery Support")
     assert (
         segment.markers["army_sp"] == ashore.markers["army_sp"] and segment.markers["hq_support_paid"] == {}
     )

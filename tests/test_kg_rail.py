@@ -8,7 +8,7 @@ import pytest
 
 import normandy_lab as nl
 from normandy_lab.engine.edits import apply_edit
-from normandy_lab.engine.sequence import current_phase, next_phase
+from normandy_lab.engine.sequence import current_phase, next_phase, step_to
 from normandy_lab.errors import RefusedError
 from normandy_lab.gamemap import game_map
 from normandy_lab.grids import grid
@@ -18,12 +18,6 @@ from normandy_lab.rules.kg import rail
 @pytest.fixture(scope="module")
 def t14():
     return nl.load_scenario("kg_1944-06-19_t14")
-
-
-def _to(state, name):
-    while current_phase(state).name != name:
-        state = next_phase(state)
-    return state
 
 
 def test_26_4_3_every_rail_destination_is_a_city_or_a_town_with_4_roads_clear_of_allied_units(t14):
@@ -93,7 +87,7 @@ def test_26_4_4_nothing_is_rolled_without_a_known_capacity_or_with_none_left(t14
 
 
 def test_26_4_4_the_roll_is_made_as_german_rail_movement_ends(t14):
-    moving = _to(t14, "German Movement")
+    moving = step_to(t14, "German Movement")
     words = t14.rules.phase_results(moving, current_phase(moving))
     assert set(words["rail_destinations"]) == set(rail.rail_destinations(moving))
     assert "26.4.3" in words["rail_capacity"]

@@ -221,12 +221,10 @@ def test_26_20_6_fortress_cherbourg_may_be_declared_after_turn_12_or_must_be_onc
 
 def test_26_15_the_allied_air_phase_puts_its_points_on_the_table(t3):
     from normandy_lab.engine.edits import apply_edit
-    from normandy_lab.engine.sequence import current_phase, next_phase
+    from normandy_lab.engine.sequence import step_to
     from normandy_lab.errors import RefusedError
 
-    state = t3
-    while current_phase(state).name != "Allied Air":
-        state = next_phase(state)
+    state = step_to(t3, "Allied Air")
     results = nl.phase_effects(state).results
     for weather, points in (
         ("Overcast", "4"),

@@ -6,7 +6,7 @@ import pytest
 
 import normandy_lab as nl
 from normandy_lab.engine.edits import apply_edit
-from normandy_lab.engine.sequence import current_phase, next_phase
+from normandy_lab.engine.sequence import step_to
 from normandy_lab.errors import RefusedError
 from normandy_lab.rules.kg.withdrawal import candidates, southward_reach, succeeds, west_coast
 
@@ -17,9 +17,7 @@ def t14():
 
 
 def _movement(state):
-    while current_phase(state).name != "German Movement":
-        state = next_phase(state)
-    return state
+    return step_to(state, "German Movement")
 
 
 @pytest.fixture(scope="module")

@@ -43,6 +43,18 @@ def next_phase(state: GameState) -> GameState:
     return rules.enter_phase(rules.new_day(state, date))
 
 
+def step_to(state: GameState, phase: str) -> GameState:
+    """Step forward until the state is in the phase named ``phase`` (the state itself if it is already).
+
+    Refused for a name no turn of the game has (the steps would run to the campaign's end).
+    """
+    if not any(p.name == phase for phases in state.rules.sequence.values() for p in phases):
+        raise RefusedError(f"no turn of {state.rules.title} has a phase named {phase!r}")
+    while current_phase(state).name != phase:
+        state = next_phase(state)
+    return state
+
+
 def previous_phase(state: GameState, history: list[GameState]) -> GameState:
     """Return the state before ``state`` in ``history`` (states are immutable, so stepping back is free)."""
     index = next((i for i, s in enumerate(history) if s is state), None)
