@@ -166,17 +166,6 @@ class UnitSupply:
         for name, value in fields.items():
             store[_STORAGE.get(name, name)] = value
 
-    def in_supply_by(self, length_hexes: float, path: list[str], kind: str, words: Any) -> None:
-        """Record a line in supply counted in hexes: its length, hexes, what it reached, and its words.
-
-        ``words`` makes ``traced_to`` when it is first read.  The same as :meth:`fill` with those fields,
-        written straight into their storage: a determination records hundreds of these.
-        """
-        self.__dict__.update(
-            general=True, combat=True, _length_hexes_value=length_hexes, _path_value=path, traced_kind=kind,
-            traced_id=path[-1], _words=words,
-        )  # fmt: skip
-
 
 # The values a new report starts from (its mutable ones are made fresh for each, in UnitSupply.__init__).
 _TEMPLATE = dict(

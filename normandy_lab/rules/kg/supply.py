@@ -236,6 +236,14 @@ def _explain(row: UnitSupply, count: int, limit: int, what: str, rule: str) -> N
         )
 
 
+def _traced(row: UnitSupply, count: int, path: list[str], kind: str, words: Any) -> None:
+    """Record a unit's line in supply: its count, its hexes, what it reached; its words when first read."""
+    row.fill(
+        general=True, combat=True, length_hexes=float(count), path=path, traced_kind=kind, traced_id=path[-1],
+        _words=words,
+    )  # fmt: skip
+
+
 def _german_words(what: str, end: str, count: int, port: bool) -> Any:
     """Return what makes a German line's words when first read: its target, and the port's rule if that."""
     if port:
@@ -392,7 +400,7 @@ def _allied_line(row: UnitSupply, count: int, path: list[str], limit: int, beach
     beach = beach_of.get(net.index_of[path[-1]])
     what = f"the {beach} beach" if beach else "a supported corps HQ"
     kind = "beach" if beach else "corps HQ"
-    row.in_supply_by(float(count), path, kind, lambda: f"{what} at {path[-1]}, {count} hexes (26.11.1)")
+    _traced(row, count, path, kind, lambda: f"{what} at {path[-1]}, {count} hexes (26.11.1)")
 
 
 def _omm_graph(state: GameState, road_only: bool) -> tuple[LayeredGraph, int]:
@@ -488,7 +496,7 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
                 continue
             port = not to_hq and net.index_of[path[-1]] in by_port
             kind = "corps HQ" if to_hq else "city"
-            row.in_supply_by(float(count), path, kind, _german_words(what, path[-1], count, port))
+            _traced(row, count, path, kind, _german_words(what, path[-1], count, port))
     # 26.20.6: Fortress Cherbourg, declared or due.
     hq_at = {situation.position[u.id]: u for u in units if u.hq is not None and u.status == "active"}
     cherbourg_hq = next((u for u in hq_at.values() if "cherbourg" in u.name.lower()), None)
