@@ -286,8 +286,10 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
     # 26.10.1, 26.10.5: the corps HQs are supported first, cheapest first, while the army's SP last: the
     # SP the army held at this turn's Corps and Artillery Support segment, if it has been played (what it
     # paid there is back in the budget: the same HQs are paid for, once).
-    sp = support_budget(state)
+    budget = support_budget(state)
+    sp = dict(budget)  # what is left as the HQs are paid
     marked = began_unsupported(state)
+    held_when = " at this turn's Corps and Artillery Support segment" if paid_this_turn(state) else ""
     supported: dict[str, list[int]] = {"US": [], "UK": []}
     hqs = [u for u in units if u.hq is not None]
     costs = []
@@ -336,12 +338,12 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
             row.code, row.rule = OUT_OF_RANGE, "26.10.5"
             # Cheaper HQs are paid first, so it would take them all and this one: say that sum, the true
             # need, against what the army holds (more SP only help once they reach it).
-            held = support_budget(state).get(army, 0)
+            held = budget.get(army, 0)
             first = f"with the cheaper HQs of its army paid first ({cheaper} SP), " if cheaper else ""
             row.reason = (
                 f"unsupported: {d} hexes from its army's beaches needs {cost} SP beyond the radius {radius}"
                 f"{marker}; {first}the {army} army would need {cheaper + cost} SP and holds {held}"
-                f"{_held_when(state)} (26.10.1, 26.10.5)"
+                f"{held_when} (26.10.1, 26.10.5)"
             )
     for i in beach_of:
         ranges.hubs["allied"][str(net.ids[i])] = i
@@ -349,7 +351,7 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
     for army, beaches in (("US", US_BEACHES), ("UK", CW_BEACHES)):
         level = state.markers["mulberry"]["A" if army == "US" else "B"]
         own = sorted(i for i, b in beach_of.items() if b in beaches)
-        held = support_budget(state).get(army, 0)  # before any HQ is supported this turn
+        held = budget.get(army, 0)  # before any HQ is supported this turn
         ranges.support[army] = (own, support_radius(rules, level), level, held)
     for army, members in by_army.items():
         targets = list(beach_of) + supported[army]
@@ -359,15 +361,24 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
     return rows, sorted(net.ids[list(beach_of)].tolist())
 
 
+def paid_this_turn(state: GameState) -> Any:
+    """Return what this turn's Corps and Artillery Support segment paid (26.10.1), None if not played yet.
+
+    ``hq_support_paid`` is dated with the turn it was paid in: a record of an earlier turn is not this one's.
+    """
+    paid = state.markers["hq_support_paid"]
+    return paid if paid.get("on") == state.date.isoformat() else None
+
+
 def support_budget(state: GameState) -> dict[str, int]:
     """Return each army's SP for its corps HQs this turn (26.10.1): what it holds, and what it paid already.
 
-    Once this turn's Corps and Artillery Support segment has paid for the HQs (``hq_support_paid``, dated),
-    those SP are counted back: a determination later in the turn pays the same HQs from the same budget.
+    Once this turn's Corps and Artillery Support segment has paid for the HQs, those SP are counted back:
+    a determination later in the turn pays the same HQs from the same budget.
     """
     budget = dict(state.markers["army_sp"])
-    paid = state.markers["hq_support_paid"]
-    if paid.get("on") == state.date.isoformat():
+    paid = paid_this_turn(state)
+    if paid is not None:
         for army in ("US", "UK"):
             budget[army] = budget.get(army, 0) + paid.get(army, 0)
     return budget
@@ -378,18 +389,10 @@ def began_unsupported(state: GameState) -> set[str]:
 
     As that segment recorded them once it has been played this turn, else those marked now.
     """
-    paid = state.markers["hq_support_paid"]
-    if paid.get("on") == state.date.isoformat():
+    paid = paid_this_turn(state)
+    if paid is not None:
         return set(paid.get("began_unsupported", ()))
     return set(state.markers["hq_unsupported"])
-
-
-def _held_when(state: GameState) -> str:
-    """Say when the SP an HQ's reason counts were held: at this turn's segment, if it has been played."""
-    paid = state.markers["hq_support_paid"]
-    if paid.get("on") == state.date.isoformat():
-        return " at this turn's Corps and Artillery Support segment"
-    return ""
 
 
 def _allied_line(row: UnitSupply, count: int, path: list[str], limit: int, beach_of: dict, net: _Net) -> None:

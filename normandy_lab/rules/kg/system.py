@@ -109,11 +109,13 @@ class KgRules(RuleSet):
 
             return air_summary(state)
         if phase.name == "Corps and Artillery Support":
-            paid = state.markers["hq_support_paid"]
+            from normandy_lab.rules.kg.supply import paid_this_turn
+
+            paid = paid_this_turn(state)
             return {
                 "army_sp": dict(state.markers["army_sp"]),
                 "hq_support_paid": {a: paid.get(a, 0) for a in ("US", "UK")}
-                if paid.get("on") == state.date.isoformat()
+                if paid is not None
                 else "not paid this turn (Turns 1-2, after the Build-up, or the segment not played yet)",
                 "unsupported": list(state.markers["hq_unsupported"]),
                 "rule": "26.10.1, 26.10.5: each landed corps HQ beyond its Mulberry radius costs SP, "
