@@ -173,7 +173,7 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     # The rule system's zones (KG: where a corps HQ is supported for nothing, for 1 SP ...), by outline.
     # The map key lists them only for a game that draws them (RuleSet.map_features).
     features = get(system).map_features
-    zone_key = {"legend_label": "rule zones (support radius, SP costs)"} if "zones" in features else {}
+    zone_key = {"legend_label": "rule zones (labelled; the rule on hover)"} if "zones" in features else {}
     route_key = {"legend_label": "paths a rule tests (link-up)"} if "routes" in features else {}
     break_key = {"legend_label": "where a tested path breaks"} if "routes" in features else {}
     zones = fig.multi_line(
