@@ -7,7 +7,9 @@ fix it.  Under it:
   record, the map data): the message names the file, the line and the field;
 * ``RefusedError`` -- a request the rules or the data refuse (an illegal move, an edit that cannot
   apply, a hex off the map, the end of the campaign): the message gives the reason and the rule;
-* ``UnknownNameError`` -- a name that is not there (a unit, a place), with the closest names.
+* ``UnknownNameError`` -- a name that is not there (a unit, a place), with the closest names;
+* ``ExportRefusedError`` -- an export that would replace a file it did not write (a ``RefusedError`` and
+  a ``FileExistsError``): nothing was changed.
 
 Each keeps the built-in class it always had (``ValueError``, or ``KeyError`` for a name), so code that
 caught those still does.  Anything else that escapes is a defect of the program, not of the input.
@@ -34,3 +36,7 @@ class UnknownNameError(NormandyLabError, KeyError):
     def __str__(self) -> str:
         # KeyError quotes its argument; the message is a sentence.
         return str(self.args[0]) if self.args else "unknown name"
+
+
+class ExportRefusedError(RefusedError, FileExistsError):
+    """An export that would replace a file it did not write (a study, a scenario, ...): nothing changed."""

@@ -76,20 +76,3 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(descriptor)
-
-
-# What marks a user's own file (a study or a scenario): an export must never replace one.
-_USER_DATA_MARKS = (b'"format": "normandy_lab.study/', b"format: normandy_lab.scenario/")
-
-
-def refuse_to_replace_user_data(path: str | Path) -> None:
-    """Raise ``FileExistsError`` if ``path`` is a study or a scenario file (exports call this first)."""
-    path = Path(path)
-    if not path.is_file():
-        return
-    with path.open("rb") as handle:
-        head = handle.read(4096)
-    if any(mark in head for mark in _USER_DATA_MARKS):
-        raise FileExistsError(
-            f"{path} is a study or scenario file: an export will not replace it; choose another name"
-        )

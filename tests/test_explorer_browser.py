@@ -394,6 +394,15 @@ def test_current_view_exports_as_png():
     SHOTS.mkdir(parents=True, exist_ok=True)
     png = explorer.export_png(SHOTS / "export_caen_sector.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 50_000
+    # The picture carries the project's mark (so a later export may replace it) and is still a valid PNG.
+    from PIL import Image
+
+    from normandy_lab.views.export_marks import is_marked_export
+
+    assert is_marked_export(png, "png")
+    with Image.open(png) as image:
+        image.load()
+        assert image.size[0] >= 900
 
 
 # A value that runs script if it is ever set as markup (an <img> whose load fails runs its onerror).

@@ -423,8 +423,13 @@ def _draw_day(day: int, frames: dict[str, Any], events, readout, ground, front) 
     )
 
 
-def save_campaign_html(path: str | Path, **kwargs: Any) -> Path:
-    """Save the campaign view as a standalone HTML page (BokehJS inline, no kernel, no network)."""
+def save_campaign_html(path: str | Path, *, overwrite: bool = False, **kwargs: Any) -> Path:
+    """Save the campaign view as a standalone HTML page (BokehJS inline, no kernel, no network).
+
+    A file at ``path`` is replaced only if it is a page exported before, or ``overwrite=True``.
+    """
     from normandy_lab.views.export import save_html
 
-    return save_html(campaign_map(**kwargs), path, title="normandy_lab: the Normandy campaign")
+    return save_html(
+        campaign_map(**kwargs), path, title="normandy_lab: the Normandy campaign", overwrite=overwrite
+    )

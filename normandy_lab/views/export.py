@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from normandy_lab.savefile import refuse_to_replace_user_data, write_bytes_atomically
+from normandy_lab.savefile import normal_file_mode, write_bytes_atomically
+from normandy_lab.views.export_marks import GEOPACKAGE_MARK, check_export_target, mark_html, mark_png
 
 # Chromium flags for a closed network: no background connections, no sandbox
 # (root in containers), no GPU.
@@ -26,7 +28,14 @@ def chromium_path() -> str | None:
     return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 
-def save_html(obj: Any, path: str | Path, title: str = "normandy_lab", header_html: str = "") -> Path:
+def save_html(
+    obj: Any,
+    path: str | Path,
+    title: str = "normandy_lab",
+    header_html: str = "",
+    *,
+    overwrite: bool = False,
+) -> Path:
     """Save a bokeh figure or layout as one self-contained HTML file (BokehJS inlined).
 
     The page needs no kernel and no network; bokeh inlines only the BokehJS
@@ -34,6 +43,11 @@ def save_html(obj: Any, path: str | Path, title: str = "normandy_lab", header_ht
     package, e.g. a title block) goes above the figure.  The file is written
     beside the target and renamed over it, so a failure never destroys an
     earlier page.
+
+    An existing file at ``path`` is replaced only if it is a page this export
+    wrote (it carries the project's mark, :mod:`normandy_lab.views.export_marks`)
+    or ``overwrite=True``; anything else is refused with
+    :class:`~normandy_lab.errors.ExportRefusedError` and left as it was.
     """
     from bokeh.core.templates import FILE, get_env
     from bokeh.embed import file_html
@@ -41,7 +55,7 @@ def save_html(obj: Any, path: str | Path, title: str = "normandy_lab", header_ht
 
     from normandy_lab.savefile import write_text_atomically
 
-    refuse_to_replace_user_data(path)
+    check_export_target(path, "html", overwrite=overwrite)
     template = FILE
     variables: dict[str, Any] = {}
     if header_html:
@@ -55,24 +69,35 @@ def save_html(obj: Any, path: str | Path, title: str = "normandy_lab", header_ht
     text = file_html(
         obj, INLINE, title, template=template, template_variables=variables, suppress_callback_warning=True
     )
-    return write_text_atomically(path, text)
+    return write_text_atomically(path, mark_html(text))
 
 
-def html_to_png(html_path: str | Path, png_path: str | Path, width: int = 1100, height: int = 900) -> Path:
+def html_to_png(
+    html_path: str | Path,
+    png_path: str | Path,
+    width: int = 1100,
+    height: int = 900,
+    *,
+    overwrite: bool = False,
+) -> Path:
     """Render an HTML page in headless Chromium and save a screenshot.
+
+    An existing file at ``png_path`` is replaced only if it is a picture this
+    export wrote, or ``overwrite=True`` (see :func:`save_html`).
 
     Raises
     ------
     RuntimeError
         When no Chromium is installed (``bash run.sh test`` installs Debian's).
+    ExportRefusedError
+        When ``png_path`` holds a file this export did not write.
     """
     from playwright.sync_api import sync_playwright
 
+    png_path = check_export_target(png_path, "png", overwrite=overwrite)
     executable = chromium_path()
     if executable is None:
         raise RuntimeError("no Chromium found: install Debian's 'chromium' package to render PNGs")
-    png_path = Path(png_path)
-    refuse_to_replace_user_data(png_path)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
@@ -85,17 +110,24 @@ def html_to_png(html_path: str | Path, png_path: str | Path, width: int = 1100, 
         finally:
             browser.close()
     # Written only once complete: a failure mid-render leaves the previous picture whole.
-    return write_bytes_atomically(png_path, image)
+    return write_bytes_atomically(png_path, mark_png(image))
 
 
-def save_png(obj: Any, path: str | Path, width: int = 1100, height: int = 900) -> Path:
-    """Render a bokeh figure or layout to PNG in a real (headless) Chromium."""
+def save_png(
+    obj: Any, path: str | Path, width: int = 1100, height: int = 900, *, overwrite: bool = False
+) -> Path:
+    """Render a bokeh figure or layout to PNG in a real (headless) Chromium.
+
+    An existing file at ``path`` is replaced only if it is a picture this
+    export wrote, or ``overwrite=True``; the check comes before any rendering.
+    """
+    check_export_target(path, "png", overwrite=overwrite)
     with tempfile.TemporaryDirectory() as folder:
         html = save_html(obj, Path(folder) / "figure.html")
-        return html_to_png(html, path, width=width, height=height)
+        return html_to_png(html, path, width=width, height=height, overwrite=overwrite)
 
 
-def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
+def layers_to_geopackage(state: Any, report: Any, path: str | Path, *, overwrite: bool = False) -> Path:
     """Write the layers of a state to one GeoPackage (EPSG:4326) that geopandas/pyogrio and QGIS open.
 
     Layers: ``units`` (points with their supply report), ``supply_paths``
@@ -105,7 +137,10 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
     ``regional_interdiction`` (each map sheet with its air and AA points and
     the MP penalty of 11.2) and, where the rule system draws any, ``zones``
     (KG: the corps HQ support bands of 26.10.5, each with its words and rule).  An
-    existing file at ``path`` is replaced only once the new one is complete.
+    existing file at ``path`` is replaced only once the new one is complete, and
+    only if it is a GeoPackage this export wrote (or ``overwrite=True``); anything
+    else is refused before any work, with
+    :class:`~normandy_lab.errors.ExportRefusedError`.
     """
     import geopandas as gpd
     import shapely
@@ -114,7 +149,7 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
     from normandy_lab.grids import grid
     from normandy_lab.views.layers import sheet_polygons
 
-    path = Path(path)
+    path = check_export_target(path, "geopackage", overwrite=overwrite)
     path.parent.mkdir(parents=True, exist_ok=True)
     g = grid(state.system)
     hexes = g.to_geodataframe()
@@ -170,14 +205,23 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path) -> Path:
         "regional_interdiction": regional,
         **({"zones": zones} if zone_list else {}),
     }
-    # Write next to the target, then rename: a failed export never destroys an earlier file.
-    temporary = path.with_name(f".{path.stem}.partial{path.suffix}")
-    temporary.unlink(missing_ok=True)
+    # Written in a private folder beside the target, then renamed over it: a failed export never
+    # destroys an earlier file, and no file of the user's (a name like ours) is ever removed.
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    mode = (target.stat().st_mode & 0o7777) if target.exists() else normal_file_mode()
+    folder = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
     try:
+        temporary = folder / "export.gpkg"
         for layer, frame in frames.items():
-            frame.to_file(temporary, layer=layer, driver="GPKG", engine="pyogrio")
-        temporary.replace(path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+            frame.to_file(
+                temporary,
+                layer=layer,
+                driver="GPKG",
+                engine="pyogrio",
+                layer_options={"DESCRIPTION": f"{GEOPACKAGE_MARK}: {layer}"},
+            )
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
     return path

@@ -132,7 +132,11 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
 
 
 def save_sequence_html(
-    states: Sequence[GameState], path: str | Path, title: str = "normandy_lab sequence"
+    states: Sequence[GameState],
+    path: str | Path,
+    title: str = "normandy_lab sequence",
+    *,
+    overwrite: bool = False,
 ) -> Path:
     """Save a sequence of states as a standalone HTML page with a slider and a play button.
 
@@ -142,7 +146,10 @@ def save_sequence_html(
         The states in order (for example ``study.states`` or the explorer's history).
     path
         Where to write the page (INLINE BokehJS: no network, no kernel).
+    overwrite
+        Replace a file at ``path`` that is not a page exported before (by default such a file is
+        refused and kept as it was).
     """
     from normandy_lab.views.export import save_html
 
-    return save_html(sequence_document(states), path, title=title)
+    return save_html(sequence_document(states), path, title=title, overwrite=overwrite)

@@ -29,7 +29,7 @@ class _Exports:
         target = study.with_name(f"{study.stem.removesuffix('.study')}.page.html")
         try:
             written = self.export_html(target)
-        except OSError as exc:
+        except (OSError, NormandyLabError) as exc:  # ExportRefusedError: a file of the user's is there
             self.message = f"Could not export: {exc}"
         else:
             self.message = f"Exported the page to {written.resolve()}"
@@ -61,24 +61,32 @@ class _Exports:
             f"<div><b>Edits:</b><ul style='margin:2px 0'>{listed}</ul></div>"
         )
 
-    def export_html(self, path: str | Path) -> Path:
+    def export_html(self, path: str | Path, *, overwrite: bool = False) -> Path:
         """Save the current map as a standalone HTML page with a title block (INLINE BokehJS, no kernel).
 
         The title block gives the date, phase, weather, supply counts, the ring
-        key and the study's edits.
+        key and the study's edits.  A file at ``path`` is replaced only if it is
+        a page exported before, or ``overwrite=True``
+        (:func:`normandy_lab.views.save_html`).
         """
         from normandy_lab.views.export import save_html
 
-        return save_html(self.fig, path, title=self.state.label, header_html=self.title_block_html())
+        return save_html(
+            self.fig, path, title=self.state.label, header_html=self.title_block_html(), overwrite=overwrite
+        )
 
-    def export_png(self, path: str | Path) -> Path:
-        """Save the current map as PNG, rendered by headless Chromium."""
+    def export_png(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """Save the current map as PNG, rendered by headless Chromium (replacing only an earlier picture)."""
         from normandy_lab.views.export import save_png
 
-        return save_png(self.fig, path)
+        return save_png(self.fig, path, overwrite=overwrite)
 
-    def export_geopackage(self, path: str | Path) -> Path:
-        """Write the current state's layers to a GeoPackage (units, lines of supply, ZOCs, interdiction)."""
+    def export_geopackage(self, path: str | Path, *, overwrite: bool = False) -> Path:
+        """Write the current state's layers to a GeoPackage (units, lines of supply, ZOCs, interdiction).
+
+        A file at ``path`` is replaced only if it is a GeoPackage exported
+        before, or ``overwrite=True``.
+        """
         from normandy_lab.views.export import layers_to_geopackage
 
-        return layers_to_geopackage(self.state, self.report, path)
+        return layers_to_geopackage(self.state, self.report, path, overwrite=overwrite)
