@@ -245,7 +245,7 @@ def test_26_15_the_allied_air_phase_puts_its_points_on_the_table(t3):
         apply_edit(state, {"op": "marker", "name": "air_supply_ap", "value": 5})
     with pytest.raises(RefusedError, match=r"26\.15\.4"):
         apply_edit(state, {"op": "marker", "name": "air_omm_targets", "value": {"OMM 13": 3}})
-    with pytest.raises(RefusedError, match="not a German OMM box"):
+    with pytest.raises(RefusedError, match="'Utah LB1' is not allowed; use one of 'OMM 13'"):
         apply_edit(state, {"op": "marker", "name": "air_omm_targets", "value": {"Utah LB1": 1}})
 
 

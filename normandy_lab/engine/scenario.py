@@ -148,7 +148,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     expected = _expected_out(check, data, {u.id for u in units}, rules, (date, turn))
     markers = rules.scenario_markers(data, path, g)  # the game's own section of the file
 
-    return GameState(
+    state = GameState(
         system=rules.system,
         scenario=str(data["name"]),
         date=date,
@@ -166,6 +166,12 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         expected_out=expected,
         opening=(date, turn),
     )
+    # The section's markers against the whole state (its turn, units, other markers): the checks a marker
+    # edit makes too (normandy_lab.rules.section).
+    from normandy_lab.rules.section import check_section
+
+    check_section(state, data, path)
+    return state
 
 
 def _options(check: _Checker, data: LineDict, rules) -> dict[str, Any]:

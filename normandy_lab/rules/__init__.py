@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from normandy_lab.errors import RefusedError
 from normandy_lab.rules.base import CalendarEntry, OffMapBox, Phase, RuleSet, RuleSystem
 
 # key -> the rule system, or a function that builds it when first asked (a game's module loads then).
@@ -24,7 +25,7 @@ def register(rules: RuleSet | Callable[[], RuleSet], key: str | None = None) -> 
     """
     if key is None:
         if not isinstance(rules, RuleSet):
-            raise TypeError("give the key of a function that builds a rule system: register(f, key=...)")
+            raise RefusedError("give the key of a function that builds a rule system: register(f, key=...)")
         key = rules.system
     _REGISTRY[key] = rules
 

@@ -298,13 +298,25 @@ class RuleSet:
         """
         return None
 
+    def section(self) -> tuple[Any, ...]:
+        """Return the markers of this game's section, each with its reading and check (none by default).
+
+        Each is a :class:`~normandy_lab.rules.section.Marker`: the one check of that marker, made on a
+        scenario file (:meth:`scenario_markers`, then once its state is built) and on a marker edit
+        (:meth:`set_marker`, through :func:`~normandy_lab.rules.section.checked`).
+        """
+        return ()
+
     def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
         """Read this game's section of a scenario file into the state's markers (after the file's schema).
 
         ``data`` is the line-aware mapping of the file; a problem is raised as
-        :class:`~normandy_lab.engine.scenario.ScenarioError` at its line.
+        :class:`~normandy_lab.engine.scenario.ScenarioError` at its line.  By default every marker of
+        :meth:`section` is read by its own reading.
         """
-        return {}
+        from normandy_lab.rules.section import read_section
+
+        return read_section(self, data, path)
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine the supply of every unit of ``state`` with the reasons (one schema for all games)."""
@@ -491,6 +503,9 @@ class RuleSystem(Protocol):
 
     def units_problem(self, data: Any, units: list[Any]) -> tuple[int, str, str, str] | None:
         """See :meth:`RuleSet.units_problem`."""
+
+    def section(self) -> tuple[Any, ...]:
+        """See :meth:`RuleSet.section`."""
 
     def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
         """See :meth:`RuleSet.scenario_markers`."""

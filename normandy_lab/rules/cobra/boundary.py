@@ -51,19 +51,13 @@ def extension_problem(state: GameState, ends: Any) -> str | None:
     Allied unit south of Vire (5.9.1b); an extension already placed moves each end one hex north or
     south at most (5.9.1d).
     """
-    from normandy_lab.grids import grid
-    from normandy_lab.rules.cobra.data import turn_of
+    return placement_problem(state, ends) or move_problem(state, ends)
 
-    problem = ends_problem(state.system, state.markers["army_boundary"], ends)
-    if problem:
-        return problem
-    seen = state.markers["south_of_vire_gt"]
-    if seen is None or seen >= turn_of(state.date):
-        return (
-            "the boundary is extended only after a game turn that ended with an Allied unit south of Vire "
-            f"({VIRE}) (5.9.1b)"
-            + (f": that was GT {seen}, this is that turn" if seen is not None else ": none has yet")
-        )
+
+def move_problem(state: GameState, ends: Any) -> str | None:
+    """Say why an extension already placed cannot move to ``ends`` (5.9.1d: one hex north or south a turn)."""
+    from normandy_lab.grids import grid
+
     g = grid(state.system)
     before = state.markers["boundary_extension"]
     if before:
@@ -76,6 +70,27 @@ def extension_problem(state: GameState, ends: Any) -> str | None:
     return None
 
 
+def placement_problem(state: GameState, ends: Any) -> str | None:
+    """Say why ``ends`` cannot stand as the extension on ``state`` (None: they can), however they came there.
+
+    The markers where 5.9.1b places them (:func:`ends_problem`), on a turn after one that ended with an
+    Allied unit south of Vire (5.9.1b).  A scenario's extension and an edit's are both held to this.
+    """
+    from normandy_lab.rules.cobra.data import turn_of
+
+    problem = ends_problem(state.system, state.markers["army_boundary"], ends)
+    if problem:
+        return problem
+    seen = state.markers["south_of_vire_gt"]
+    if seen is None or seen >= turn_of(state.date):
+        return (
+            "the boundary is extended only after a game turn that ended with an Allied unit south of Vire "
+            f"({VIRE}) (5.9.1b)"
+            + (f": that was GT {seen}, this is that turn" if seen is not None else ": none has yet")
+        )
+    return None
+
+
 def ends_problem(system: str, column: int | None, ends: Any) -> str | None:
     """Say why two hexes cannot be the extension's markers (5.9.1b), None when they can."""
     from normandy_lab.grids import grid
@@ -83,9 +98,11 @@ def ends_problem(system: str, column: int | None, ends: Any) -> str | None:
     if not isinstance(ends, (list, tuple)) or len(ends) != 2 or not all(isinstance(h, str) for h in ends):
         return f"the extension is two hexes, [the Vire end, the east end], not {ends!r}"
     g = grid(system)
+    from normandy_lab.grids.numbering import HexIdError
+
     try:
         vire_end, east_end = (g.canonical(h) for h in ends)
-    except Exception as exc:  # an unknown hex id: the grid's message names it
+    except HexIdError as exc:  # an unknown hex id: the grid's message names it
         return str(exc)
     if g.distance(vire_end, VIRE) > VIRE_REACH:
         return (

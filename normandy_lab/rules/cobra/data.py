@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from normandy_lab.errors import RefusedError
 from normandy_lab.rules.base import Phase, SupplyState
 from normandy_lab.rules.cobra.metric import LIMIT, READINGS
 
@@ -25,7 +26,7 @@ LAST_TURN = 28
 def turn_dates(gt: int) -> tuple[dt.date, dt.date]:
     """Return the first and last day of game turn ``gt`` (1 to 28)."""
     if not 1 <= gt <= LAST_TURN:
-        raise ValueError(f"GT {gt}: Cobra's game turns run from 1 to {LAST_TURN}")
+        raise RefusedError(f"GT {gt}: Cobra's game turns run from 1 to {LAST_TURN}")
     if gt == 1:
         return FIRST_DAY, FIRST_DAY
     start = FIRST_DAY + dt.timedelta(days=1 + 3 * (gt - 2))
@@ -36,7 +37,7 @@ def turn_of(date: dt.date) -> int:
     """Return the game turn a date falls in."""
     days = (date - FIRST_DAY).days
     if days < 0 or days > (turn_dates(LAST_TURN)[1] - FIRST_DAY).days:
-        raise ValueError(f"{date} is outside Cobra's calendar (6 June to 26 August 1944)")
+        raise RefusedError(f"{date} is outside Cobra's calendar (6 June to 26 August 1944)")
     return 1 if days == 0 else 2 + (days - 1) // 3
 
 

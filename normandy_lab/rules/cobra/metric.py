@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from normandy_lab.engine.layered import Move
+from normandy_lab.errors import RefusedError
 
 LIMIT = 12  # 10.3a
 BOCAGE_COUNT = 2  # 10.3d
@@ -80,7 +81,7 @@ def line_moves(edges: LineEdges, major_road: str = "per_run", major_river: str =
     """
     for name, value in (("major_road", major_road), ("major_river", major_river)):
         if value not in READINGS[name]:
-            raise ValueError(f"{name}={value!r}: the readings are {', '.join(READINGS[name])}")
+            raise RefusedError(f"{name}={value!r}: the readings are {', '.join(READINGS[name])}")
     open_ = ~np.asarray(edges.closed, dtype=bool)
     major = open_ & edges.major_road
     minor = open_ & edges.minor_road & ~major

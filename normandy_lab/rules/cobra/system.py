@@ -109,49 +109,37 @@ class CobraRules(RuleSet):
         """Let the analyst plan a carpet bombing (14.3a), set supply points (11.1) or the exits (5.3c)."""
         from normandy_lab.errors import RefusedError
         from normandy_lab.rules.cobra.air import plan
+        from normandy_lab.rules.section import checked
 
         if name == "carpet_plan":
             return state.evolve(carpet_plan=plan(state, turn_of(state.date), value))
-        if name in ("allied_exited", "south_edge_lost"):
-            if not isinstance(value, bool):
-                raise RefusedError(f"{name} is true or false, not {value!r}")
-            return state.evolve(**{name: value})
         if name == "army_boundary":  # 5.9.1: one column east or west a turn, between A23 and A30
-            return state.evolve(army_boundary=_boundary_move(state, value))
+            return state.evolve(army_boundary=checked(state, name, _boundary_move(state, value)))
         if name == "boundary_extension":  # 5.9.1b-d: [the Vire end, the east end], or None to remove
             if value is None:
                 return state.evolve(boundary_extension=None)
-            from normandy_lab.grids import grid
-            from normandy_lab.rules.cobra.boundary import extension_problem
+            from normandy_lab.rules.cobra.boundary import move_problem
 
-            problem = extension_problem(state, value)
+            ends = checked(state, name, value)  # where 5.9.1b places the markers, and when
+            problem = move_problem(state, ends)  # an edit moves a placed extension one hex a turn
             if problem:
                 raise RefusedError(problem)
-            return state.evolve(boundary_extension=tuple(grid(self.system).canonical(h) for h in value))
+            return state.evolve(boundary_extension=ends)
         if name in ("allied_income", "command_limits"):  # 11.1a, 11.3: the turn track's GAP
             if value is None:
                 return state.evolve(**{name: None})
-            if (
-                not isinstance(value, dict)
-                or set(value) - {"US", "UK"}
-                or not all(
-                    isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 20 for v in value.values()
-                )
-            ):
-                raise RefusedError(
-                    f"{name} is a mapping of US and UK to whole numbers from 0 to 20, as the turn track "
-                    "prints them (11.1a, 11.3), or None"
-                )
-            return state.evolve(**{name: {**(state.markers[name] or {}), **value}})
-        if name == "supply_points":
-            if not isinstance(value, dict) or set(value) - {"US", "UK", "DE"}:
-                raise RefusedError("supply_points is a mapping of US, UK and DE to whole numbers (11.1)")
-            points = {**state.markers["supply_points"], **value}
-            if not all(isinstance(v, int) and v >= 0 for v in points.values()) or points["DE"] > 12:
-                raise RefusedError(
-                    "supply points are whole numbers from 0, the German total at most 12 (11.0c)"
-                )
-            return state.evolve(supply_points=points)
+            given = checked(state, name, value)  # the scenario schema's line: US and UK, 0 to 20
+            return state.evolve(**{name: {**(state.markers[name] or {}), **(given or {})}})
+        if name == "supply_points":  # 11.1; the German total at most 12 (11.0c)
+            given = checked(state, name, value)
+            changed = {army: given[army] for army in value}  # only the armies the edit names
+            return state.evolve(supply_points={**state.markers["supply_points"], **changed})
+        if name == "south_edge_lost":  # 10.4
+            return state.evolve(south_edge_lost=checked(state, name, value))
+        if name == "allied_exited":  # 5.3c: not a scenario field, so not in the section
+            if not isinstance(value, bool):
+                raise RefusedError(f"{name} is true or false, not {value!r}")
+            return state.evolve(allied_exited=value)
         raise RefusedError(
             "Cobra lets an edit set carpet_plan, army_boundary, boundary_extension, supply_points, "
             f"allied_income, command_limits, allied_exited, south_edge_lost; not {name!r}"
@@ -487,47 +475,15 @@ class CobraRules(RuleSet):
 
         return CobraUnitSchema
 
-    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
-        """Read Cobra's section: supply points (11.1), the army boundary (5.9), the south edge (10.4)."""
-        from normandy_lab.engine.scenario import _Checker
-        from normandy_lab.rules.cobra.boundary import ends_problem
+    def section(self) -> tuple[Any, ...]:
+        """Return Cobra's section, each marker checked in :mod:`.section`.
 
-        points = dict(data.get("supply_points") or {})
-        extension = data.get("boundary_extension")
-        if extension:
-            problem = ends_problem(self.system, data.get("army_boundary"), list(extension))
-            if problem is None and data.get("south_of_vire_gt") is None:
-                problem = (
-                    "an extended boundary follows a game turn that ended with an Allied unit south of Vire"
-                )
-            if problem:
-                raise _Checker(path).fail(
-                    data,
-                    "boundary_extension",
-                    problem,
-                    "give [the Vire end, the east end] as 5.9.1b places them, with south_of_vire_gt, "
-                    "or leave the extension out",
-                )
-        return {
-            "supply_points": {
-                "US": points.get("US", 0),
-                "UK": points.get("UK", 0),
-                "DE": points.get("DE", 0),
-            },
-            "allied_income": _track_line(data.get("allied_income")),
-            "command_limits": _track_line(data.get("command_limits")),
-            "army_boundary": data.get("army_boundary"),
-            "south_of_vire_gt": data.get("south_of_vire_gt"),
-            "boundary_extension": (
-                tuple(grid.canonical(h) for h in data["boundary_extension"])
-                if data.get("boundary_extension")
-                else None
-            ),
-            "south_edge_lost": bool(data.get("south_edge_lost", False)),
-            "cherbourg_entered": bool(data.get("cherbourg_entered", False)),
-            "campaign": bool(data.get("campaign", False)),
-            "wrecked_beaches": tuple(grid.canonical(h) for h in data.get("wrecked_beaches") or ()),
-        }
+        Supply points (11.1), the boundary (5.9), the south edge (10.4), the Campaign's wrecked beaches
+        and Cherbourg (17.3.5e, 17.3.6f).
+        """
+        from normandy_lab.rules.cobra.section import SECTION
+
+        return SECTION
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine every unit's supply (10.3-10.5; :mod:`.supply`)."""
@@ -554,12 +510,6 @@ def city_hexes(system: str, name: str) -> frozenset[int]:
     return frozenset(
         np.nonzero(((hexes["settlement"] == "City") & (hexes["builtup_name"] == name)).to_numpy())[0].tolist()
     )
-
-
-def _track_line(line: Any) -> dict[str, int] | None:
-    """Return a scenario's turn-track line (11.1a, 11.3) with its unknown armies left out, or None."""
-    known = {army: n for army, n in (line or {}).items() if n is not None}
-    return known or None
 
 
 def _carpet_bombing(state: GameState) -> GameState:

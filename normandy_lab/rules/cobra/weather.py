@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from normandy_lab.errors import RefusedError
+
 STORM, OVERCAST, CLEAR = "Storm", "Overcast", "Clear"
 
 #: RECONSTRUCTED columns: (lowest modified roll, weather), in increasing order of roll.
@@ -105,7 +107,7 @@ def determine(gt: int, history: Sequence[str], die: int | None, started_on_gt1: 
     if _run(history, lambda w: w == STORM) >= 3:
         return WeatherRoll(OVERCAST, rule="5.3a: after three storm turns")
     if die is None:
-        raise ValueError(f"GT {gt}: the weather is rolled; give the die")
+        raise RefusedError(f"GT {gt}: the weather is rolled; give the die")
     name = column(gt, history)
     drm = modifier(history)
     return WeatherRoll(read(name, die + drm), name, die, drm)

@@ -10,7 +10,6 @@ enters.  Air defence does not touch the planes on interdiction (17.1).
 from __future__ import annotations
 
 from normandy_lab.engine.state import GameState
-from normandy_lab.errors import RefusedError
 from normandy_lab.rules.gts.data import AIR_ALLOCATION_FROM, WEATHER_EFFECTS
 
 
@@ -54,15 +53,24 @@ def roll_interdiction(state: GameState) -> tuple[GameState, dict[str, bool]]:
     return state.after_draws(len(hexes)), kept
 
 
-def set_interdiction(state: GameState, value: object) -> GameState:
-    """Return ``state`` with ``value`` fighter-bombers on interdiction, or refuse more than 17.1 allows."""
+def interdiction_problem(state: GameState, value: object) -> str | None:
+    """Say why ``value`` fighter-bombers cannot be on interdiction on ``state`` (17.1), or None."""
     limit = interdiction_limit(state)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= limit:
-        raise RefusedError(
+        return (
             f"0 to {limit} fighter-bombers may go on interdiction on a {state.weather.lower()} day (17.1)"
             + ("; the first allocation is at 0700 on 7 June" if state.date < AIR_ALLOCATION_FROM else "")
         )
-    return state.evolve(fighter_bombers_on_interdiction=value)
+    return None
+
+
+def set_interdiction(state: GameState, value: object) -> GameState:
+    """Return ``state`` with ``value`` fighter-bombers on interdiction, or refuse more than 17.1 allows."""
+    from normandy_lab.rules.section import checked
+
+    return state.evolve(
+        fighter_bombers_on_interdiction=checked(state, "fighter_bombers_on_interdiction", value)
+    )
 
 
 # 17.1 Air Defense: terrain gives a value in its hex and the hexes next to it (one roll, the best terrain);

@@ -6,13 +6,31 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
-from normandy_lab.rules.gts.data import SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS
-from normandy_lab.schemas import WHAT_IF_INTERDICTION, HexId, ScenarioSchema, Text, UnitSchema, _Strict
+from normandy_lab.rules.gts.data import (
+    ALWAYS_SUPPLIED,
+    DESIGNATED,
+    SIZES,
+    TURNS,
+    UNIT_TYPES,
+    US_DIVISIONS,
+    WEATHER_EFFECTS,
+)
+from normandy_lab.schemas import (
+    WHAT_IF_INTERDICTION,
+    HexId,
+    ScenarioSchema,
+    UnitId,
+    UnitSchema,
+    _Strict,
+)
 
 UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
 Size = Literal[SIZES]  # type: ignore[valid-type]
 Turn = Literal[TURNS]  # type: ignore[valid-type]
 Weather = Literal[tuple(WEATHER_EFFECTS)]  # type: ignore[valid-type]
+# 17.3: the American divisions of the count; V Corps is named too, so that a designation naming it is
+# told why it is not one (it is supplied at all times, outside the count).
+Division = Literal[(*US_DIVISIONS, *ALWAYS_SUPPLIED)]  # type: ignore[valid-type]
 
 
 class GtsUnitSchema(UnitSchema):
@@ -39,9 +57,9 @@ class GtsScenarioSchema(ScenarioSchema):
     weather: Weather | None = None
     units: Annotated[list[GtsUnitSchema], Field(min_length=1)]
     options: GtsOptionsSchema | None = None  # type: ignore[assignment]
-    supplied_divisions: list[Text] | None = None  # 17.3
+    supplied_divisions: Annotated[list[Division], Field(max_length=DESIGNATED)] | None = None  # 17.3
     hypothetical_82nd: StrictBool = False  # 17.6
     supply_drop_zone: Literal["LZ 4", "LZ 5"] = "LZ 4"  # 17.6
     fighter_bombers_on_interdiction: Annotated[StrictInt, Field(ge=0, le=4)] = 0  # 17.1
     german_reinforcement_hexes: list[HexId] | None = None  # 17.1 (the booklets': GAP)
-    abandoned_transport: list[Text] | None = None  # 2.3.3, 2.3.5: units whose remount path (15.0) is drawn
+    abandoned_transport: list[UnitId] | None = None  # 2.3.3, 2.3.5: units whose remount path (15.0) is drawn

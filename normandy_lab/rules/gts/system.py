@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from normandy_lab.rules.base import RuleSet
-from normandy_lab.rules.gts.data import EIGHTY_SECOND, LZ_4, LZ_5, TURNS
+from normandy_lab.rules.gts.data import EIGHTY_SECOND, TURNS
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
@@ -90,38 +90,14 @@ class GtsRules(RuleSet):
         (LZ 4 or LZ 5) and ``hypothetical_82nd`` (it dropped on the western zones).
         """
         from normandy_lab.errors import RefusedError
+        from normandy_lab.rules.section import checked
 
-        if name == "supplied_divisions":
-            from normandy_lab.rules.gts.supply import designation_problem
-
-            problem = designation_problem(state, value)
-            if problem:
-                raise RefusedError(problem)
-            return state.evolve(supplied_divisions=tuple(value))
-        if name == "fighter_bombers_on_interdiction":
-            from normandy_lab.rules.gts.air import set_interdiction
-
-            return set_interdiction(state, value)
-        if name == "supply_drop_zone":
-            if value not in ("LZ 4", "LZ 5"):
-                raise RefusedError(
-                    f"the 82nd's supply drops go to LZ 4 ({', '.join(LZ_4)}) or LZ 5 ({', '.join(LZ_5)}), "
-                    "17.6"
-                )
-            return state.evolve(supply_drop_zone=value)
-        if name == "hypothetical_82nd":
-            if not isinstance(value, bool):
-                raise RefusedError(f"hypothetical_82nd is true or false, not {value!r}")
-            return state.evolve(hypothetical_82nd=value)
-        if name == "abandoned_transport":  # 2.3.3, 2.3.5: the units that left their vehicles (15.0)
-            ids = [value] if isinstance(value, str) else value
-            if not isinstance(ids, list | tuple) or not all(isinstance(i, str) for i in ids):
-                raise RefusedError(f"abandoned_transport is a unit id or a list of them, not {value!r}")
-            active = {u.id for u in state.units if u.status == "active"}
-            unknown = [i for i in ids if i not in active]
-            if unknown:
-                raise RefusedError(f"{', '.join(unknown)}: not a unit on the map (15.0)")
-            return state.evolve(abandoned_transport=tuple(sorted(set(ids))))
+        if name == "abandoned_transport" and isinstance(value, str):  # one unit id alone
+            value = [value]
+        if name in ("supplied_divisions", "fighter_bombers_on_interdiction", "supply_drop_zone",
+                    "hypothetical_82nd", "abandoned_transport"):  # fmt: skip
+            # The checks a scenario's section gets (rules.gts.section): types, names, 17.1, 17.3, 17.6.
+            return state.evolve(**{name: checked(state, name, value)})
         raise RefusedError(
             "The Greatest Day lets an edit set supplied_divisions, fighter_bombers_on_interdiction, "
             f"supply_drop_zone, hypothetical_82nd, abandoned_transport; not {name!r} (the {EIGHTY_SECOND}'s "
@@ -140,24 +116,13 @@ class GtsRules(RuleSet):
 
         return GtsUnitSchema
 
-    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
-        """Read the GTS section: the Supplied divisions, the 82nd's drops, the planes, the German entries."""
-        from normandy_lab.engine.scenario import _Checker
+    def section(self) -> tuple[Any, ...]:
+        """Return the GTS section, each marker checked in :mod:`.section`.
 
-        ids = {u["id"] for u in data.get("units") or ()}
-        for n, unit_id in enumerate(data.get("abandoned_transport") or ()):
-            if unit_id not in ids:
-                raise _Checker(path).fail(
-                    data, f"abandoned_transport[{n}]", f"{unit_id!r} is not a unit of the scenario",
-                    "name a unit id from units",
-                )  # fmt: skip
-        return {
-            "supplied_divisions": tuple(data.get("supplied_divisions") or ()),
-            "hypothetical_82nd": bool(data.get("hypothetical_82nd", False)),
-            "supply_drop_zone": data.get("supply_drop_zone", "LZ 4"),
-            "fighter_bombers_on_interdiction": int(data.get("fighter_bombers_on_interdiction", 0)),
-            "german_reinforcement_hexes": tuple(
-                grid.canonical(h) for h in data.get("german_reinforcement_hexes") or ()
-            ),
-            "abandoned_transport": tuple(sorted(data.get("abandoned_transport") or ())),
-        }
+        The Supplied divisions (17.3), the 82nd's western drops and its supply drop zone (17.6), the
+        fighter-bombers on interdiction and the German reinforcement hexes (17.1), the Abandoned
+        Transport markers (2.3.3, 2.3.5, 15.0).
+        """
+        from normandy_lab.rules.gts.section import SECTION
+
+        return SECTION

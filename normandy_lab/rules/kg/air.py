@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from normandy_lab.engine.state import GameState
-from normandy_lab.errors import RefusedError
 
 # 26.15.3: Clear/Scattered 6, Light Overcast 4, Heavy Overcast 2, Rain 2 less.  The scenario weathers are
 # Clear, Overcast, Rain and Storm (the KG weather table is a GAP): Overcast is read as Light Overcast, Rain
@@ -47,26 +46,16 @@ def air_summary(state: GameState) -> dict[str, str]:
 
 
 def set_air_marker(state: GameState, name: str, value: Any) -> GameState:
-    """Return ``state`` with an air allocation set, or refuse one 26.15 does not allow."""
-    if name == "air_supply_ap":
-        whole = isinstance(value, int) and not isinstance(value, bool)
-        if not whole or not 0 <= value <= SUPPLY_INTERDICTION_MAX:
-            raise RefusedError(
-                f"Supply Interdiction takes 0 to {SUPPLY_INTERDICTION_MAX} Air Points (26.15.1)"
-            )
-        return state.evolve(air_supply_ap=value)
-    if name == "air_rail":
-        if not isinstance(value, bool):
-            raise RefusedError(f"air_rail is true or false, not {value!r}")
-        return state.evolve(air_rail=value)
-    # air_omm_targets: German off-map boxes -> air units, at most 2 a box, none on a reinforcement box.
-    if not isinstance(value, dict):
-        raise RefusedError(f"air_omm_targets is a mapping of off-map box to air units, not {value!r}")
-    boxes = {name for name, box in state.rules.boxes.items() if box.side == "german" and "OMM" in name}
-    for box, units in value.items():
-        if box not in boxes:
-            raise RefusedError(f"{box!r} is not a German OMM box; the boxes are {', '.join(sorted(boxes))}")
-        if not isinstance(units, int) or isinstance(units, bool) or not 0 <= units <= OMM_TARGET_MAX:
-            raise RefusedError(f"up to {OMM_TARGET_MAX} air units may be placed in one OMM box (26.15.4)")
+    """Return ``state`` with an air allocation set, or refuse one 26.15 does not allow.
+
+    The value is checked as a scenario's is (``rules.kg.section``): at most 4 Air Points on Supply
+    Interdiction (26.15.1), a flag for Rail Interdiction (26.15.2), and up to 2 air units on each German
+    OMM box named (26.15.4), merged with those already placed.
+    """
+    from normandy_lab.rules.section import checked
+
+    given = checked(state, name, value)
+    if name != "air_omm_targets":
+        return state.evolve(**{name: given})
     targets = {box: n for box, n in {**state.markers["air_omm_targets"], **value}.items() if n}
     return state.evolve(air_omm_targets=targets)

@@ -19,6 +19,9 @@ from normandy_lab.engine.state import GameState
 
 NESTS_FILE = Path(__file__).resolve().parents[3] / "maps" / "history" / "weapons_nests.yaml"
 GONE = ("eliminated_reverse", "removed")  # 22.6.8's states of a WN no longer on the map
+# Every state a WN of a set-up may be in: as printed (22.7's "set up"), 22.6.8's unaffected, reduced and
+# Regroup, and the two of GONE.
+NEST_STATES = ("set_up", "unaffected", "reduced", "regroup", *GONE)
 
 
 @lru_cache(maxsize=1)

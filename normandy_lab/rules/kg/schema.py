@@ -6,14 +6,28 @@ from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
-from normandy_lab.rules.kg.data import SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS, ZOC_CLASSES
-from normandy_lab.schemas import WHAT_IF_INTERDICTION, Count, ScenarioSchema, Text, UnitSchema, _Strict
+from normandy_lab.rules.kg.data import BOXES, SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS, ZOC_CLASSES
+from normandy_lab.rules.kg.nests import NEST_STATES
+from normandy_lab.schemas import (
+    WHAT_IF_INTERDICTION,
+    HexId,
+    ScenarioSchema,
+    Text,
+    UnitSchema,
+    _Strict,
+)
 
 UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
 Size = Literal[SIZES]  # type: ignore[valid-type]
 Turn = Literal[TURNS]  # type: ignore[valid-type]
 Weather = Literal[tuple(WEATHER_EFFECTS)]  # type: ignore[valid-type]
 ZocClass = Literal[ZOC_CLASSES]  # type: ignore[valid-type]
+NestState = Literal[NEST_STATES]  # type: ignore[valid-type]
+# 26.15.4: the German off-map boxes air units may be placed on (the OMM boxes and the Transit Display's).
+OmmBox = Literal[tuple(n for n, b in BOXES.items() if b.side == "german" and "OMM" in n)]  # type: ignore[valid-type]
+# Support Points held or paid a turn: the text bounds none of them (the tracks are GAPs); more than 99 is
+# taken for a typing slip, not a reading of the rules.
+SupportPoints = Annotated[StrictInt, Field(ge=0, le=99)]
 
 
 class KgUnitSchema(UnitSchema):
@@ -49,16 +63,27 @@ class KgOptionsSchema(_Strict):
 class ArmySpSchema(_Strict):
     """Each army's support points (26.10): the 1st US and 2nd British Army reserves, the German SP."""
 
-    US: Count = 0
-    UK: Count = 0
-    DE: Count = 0
+    US: SupportPoints = 0
+    UK: SupportPoints = 0
+    DE: SupportPoints = 0
 
 
 class DepotSpSchema(_Strict):
     """What the Depot Track's SP row pays each nationality a turn (26.10.2; the card is a GAP)."""
 
-    US: Count = 0
-    UK: Count = 0
+    US: SupportPoints = 0
+    UK: SupportPoints = 0
+
+
+class WeaponsNestSchema(_Strict):
+    """A Weapons Nest of the set-up (26.2.4): its printed name, its state (22.6.8, 22.7), its hex if printed.
+
+    Without ``hex`` the map draws it at its historical position (``maps/history/weapons_nests.yaml``).
+    """
+
+    name: Text
+    state: NestState
+    hex: HexId | None = None
 
 
 class MulberrySchema(_Strict):
@@ -90,12 +115,16 @@ class KgScenarioSchema(ScenarioSchema):
     mulberry: MulberrySchema | None = None
     depots: DepotsSchema | None = None
     depot_sp: DepotSpSchema | None = None  # 26.10.2
-    weapons_nests: list[dict[str, str]] | None = None
+    weapons_nests: list[WeaponsNestSchema] | None = None  # 26.2.4, 22.6.8
     fortress_cherbourg: StrictBool = False  # 26.20.6
-    cherbourg_sp: Count | None = None  # 26.10.7
+    cherbourg_sp: SupportPoints | None = None  # 26.10.7
     air_supply_ap: Annotated[StrictInt, Field(ge=0, le=4)] = 0  # 26.15.1
     air_rail: StrictBool = False  # 26.15.2
-    air_rail_value: Count | None = None  # 26.4.4, 26.10.7
-    rail_capacity: Count | None = None  # 26.4.3
-    rail_interdiction_level: Annotated[StrictInt, Field(ge=1)] = 1  # 26.4.4
-    air_omm_targets: dict[str, Annotated[StrictInt, Field(ge=0, le=2)]] | None = None  # 26.15.4
+    # 26.4.4: the level is compared with a roll of two dice, so a level above 12 (or an air unit's value
+    # that would take level 1 past it) says nothing more (DERIVED).
+    air_rail_value: Annotated[StrictInt, Field(ge=0, le=11)] | None = None  # 26.4.4, 26.10.7
+    # 26.4.3: the most units in the Rail Reinforcement box (22.7 gives 2; the track is a GAP, and more than
+    # 20 is taken for a typing slip).
+    rail_capacity: Annotated[StrictInt, Field(ge=0, le=20)] | None = None
+    rail_interdiction_level: Annotated[StrictInt, Field(ge=1, le=12)] = 1  # 26.4.4
+    air_omm_targets: dict[OmmBox, Annotated[StrictInt, Field(ge=0, le=2)]] | None = None  # 26.15.4

@@ -48,9 +48,10 @@ class KgRules(RuleSet):
         ``army_sp_UK``, ``army_sp_DE`` (or ``army_sp`` with a mapping): whole numbers from 0.
         """
         from normandy_lab.errors import RefusedError
+        from normandy_lab.rules.section import checked
 
         if name == "fortress_cherbourg":
-            declared = _declare_fortress(state, value)
+            declared = _declare_fortress(state, checked(state, name, value))
             if declared and not state.markers["fortress_cherbourg"]:  # declared now: its withdrawal turn
                 return state.evolve(fortress_cherbourg=True, fortress_declared_on=state.date.isoformat())
             return state.evolve(fortress_cherbourg=declared)
@@ -58,15 +59,6 @@ class KgRules(RuleSet):
             from normandy_lab.rules.kg.withdrawal import withdraw
 
             return withdraw(state, value)
-        if name == "cherbourg_sp":  # 26.10.7: the Cherbourg HQ's own SP, where a scenario does not give them
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise RefusedError(f"cherbourg_sp is a whole number from 0, not {value!r} (26.10.7)")
-            return state.evolve(cherbourg_sp=value)
-        if name in ("rail_capacity", "air_rail_value", "rail_interdiction_level"):  # 26.4.3, 26.4.4
-            least = 1 if name == "rail_interdiction_level" else 0
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise RefusedError(f"{name} is a whole number from {least}, not {value!r} (26.4.3, 26.4.4)")
-            return state.evolve(**{name: value})
         if name == "cherbourg_rail":  # 26.10.7: a rail point brings Cherbourg up to 2 SP
             from normandy_lab.rules.kg.logistics import cherbourg_rail
 
@@ -75,22 +67,21 @@ class KgRules(RuleSet):
             from normandy_lab.rules.kg.logistics import boost_mulberry
 
             return boost_mulberry(state, value)
+        # The markers of the scenario's section: the same checks as a scenario file's (rules.kg.section).
+        if name in ("cherbourg_sp", "rail_capacity", "air_rail_value", "rail_interdiction_level"):
+            return state.evolve(**{name: checked(state, name, value)})  # 26.10.7, 26.4.3, 26.4.4
         if name in ("air_supply_ap", "air_rail", "air_omm_targets"):
             from normandy_lab.rules.kg.air import set_air_marker
 
             return set_air_marker(state, name, value)
         markers = {"mulberry": ("A", "B"), "army_sp": ("US", "UK", "DE"), "depot_sp": ("US", "UK")}
+        said = name
         for marker, keys in markers.items():
             if name.startswith(f"{marker}_") and name[len(marker) + 1 :] in keys:
-                name, value = marker, {name[len(marker) + 1 :]: value}
+                name, value = marker, {name[len(marker) + 1 :]: value}  # mulberry_A: 3 is mulberry: {A: 3}
             if name != marker:
                 continue
-            if not isinstance(value, dict) or set(value) - set(keys):
-                raise RefusedError(
-                    f"{marker} is a mapping of {', '.join(keys)} to whole numbers, not {value!r}"
-                )
-            if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value.values()):
-                raise RefusedError(f"{marker} values are whole numbers from 0, not {value!r}")
+            checked(state, marker, value, said)  # the scenario schema's mapping, its keys and ranges
             return state.evolve(**{marker: {**state.markers[marker], **value}})
         raise RefusedError(
             "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE, "
@@ -229,24 +220,16 @@ class KgRules(RuleSet):
 
         return KgUnitSchema
 
-    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
-        """Read KG's section: the stage, the armies' SP, the Mulberry levels, the WN states, Cherbourg."""
-        return {
-            "stage": data.get("stage", "build-up"),
-            "fortress_cherbourg": bool(data.get("fortress_cherbourg", False)),
-            "cherbourg_sp": data.get("cherbourg_sp"),
-            "air_supply_ap": int(data.get("air_supply_ap", 0)),
-            "air_rail": bool(data.get("air_rail", False)),
-            "air_rail_value": data.get("air_rail_value"),
-            "rail_capacity": data.get("rail_capacity"),
-            "rail_interdiction_level": int(data.get("rail_interdiction_level", 1)),
-            "air_omm_targets": {k: v for k, v in dict(data.get("air_omm_targets") or {}).items() if v},
-            "army_sp": {**self.markers["army_sp"], **dict(data.get("army_sp") or {})},
-            "mulberry": {**self.markers["mulberry"], **dict(data.get("mulberry") or {})},
-            "depots": {**self.markers["depots"], **dict(data.get("depots") or {})},
-            "depot_sp": dict(data.get("depot_sp") or {}),
-            "weapons_nests": tuple(tuple(sorted(w.items())) for w in data.get("weapons_nests") or ()),
-        }
+    def section(self) -> tuple[Any, ...]:
+        """Return KG's section, each marker checked in :mod:`.section`.
+
+        The stage (26.3.2), the armies' and depots' SP (26.10, 26.10.2), the Mulberry and depot levels
+        (26.19.2-3), the Weapons Nests (26.2.4, 22.6.8), Cherbourg (26.10.7, 26.20.6), air (26.15) and rail
+        (26.4.3-4).
+        """
+        from normandy_lab.rules.kg.section import SECTION
+
+        return SECTION
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine the Build-up's supply (26.9-26.11; :mod:`.supply`)."""
