@@ -17,6 +17,19 @@ def any_grid(system):
     return grid(system)
 
 
+@pytest.fixture(scope="session")
+def dask_client():
+    """A Dask LocalCluster of two worker processes, shared by the test modules that sweep on one."""
+    from normandy_lab.sweeps import local_cluster
+
+    client = local_cluster(2)
+    yield client
+    cluster = client.cluster
+    client.close()
+    cluster.close()
+    assert cluster.status.name == "closed"
+
+
 #: URL schemes a standalone page may load from: anything else means it reached for the network.
 OFFLINE_SCHEMES = ("file:", "data:", "blob:", "about:")
 

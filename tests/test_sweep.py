@@ -5,17 +5,13 @@ from __future__ import annotations
 import pytest
 
 import normandy_lab as nl
-from normandy_lab.sweeps import COLUMNS, Variant, grid, local_cluster
+from normandy_lab.sweeps import COLUMNS, Variant, grid
 
 
 @pytest.fixture(scope="module")
-def client():
-    client = local_cluster(2)
-    yield client
-    cluster = client.cluster
-    client.close()
-    cluster.close()
-    assert cluster.status.name == "closed"
+def client(dask_client):
+    """The session's cluster of two worker processes (conftest), stopped cleanly at the end."""
+    return dask_client
 
 
 VARIANTS = grid(

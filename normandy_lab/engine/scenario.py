@@ -216,7 +216,8 @@ def _expected_out(
                 entry, field, "names a date or a turn alone", "give both date and turn, or neither"
             )
         if "date" in entry:
-            date, turn = dt.date.fromisoformat(str(entry["date"])), str(entry["turn"])
+            # The schema checks the date's form only: a quoted '1944-06-31' has it and is no day.
+            date, turn = _real_date(check, entry, f"{field}.date", entry["date"]), str(entry["turn"])
             problem = rules.turn_problem(date, turn) or (
                 (f"{date} is before the scenario's date", "name a later date") if date < start[0] else None
             )
@@ -232,6 +233,18 @@ def _expected_out(
         source = entry.get("source", "").strip()
         found.append(ExpectedOut(unit, entry["why"], entry["reason"].strip(), source, date, turn))
     return tuple(found)
+
+
+def _real_date(check: _Checker, where: Any, field: str, value: Any) -> dt.date:
+    """Return the date a field gives (a date, or its text), refusing one the calendar does not have."""
+    if isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise check.fail(
+            where, field, f"{value!r} is not a real date", "write a day that exists, as YYYY-MM-DD"
+        ) from None
 
 
 def _canonical_hex(check: _Checker, where: Any, field: str, value: str, g) -> str:
@@ -390,16 +403,49 @@ def historical_scenarios(system: str = "bfn") -> list[str]:
     return sorted(p.stem for p in SCENARIO_DIR.glob(f"{system}_1944-*.yaml"))
 
 
+class ScenarioNotFoundError(ScenarioError, FileNotFoundError):
+    """No scenario by that name or path; the message lists the nearest scenarios.
+
+    Also a ``FileNotFoundError``, which is what callers caught before it was in the project's tree.
+    """
+
+
+# A path longer than this is no scenario's: the system would refuse it (ENAMETOOLONG), and echoing it back
+# in the message would bury the advice.
+MAX_NAME_CHARS = 1024
+
+
 def scenario_path(path_or_name: str | Path) -> Path:
-    """Resolve a scenario file: a path, or a name in ``scenarios/`` (with or without ``.yaml``)."""
-    path = Path(path_or_name)
-    if path.exists():
-        return path
-    for candidate in (SCENARIO_DIR / path, SCENARIO_DIR / f"{path}.yaml"):
-        if candidate.exists():
-            return candidate
+    """Resolve a scenario file: a path, or a name in ``scenarios/`` (with or without ``.yaml``).
+
+    Raises
+    ------
+    ScenarioError
+        For what is not a name or a path (``None``, a number); :class:`ScenarioNotFoundError` (also a
+        ``FileNotFoundError``) for a name that is not there, with the nearest scenario names.
+    """
     names = sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
-    raise FileNotFoundError(f"no scenario {str(path_or_name)!r}; scenarios are: {', '.join(names)}")
+    if not isinstance(path_or_name, str | Path) or isinstance(path_or_name, bool):
+        raise ScenarioError(
+            f"load_scenario: {path_or_name!r} is not a scenario's name or path; give text, the name of one "
+            f"of {', '.join(names)}, or a file's path"
+        )
+    text = str(path_or_name)
+    shown = repr(text) if len(text) <= 80 else f"{text[:60]!r}... ({len(text):,} characters)"
+    if len(text) > MAX_NAME_CHARS or "\x00" in text or not text.strip():
+        raise ScenarioNotFoundError(
+            f"no scenario {shown}: not a name or path a file can have; scenarios are: {', '.join(names)}"
+        )
+    path = Path(path_or_name)
+    for candidate in (path, SCENARIO_DIR / path, SCENARIO_DIR / f"{path}.yaml"):
+        try:
+            if candidate.exists():
+                return candidate
+        except OSError:  # a name the file system cannot hold (too long a part, a folder denied): not there
+            continue
+    close = difflib.get_close_matches(path.stem if path.suffix == ".yaml" else text, names, n=3)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    raise ScenarioNotFoundError(f"no scenario {shown}; {hint}scenarios are: {', '.join(names)}")
 
 
 def load_scenario(path_or_name: str | Path) -> GameState:

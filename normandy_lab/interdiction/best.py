@@ -8,14 +8,18 @@ out, its marginal gain), the bound beside the value, and the picks as study edit
 
 from __future__ import annotations
 
+import difflib
 import math
+import numbers
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
 
 from normandy_lab.engine.state import GameState
-from normandy_lab.interdiction.candidates import Target, targets
+from normandy_lab.errors import RefusedError
+from normandy_lab.interdiction.candidates import Target, _targets
 from normandy_lab.interdiction.objectives import from_rows, resolve
 from normandy_lab.interdiction.search import Evaluator, coverage_bound, exact, greedy
 
@@ -46,6 +50,10 @@ class InterdictionResult:
     table
         One row a pick: ``pick`` (1, 2, ...), ``kind``, ``target``, ``label``, ``gain`` (what it added),
         ``total`` (the gain so far), ``units_out`` (the side's units it put out, given the picks before it).
+    k
+        The number of cuts searched for (at most the number of candidates); greedy may pick fewer.
+    stopped
+        Why the search stopped before it was done ("" when it was not): greedy's budget spent.
     """
 
     side: str
@@ -59,6 +67,8 @@ class InterdictionResult:
     candidates: int
     table: pd.DataFrame = field(repr=False)
     state: GameState = field(repr=False)
+    k: int = 0
+    stopped: str = ""
 
     @property
     def gain(self) -> float:
@@ -103,16 +113,27 @@ class InterdictionResult:
         return explore(self.study(scenario_or_study, upto))
 
     def summary(self) -> str:
-        """Say the answer in a line: the picks' damage, the method, and the bound."""
+        """Say the answer in a line: the picks' damage, the method, the bound, and why it stopped early."""
+        k = self.k or len(self.picks)
+        searched = f"{self.method} over {self.candidates} targets in {self.evaluations} supply determinations"
+        stopped = f"; stopped early: {self.stopped}" if self.stopped else ""
+        if not self.picks:
+            # No "+0 by 0 cuts": say that nothing was cut, and why.
+            why = self.stopped or (
+                f"none of the {self.candidates} targets adds to {self.objective} ({self.baseline:g}) when cut"
+            )
+            return f"nothing cut against the {self.side} side: {why} ({searched})"
         bound = (
-            f"; at most {self.bound:g} could be put out by {_cuts(len(self.picks))} (gap {self.gap:g})"
+            f"; at most {self.bound:g} could be put out by {_cuts(k)} (gap {self.gap:g})"
             if self.bound is not None
             else ""
         )
+        fewer = ""
+        if len(self.picks) < k and not self.stopped:
+            fewer = f" (of {k} asked: no further cut adds anything)"
         return (
-            f"{_cuts(len(self.picks))} against the {self.side} side: {self.objective} {self.baseline:g} -> "
-            f"{self.value:g} (+{self.gain:g}), {self.method} over {self.candidates} targets in "
-            f"{self.evaluations} supply determinations{bound}"
+            f"{_cuts(len(self.picks))}{fewer} against the {self.side} side: {self.objective} "
+            f"{self.baseline:g} -> {self.value:g} (+{self.gain:g}), {searched}{bound}{stopped}"
         )
 
 
@@ -121,7 +142,7 @@ def _cuts(n: int) -> str:
 
 
 def best_targets(
-    state: GameState,
+    state: GameState | str,
     side: str,
     k: int,
     candidates: Any = "bridges",
@@ -138,21 +159,27 @@ def best_targets(
     Parameters
     ----------
     state
-        The situation (any registered rule system's).
+        The situation (any registered rule system's), or a scenario's name or path (it is loaded).
     side
         ``"allied"`` or ``"german"``: the side whose supply the cuts hurt.
     k
-        How many targets to cut (the air effort).
+        How many targets to cut (the air effort): a whole number, at least 1.
     candidates, river, within
         What may be cut (:func:`normandy_lab.interdiction.candidates.targets`): ``"bridges"``,
-        ``"road_hexes"``, hex ids or a shapely area; bridges over a named river; targets inside an area.
+        ``"road_hexes"``, hex ids or a shapely area; bridges over the river of that whole name; targets
+        inside an area.
     objective
-        ``"units_out"``, ``"line_mp"`` or a function ``(report, side) -> float``.
+        ``"units_out"``, ``"line_mp"`` or a function ``(report, side) -> float`` (a finite number).
     budget
-        The most supply determinations the search may make (None: no limit); an exact search that would
-        need more runs greedily instead.
+        The most supply determinations the search may make (None: no limit; else a whole number, at least
+        1).  An exact search needs one a set; greedy needs one a target to start, then stops when the
+        budget is spent, keeping its picks (``result.stopped`` says so).
     method
-        ``"exact"``, ``"greedy"`` or ``"auto"`` (exact when there are at most ``max_exact`` sets of k).
+        ``"exact"``, ``"greedy"`` or ``"auto"`` (exact when there are at most ``max_exact`` sets of k, and
+        the budget covers them).  An exact search of more sets than ``max_exact`` (or than the budget,
+        when one is given) is refused before it starts, with its size and an estimate of its time.
+    max_exact
+        The most sets of k an exact search tries without a budget that covers them.
     client
         A ``distributed.Client``: the sets are evaluated through :func:`normandy_lab.sweep` on its cluster,
         in batches (``"units_out"`` and ``"line_mp"`` only; a custom objective needs the report and runs
@@ -161,40 +188,76 @@ def best_targets(
     Returns
     -------
     InterdictionResult
+
+    Raises
+    ------
+    RefusedError
+        Before the search, for an argument that is none of these (the message names the argument, the
+        value, what is allowed and the nearest name), for candidates that leave nothing to cut, and for an
+        exact search out of reach; during it, for an objective that returns anything but a finite number.
     """
     from normandy_lab.engine.supply import supply
 
-    if side not in ("allied", "german"):
-        raise ValueError(f"side is 'allied' or 'german', not {side!r}")
-    if k < 1:
-        raise ValueError(f"k is how many targets to cut: at least 1, not {k}")
-    found = targets(state, candidates, river=river, within=within)
+    state = _state_arg(state)
+    side = _one_of("side", side, ("allied", "german"))
+    k = _whole("k", k, "k is how many targets to cut")
+    budget = (
+        None
+        if budget is None
+        else _whole("budget", budget, "budget is the most supply determinations to make")
+    )
+    max_exact = _whole("max_exact", max_exact, "max_exact is the most sets of k an exact search may try")
+    method = _one_of("method", method, ("auto", "exact", "greedy"))
+    if not callable(objective):
+        _one_of("objective", objective, ("units_out", "line_mp"), "or a function (report, side) -> float")
+    if client is not None and callable(objective):
+        raise RefusedError(
+            "best_targets: objective: a custom objective reads the report, which stays on the cluster; run "
+            "it without a client, or use 'units_out' or 'line_mp'"
+        )
+    found = _targets(state, candidates, river, within, "best_targets")
+    n = len(found)
+    if n == 0:
+        kind = candidates if isinstance(candidates, str) else "target"
+        over = f" over the {river}" if river else ""
+        sheets = " sheets in play" if state.maps else ""
+        raise RefusedError(
+            f"best_targets: candidates: nothing to cut: no {kind}{over} is still standing on the "
+            f"{state.system} map{sheets}; repair some, or choose other candidates"
+        )
+    k_used = min(k, n)
+    sets = math.comb(n, k_used)
+    started = time.perf_counter()
     baseline_report = supply(state)
+    each = time.perf_counter() - started  # one determination: the yardstick of an estimate
+    # An exact search evaluates every set, the uncut state, and the smaller sets that order its picks.
+    need = sets + k_used * (k_used + 1) // 2
+    over_budget = budget is not None and need > budget
+    if method == "exact" and (over_budget or (budget is None and sets > max_exact)):
+        raise RefusedError(_too_large(n, k_used, sets, need, each, budget, max_exact))
+    if method == "greedy" or (method == "auto" and (sets > max_exact or over_budget)):
+        if budget is not None and budget < n + 1:
+            raise RefusedError(
+                f"best_targets: budget: {budget} supply determinations are too few: greedy needs at least "
+                f"{n + 1} (the uncut state and each of the {n} targets once) before its first pick; give a "
+                "larger budget, none, or fewer candidates (river=, within=, a shortlist)"
+            )
+        use_exact = False
+    else:
+        use_exact = True
     fn, name = resolve(objective, baseline_report, side)
     rows_fn = None
     if client is not None:
-        if callable(objective):
-            raise ValueError("a custom objective reads the report: run it without a client")
         rows_fn = from_rows(name, baseline_report, side)
-    evaluator = Evaluator(state, side, fn, client=client, from_rows=rows_fn)
+    evaluator = Evaluator(state, side, fn, client=client, from_rows=rows_fn, name=name)
     evaluator.targets = found
-    evaluator.cache[frozenset()] = fn(baseline_report, side)
-    n = len(found)
-    k_used = min(k, n)
-    sets = math.comb(n, k_used) if n else 0
-    limit = min(max_exact, budget) if budget is not None else max_exact
-    if method == "exact" and sets > (budget if budget is not None else sets):
-        raise ValueError(f"an exact search needs {sets} supply determinations, more than the budget {budget}")
-    use_exact = method == "exact" or (method == "auto" and sets <= limit)
-    if method not in ("auto", "exact", "greedy"):
-        raise ValueError(f"method is 'auto', 'exact' or 'greedy', not {method!r}")
-    if n == 0:
-        picks, value = (), evaluator.value(frozenset())
-    elif use_exact:
+    evaluator.cache[frozenset()] = evaluator.checked(fn(baseline_report, side), frozenset())
+    stopped = ""
+    if use_exact:
         picks, value = exact(evaluator, n, k_used)
         picks = _most_first(evaluator, picks)
     else:
-        picks, value = greedy(evaluator, n, k_used)
+        picks, value, stopped = greedy(evaluator, n, k_used, budget)
     bound = None
     if name == "units_out":
         bound, _ = coverage_bound(baseline_report, side, found, k_used)
@@ -203,8 +266,74 @@ def best_targets(
         side=side, objective=name, method="exact" if use_exact else "greedy",
         picks=[found[i] for i in picks], baseline=evaluator.value(frozenset()), value=value,
         bound=None if bound is None else float(bound), evaluations=evaluator.evaluations, candidates=n,
-        table=table, state=state,
+        table=table, state=state, k=k_used, stopped=stopped,
     )  # fmt: skip
+
+
+def _state_arg(state: Any) -> GameState:
+    """Return the state ``best_targets`` works on: a state, or a scenario's name or path, loaded."""
+    from pathlib import Path
+
+    from normandy_lab.engine.scenario import load_scenario
+
+    if isinstance(state, GameState):
+        return state
+    if isinstance(state, str | Path):
+        return load_scenario(state)  # an unknown name is refused there, with the nearest
+    raise RefusedError(
+        f"best_targets: state: {_shown(state)} is not a state; give a GameState (nl.load_scenario(...), "
+        "study.state) or a scenario's name"
+    )
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _whole(name: str, value: Any, what: str) -> int:
+    """Return a whole-number argument of at least 1, refusing anything else (True and 2.0 included)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise RefusedError(
+            f"best_targets: {name}: {_shown(value)} is not allowed; {what}: a whole number, at least 1"
+        )
+    return int(value)
+
+
+def _one_of(name: str, value: Any, allowed: tuple[str, ...], more: str = "") -> str:
+    """Return a text argument that is one of ``allowed``, refusing anything else with the nearest."""
+    if isinstance(value, str) and value in allowed:
+        return value
+    close = difflib.get_close_matches(value, allowed, n=1) if isinstance(value, str) else []
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    listed = ", ".join(repr(a) for a in allowed)
+    more = f" {more}" if more else ""
+    said = f"best_targets: {name}: {_shown(value)} is not allowed"
+    raise RefusedError(f"{said}; {hint}give one of {listed}{more}")
+
+
+def _duration(seconds: float) -> str:
+    """Say a duration roughly, in the unit that reads best."""
+    for unit, size in (("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:,.0f} {unit}"
+    return f"{seconds:.0f} seconds"
+
+
+def _too_large(n: int, k: int, sets: int, need: int, each: float, budget: int | None, max_exact: int) -> str:
+    """Say why an exact search is refused: its size, an estimate of its time, and what would do instead."""
+    if budget is not None:
+        limit = f"the budget ({budget:,}; it needs {need:,} with the uncut state and the picks' order)"
+    else:
+        limit = f"max_exact ({max_exact:,})"
+    greedy_about = n + 1 + 2 * k * n  # the singles, then a few re-evaluations a pick (often far fewer)
+    return (
+        f"best_targets: method: an exact search over {n} targets tries every set of {k}: {sets:,} sets, "
+        f"one supply determination each, about {_duration(sets * each)} at {each:.2g} s a determination "
+        f"(the uncut state's), more than {limit}; method='greedy' would do with at most about "
+        f"{greedy_about:,} determinations, or give fewer candidates (river=, within=, a shortlist), or a "
+        f"budget of at least {need:,} to run it anyway"
+    )
 
 
 def _most_first(evaluator: Evaluator, picks: tuple[int, ...]) -> tuple[int, ...]:

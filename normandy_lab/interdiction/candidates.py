@@ -9,11 +9,14 @@ named river, inside an area (a shapely geometry in longitude and latitude), not 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import difflib
+import unicodedata
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.errors import RefusedError
 
 
 @dataclass(frozen=True)
@@ -67,8 +70,9 @@ def targets(
         runs through), a list of hex ids, a shapely geometry (longitude, latitude): the land hexes whose
         centres lie inside it, or a list of :class:`Target` (a shortlist, taken as it is).
     river
-        Keep only the bridges over water of this name (``"Orne"``, ``"Vire"``: the map's ``water_name``,
-        matched without regard to case).
+        Keep only the bridges over water of this name (``"Orne"``, ``"Vire"``: the map's ``water_name``).
+        The whole name is matched, without regard to case or accents: ``"Vire"`` takes a bridge over the
+        Vire (alone or where another water meets it), not one over the Canal de Vire et Taute.
     within
         Keep only the targets inside this shapely geometry (longitude, latitude): a bridge by its middle, a
         hex by its centre.
@@ -76,55 +80,176 @@ def targets(
     Returns
     -------
     list of Target
-        In the map's order, each once.
+        In the map's order, each once (empty when, say, every bridge over the river is down already).
+
+    Raises
+    ------
+    RefusedError
+        For a ``candidates`` that is none of these (an empty list, a number, a misspelt kind, an area that
+        holds no land hex), a ``river`` that is not text or not a water any bridge of the map crosses
+        (with the nearest names), a ``within`` that is not an area, is empty or holds no target;
+        ``HexIdError`` for a hex id that is malformed or off the map.
     """
+    return _targets(state, candidates, river, within, "targets")
+
+
+KINDS = ("bridges", "road_hexes")
+
+
+def _targets(state: GameState, candidates: Any, river: Any, within: Any, caller: str) -> list[Target]:
+    """:func:`targets`, its refusals beginning with ``caller`` (the public function the user called)."""
     from normandy_lab.grids import grid
     from normandy_lab.terrain import terrain_map
 
+    _check_area(within, "within", caller)
+    if river is not None and not isinstance(river, str):
+        raise RefusedError(f"{caller}: river: {_shown(river)} is not text; name a river, e.g. river='Vire'")
     if isinstance(candidates, list | tuple) and candidates and all(isinstance(c, Target) for c in candidates):
         if river is not None or within is not None:
-            raise ValueError("river= and within= choose among the map's targets, not a list of Targets")
+            raise RefusedError(
+                f"{caller}: river= and within= choose among the map's targets, not a list of Targets; "
+                "filter the list yourself, or give candidates='bridges'"
+            )
         return list(dict.fromkeys(candidates))  # chosen already (another study's picks, a shortlist)
+    ids_given = _hex_ids_given(candidates, caller)
     tmap = terrain_map(state.system, progress=False)
     g = grid(state.system)
-    if isinstance(candidates, str) and candidates == "bridges":
+    if candidates == "bridges":
         sides = tmap.hexsides
         standing = ~sides.index.isin(list(state.destroyed_bridges))
         keep = (sides["road_bridge"] | sides["rail_bridge"]) & standing
         if river is not None:
-            keep &= sides["water_name"].fillna("").str.casefold().str.contains(river.casefold(), regex=False)
+            keep &= _over_river(sides, river, caller, state.system)
         if state.maps:  # only the sheets in play
             keep &= sides["a"].map(g.sheet_of).isin(state.maps) & sides["b"].map(g.sheet_of).isin(state.maps)
         chosen = sides[keep]
         if within is not None:
             middles = [geom.interpolate(0.5, normalized=True) for geom in chosen.geometry]
             chosen = chosen[[within.contains(point) for point in middles]]
+            if chosen.empty:
+                raise RefusedError(
+                    f"{caller}: within: the area {_bounds(within)} holds no target: no standing bridge "
+                    f"{'over the ' + river + ' ' if river else ''}of the {state.system} map has its middle "
+                    "inside it; check the area (longitude, latitude, in that order) or widen it"
+                )
         return [Target("bridge", str(key), _bridge_words(row)) for key, row in chosen.iterrows()]
     if river is not None:
-        raise ValueError("river= filters bridges: use candidates='bridges'")
+        raise RefusedError(f"{caller}: river: river= filters bridges; use candidates='bridges'")
     hexes = tmap.hexes
     land = hexes["terrain"].astype(str).map(lambda t: t not in ("Sea", "All Sea", "Impassable"))
-    if isinstance(candidates, str) and candidates == "road_hexes":
+    if candidates == "road_hexes":
         ids = [h for h in _road_hexes(state.system) if land[h]]
-    elif isinstance(candidates, str):
-        raise ValueError(
-            f"candidates is 'bridges', 'road_hexes', a list of hex ids or a geometry, not {candidates!r}"
-        )
-    elif hasattr(candidates, "contains"):  # an area
+    elif ids_given is None:  # an area
         from shapely import contains_xy
 
         inside = contains_xy(candidates, *_centres(state.system))
         ids = [str(g._ids[i]) for i in inside.nonzero()[0] if land[str(g._ids[i])]]
+        if not ids:
+            raise RefusedError(
+                f"{caller}: candidates: the area {_bounds(candidates)} holds no land hex of the "
+                f"{state.system} map; check the area (longitude, latitude, in that order) or widen it"
+            )
     else:
-        ids = [g.canonical(h) for h in candidates]
+        ids = [g.canonical(h) for h in ids_given]
     if within is not None:
         from shapely import contains_xy
 
         lon, lat = _centres(state.system)
         inside = contains_xy(within, lon, lat)
         ids = [h for h in ids if inside[g.index(h)]]
+        if not ids:
+            raise RefusedError(
+                f"{caller}: within: the area {_bounds(within)} holds no target: none of the hexes chosen "
+                "has its centre inside it; check the area (longitude, latitude, in that order)"
+            )
     seen: dict[str, None] = dict.fromkeys(ids)
     return [Target("hex", h, f"hex {h}") for h in seen]
+
+
+def _shown(value: Any) -> str:
+    """Say a value as its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _bounds(area: Any) -> str:
+    """Say where an area lies: its bounds in longitude and latitude."""
+    x0, y0, x1, y1 = area.bounds
+    return f"(lon {x0:.3f} to {x1:.3f}, lat {y0:.3f} to {y1:.3f})"
+
+
+def _check_area(area: Any, name: str, caller: str) -> None:
+    """Refuse an ``area`` argument that is not a shapely geometry, or is an empty one (None passes)."""
+    from shapely.geometry.base import BaseGeometry
+
+    if area is None:
+        return
+    if not isinstance(area, BaseGeometry):
+        raise RefusedError(
+            f"{caller}: {name}: {_shown(area)} is not an area; give a shapely geometry in longitude and "
+            "latitude, e.g. shapely.box(-1.2, 49.0, -0.9, 49.3)"
+        )
+    if area.is_empty:
+        raise RefusedError(f"{caller}: {name}: an empty area holds nothing; give an area with a surface")
+
+
+def _hex_ids_given(candidates: Any, caller: str) -> list[str] | None:
+    """Check ``candidates``; return the hex ids when it is a list of them (None for a kind or an area)."""
+    from shapely.geometry.base import BaseGeometry
+
+    allowed = "'bridges', 'road_hexes', a list of hex ids, a shapely area or a list of Targets"
+    if isinstance(candidates, str):
+        if candidates in KINDS:
+            return None
+        close = difflib.get_close_matches(candidates, KINDS, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise RefusedError(f"{caller}: candidates: {_shown(candidates)} is not allowed; {hint}give {allowed}")
+    if isinstance(candidates, BaseGeometry):
+        _check_area(candidates, "candidates", caller)
+        return None
+    if isinstance(candidates, Mapping | bytes) or not isinstance(candidates, Iterable):
+        raise RefusedError(f"{caller}: candidates: {_shown(candidates)} is not allowed; give {allowed}")
+    given = list(candidates)
+    if not given:
+        raise RefusedError(f"{caller}: candidates: an empty list has nothing to cut; give {allowed}")
+    for n, item in enumerate(given):
+        if not isinstance(item, str):
+            raise RefusedError(
+                f"{caller}: candidates[{n}]: {_shown(item)} is not a hex id; a list of candidates is all "
+                "hex ids (text, e.g. 'B2816') or all Targets"
+            )
+    return given
+
+
+def _plain(name: str) -> str:
+    """Return a water's name folded for matching: no case, no accents (``"Sélune"`` is ``"selune"``)."""
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
+
+
+def _over_river(sides: Any, river: str, caller: str, system: str) -> Any:
+    """Return which hexsides cross the river of that whole name; refuse a name no bridge crosses.
+
+    A hexside's ``water_name`` may name several waters (``"Vire; Elle"`` where they meet): the river is
+    matched against each whole name, so "Vire" is not found inside "Canal de Vire et Taute".
+    """
+    bridged = sides[sides["road_bridge"] | sides["rail_bridge"]]["water_name"].dropna().astype(str)
+    names = sorted({part.strip() for text in bridged for part in text.split(";") if part.strip()})
+    wanted = _plain(river)
+    if wanted not in {_plain(n) for n in names}:
+        by_plain = {_plain(n): n for n in names}
+        close = [by_plain[c] for c in difflib.get_close_matches(wanted, list(by_plain), n=3)]
+        hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+        raise RefusedError(
+            f"{caller}: river: no bridge of the {system} map crosses a water named {_shown(river)}; {hint}"
+            f"the rivers bridged are: {', '.join(names)}"
+        )
+    return (
+        sides["water_name"]
+        .fillna("")
+        .astype(str)
+        .map(lambda text: wanted in {_plain(part) for part in text.split(";")})
+    )
 
 
 def _bridge_words(row: Any) -> str:

@@ -15,6 +15,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from normandy_lab.errors import RefusedError
+
 Objective = Callable[[Any, str], float]
 
 
@@ -55,7 +57,7 @@ def resolve(objective: str | Objective, baseline: Any, side: str) -> tuple[Objec
         return units_out, "units_out"
     if objective == "line_mp":
         return line_mp(baseline, side), "line_mp"
-    raise ValueError(
+    raise RefusedError(
         f"objective is 'units_out', 'line_mp' or a function (report, side) -> float, not {objective!r}"
     )
 
@@ -86,4 +88,4 @@ def from_rows(name: str, baseline: Any, side: str) -> Callable[[Any], float]:
             return value
 
         return total
-    raise ValueError(f"a sweep computes 'units_out' and 'line_mp', not {name!r}: run it without a client")
+    raise RefusedError(f"a sweep computes 'units_out' and 'line_mp', not {name!r}: run it without a client")

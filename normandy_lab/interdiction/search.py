@@ -21,10 +21,12 @@ from __future__ import annotations
 import heapq
 import itertools
 import math
+import numbers
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.errors import RefusedError
 from normandy_lab.interdiction.candidates import Target
 
 # A verdict given without a line: cutting anything cannot change it.
@@ -45,12 +47,28 @@ class Evaluator:
         objective: Callable[[Any, str], float],
         client: Any = None,
         from_rows: Callable[[Any], float] | None = None,
+        name: str = "the objective",
     ) -> None:
         self.state, self.side, self.objective = state, side, objective
-        self.client, self.from_rows = client, from_rows
+        self.client, self.from_rows, self.name = client, from_rows, name
         self.cache: dict[frozenset[int], float] = {}
         self.targets: Sequence[Target] = ()
         self.batch = 1 if client is None else 4 * max(1, len(client.scheduler_info()["workers"]))
+
+    def checked(self, value: Any, picks: frozenset[int]) -> float:
+        """Return an objective's value as a float, refusing anything but a finite number.
+
+        A NaN compares false with everything, so the search would keep its first set and report
+        "nan -> -inf"; None or text would fail deep in the comparisons.  Either way the objective is at
+        fault, and the message says so, with what it returned and for which cuts.
+        """
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+            cuts = ", ".join(self.targets[i].key for i in sorted(picks)) if picks else "no cut"
+            raise RefusedError(
+                f"best_targets: objective: {self.name} returned {value!r} (with {cuts}); an objective "
+                "returns a finite number for a report and a side, the larger the worse for that side"
+            )
+        return float(value)
 
     def value(self, picks: frozenset[int]) -> float:
         """Return the objective with the targets at these positions cut."""
@@ -63,7 +81,7 @@ class Evaluator:
             self._on_cluster(todo)
         for picks in todo:
             if picks not in self.cache:
-                self.cache[picks] = self.objective(self.report(picks), self.side)
+                self.cache[picks] = self.checked(self.objective(self.report(picks), self.side), picks)
         return [self.cache[s] for s in sets]
 
     def _on_cluster(self, todo: list[frozenset[int]]) -> None:
@@ -94,22 +112,37 @@ class Evaluator:
         return len(self.cache)
 
 
-def exact(evaluator: Evaluator, n: int, k: int) -> tuple[tuple[int, ...], float]:
-    """Return the best set of ``k`` of ``n`` targets by trying them all (ties: the earliest in order)."""
+# Sets of an exact search evaluated together: enough to keep a cluster busy, few enough that memory holds
+# only one batch of them at a time (the sets themselves are made lazily, never listed whole).
+EXACT_BATCH = 1000
+
+
+def exact(evaluator: Any, n: int, k: int) -> tuple[tuple[int, ...], float]:
+    """Return the best set of ``k`` of ``n`` targets by trying them all (ties: the earliest in order).
+
+    The sets are drawn lazily, :data:`EXACT_BATCH` at a time: C(394, 4) sets listed at once would take
+    tens of gigabytes before the first determination.
+    """
     best: tuple[tuple[int, ...], float] = ((), -math.inf)
-    combos = list(itertools.combinations(range(n), k))
-    values = evaluator.values([frozenset(c) for c in combos])
-    for combo, value in zip(combos, values, strict=True):
-        if value > best[1]:
-            best = (combo, value)
+    combos = itertools.combinations(range(n), k)
+    while batch := list(itertools.islice(combos, EXACT_BATCH)):
+        values = evaluator.values([frozenset(c) for c in batch])
+        for combo, value in zip(batch, values, strict=True):
+            if value > best[1]:
+                best = (combo, value)
     return best
 
 
-def greedy(evaluator: Evaluator, n: int, k: int) -> tuple[tuple[int, ...], float]:
+def greedy(
+    evaluator: Evaluator, n: int, k: int, budget: int | None = None
+) -> tuple[tuple[int, ...], float, str]:
     """Return up to ``k`` targets chosen one at a time by the most added, re-evaluated lazily.
 
     A candidate is taken when its gain, re-evaluated after the last pick, still tops the queue; stale
-    candidates are re-evaluated a batch at a time (one in this process, several on a cluster).
+    candidates are re-evaluated a batch at a time (one in this process, several on a cluster).  With a
+    ``budget``, the search makes at most that many supply determinations in all (the uncut state and the
+    single cuts included) and stops when it is spent, keeping the picks made; the third value says so
+    ("" when it was not stopped).
     """
     chosen: list[int] = []
     base = evaluator.value(frozenset())
@@ -118,21 +151,28 @@ def greedy(evaluator: Evaluator, n: int, k: int) -> tuple[tuple[int, ...], float
     heap = [(-(value - base), i, 0) for i, value in enumerate(singles)]
     heapq.heapify(heap)
     current = base
+    stopped = ""
     while heap and len(chosen) < k:
         if heap[0][2] == len(chosen):  # fresh for the cuts chosen so far: the best there is
             negative_gain, i, _ = heapq.heappop(heap)
             if -negative_gain <= 0:
                 break  # nothing adds any damage: stop, not worse than what is chosen
             chosen.append(i)
-            current = evaluator.value(frozenset(chosen))
+            current = evaluator.value(frozenset(chosen))  # known already: it was this candidate's estimate
             continue
+        left = math.inf if budget is None else budget - evaluator.evaluations
+        if left <= 0:
+            stopped = (
+                f"the budget of {budget:,} supply determinations ran out after {len(chosen)} of {k} picks"
+            )
+            break
         stale = []
-        while heap and heap[0][2] != len(chosen) and len(stale) < evaluator.batch:
+        while heap and heap[0][2] != len(chosen) and len(stale) < min(evaluator.batch, left):
             stale.append(heapq.heappop(heap)[1])
         values = evaluator.values([frozenset([*chosen, i]) for i in stale])
         for i, value in zip(stale, values, strict=True):
             heapq.heappush(heap, (-(value - current), i, len(chosen)))
-    return tuple(chosen), current
+    return tuple(chosen), current, stopped
 
 
 def dependency(report: Any, side: str) -> dict[str, tuple[set[str], set[str]]] | None:

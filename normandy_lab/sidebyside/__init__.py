@@ -12,12 +12,16 @@ set-up of the day before), the table says the scenario's date and turn.
 from __future__ import annotations
 
 import datetime as dt
+import difflib
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 import pandas as pd
 
+from normandy_lab.errors import RefusedError
 from normandy_lab.sidebyside.formations import formation_key
 
 __all__ = ["SideBySide", "formation_key", "scenarios_on", "side_by_side"]
@@ -51,7 +55,7 @@ def scenarios_on(date: Any, stepped: bool = True) -> dict[str, str]:
     ``"<name>+1"``: that scenario stepped into its next turn, its units where the set-up put them (KG's
     22.6.8 on Turn 3, 8 June, when the Allies start tracing; BfN's 7 June on 8 June).
     """
-    day = dt.date.fromisoformat(str(date))
+    day = _day("scenarios_on", date)
     found: dict[str, str] = {}
     for system, name, first, last in _spans():
         if first <= day <= last:
@@ -74,14 +78,96 @@ def _next_last(name: str) -> dt.date:
     return max(start, rules.next_date(start) - dt.timedelta(days=1))
 
 
+def _day(caller: str, date: Any) -> dt.date:
+    """Return the day a date argument gives: a date, or its text as YYYY-MM-DD; refuse anything else.
+
+    A datetime is refused rather than cut to its day: a time of day means nothing to a game's date, and
+    one given may be a mistake for another day.
+    """
+    fix = "give a date, or its text as YYYY-MM-DD (e.g. '1944-06-07')"
+    if isinstance(date, dt.datetime) or not isinstance(date, dt.date | str):
+        raise RefusedError(f"{caller}: date: {_shown(date)} is not a date; {fix}")
+    if isinstance(date, dt.date):
+        return date
+    if not _ISO_DAY.fullmatch(date):
+        raise RefusedError(f"{caller}: date: {_shown(date)} is not a date as YYYY-MM-DD; {fix}")
+    try:
+        return dt.date.fromisoformat(date)
+    except ValueError:  # the form is right, the day does not exist (1944-06-31)
+        raise RefusedError(f"{caller}: date: {_shown(date)} is not a day of the calendar; {fix}") from None
+
+
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+# A scenario stepped on by more turns than this is no longer the scenario's situation (units stand where the
+# set-up put them): side by side steps one turn; a few are allowed for a study of one's own.
+MAX_STEPS = 9
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _parse_spec(spec: str) -> tuple[str, int]:
+    """Split a scenario spec, ``name`` or ``name+N``, into the name and the turns to step it."""
+    name, plus, steps = spec.partition("+")
+    if not plus:
+        return name, 0
+    if not steps.isdigit() or not 1 <= int(steps) <= MAX_STEPS:
+        raise RefusedError(
+            f"side_by_side: scenarios: {_shown(spec)}: after '+' comes the number of turns to step the "
+            f"scenario, 1 to {MAX_STEPS}; write e.g. '{name}+1'"
+        )
+    return name, int(steps)
+
+
+def _checked_scenarios(scenarios: Any) -> dict[str, str]:
+    """Return the ``scenarios`` argument checked: each game's key, with a scenario of that game.
+
+    Two keys naming scenarios of one game would compare that game with itself under two names, without a
+    word: the key must be the game of the scenario it names.
+    """
+    from normandy_lab.engine.scenario import load_scenario
+    from normandy_lab.rules import available
+
+    games = list(available())
+    if not isinstance(scenarios, Mapping):
+        raise RefusedError(
+            f"side_by_side: scenarios: {_shown(scenarios)} is not a mapping; give {{game: scenario}}, "
+            "e.g. {'bfn': 'bfn_1944-06-07_am', 'kg': 'kg_1944-06-07_t02'}"
+        )
+    chosen: dict[str, str] = {}
+    for key, spec in scenarios.items():
+        if key not in games:
+            close = difflib.get_close_matches(str(key), games, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            listed = ", ".join(games)
+            said = f"side_by_side: scenarios: {_shown(key)} is not a game"
+            raise RefusedError(f"{said}; {hint}the games are {listed}")
+        if not isinstance(spec, str):
+            raise RefusedError(
+                f"side_by_side: scenarios: {key!r}: {_shown(spec)} is not a scenario's name; give its name "
+                "as text, or name+1 for it stepped one turn"
+            )
+        name, _ = _parse_spec(spec)
+        system = load_scenario(name).system  # an unknown name is refused there, with the nearest
+        if system != key:
+            raise RefusedError(
+                f"side_by_side: scenarios: {key!r}: {spec!r} is a {system} scenario, not a {key} one; each "
+                "game appears once, under its own key"
+            )
+        chosen[key] = spec
+    return chosen
+
+
 def _state_of(spec: str) -> Any:
     """Return the state a scenario spec names: ``name``, or ``name+1`` stepped into its next turn."""
     from normandy_lab.engine.scenario import load_scenario
     from normandy_lab.engine.sequence import next_phase
 
-    name, _, steps = spec.partition("+")
+    name, steps = _parse_spec(spec)
     state = load_scenario(name)
-    for _ in range(int(steps or 0)):
+    for _ in range(steps):
         start = (state.date, state.turn)
         while (state.date, state.turn) == start:
             state = next_phase(state)
@@ -236,13 +322,20 @@ def side_by_side(date: Any, scenarios: dict[str, str] | None = None) -> SideBySi
 
     ``scenarios`` names the scenario of each game to use (default: :func:`scenarios_on`); a date no two
     games cover is refused, with the dates that are.
+
+    Raises
+    ------
+    RefusedError
+        Before any scenario's supply is worked out: a ``date`` that is not a date (text not YYYY-MM-DD, a
+        day the calendar lacks, None, a datetime, a list), a ``scenarios`` that is not a mapping of a game
+        to one of its scenarios (``name`` or ``name+N``), and fewer than two games.
     """
-    day = dt.date.fromisoformat(str(date))
-    chosen = dict(scenarios) if scenarios is not None else scenarios_on(day)
+    day = _day("side_by_side", date)
+    chosen = _checked_scenarios(scenarios) if scenarios is not None else scenarios_on(day)
     if len(chosen) < 2:
         days = {d for _, _, first, last in _spans() for d in _days(first, last)}
         covered = sorted(d.isoformat() for d in days if len(scenarios_on(d)) >= 2)
-        raise ValueError(
+        raise RefusedError(
             f"{day} is covered by {', '.join(chosen) or 'no game'}: side by side needs two; dates two games "
             f"cover: {', '.join(covered)}"
         )

@@ -22,14 +22,15 @@ from typing import Any
 import pandas as pd
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.errors import RefusedError
 from normandy_lab.sweeps.variants import Variant, grid
-from normandy_lab.sweeps.worker import COLUMNS, run_chunk
+from normandy_lab.sweeps.worker import COLUMNS, error_rows, run_chunk
 
 __all__ = ["COLUMNS", "Variant", "grid", "local_cluster", "sweep"]
 
 
 def _state_of(source: Any) -> GameState:
-    """Return the state a base names: a state, a scenario name, or a study (its state)."""
+    """Return the state a base names: a state, a scenario name or path, or a study (its state)."""
     from normandy_lab.engine.scenario import load_scenario
     from normandy_lab.engine.study import Study
 
@@ -37,23 +38,30 @@ def _state_of(source: Any) -> GameState:
         return source
     if isinstance(source, Study):
         return source.state
-    return load_scenario(str(source))
+    return load_scenario(source)  # refuses what is not a name or a path, with the nearest names
 
 
-def _bases(base: Any, variants: list[Variant]) -> dict[str, GameState]:
-    """Return the sweep's base situations by key.
+def _bases(base: Any, variants: list[Variant]) -> tuple[dict[str, GameState], dict[str, Exception]]:
+    """Return the sweep's base situations by key, and why each base a variant names could not be loaded.
 
-    The one given, as ""; or each of a mapping; and every scenario a variant names that is not among them.
+    The ``base`` argument is the sweep's own: the one given, as "", or each of a mapping; one that cannot
+    be loaded stops the sweep before any work.  A scenario only a variant names is that variant's: if it
+    cannot be loaded, the variant becomes an error row and the rest of the sweep goes on.
     """
     bases = (
         {str(k): _state_of(v) for k, v in base.items()}
         if isinstance(base, Mapping)
         else {"": _state_of(base)}
     )
+    failed: dict[str, Exception] = {}
     for variant in variants:
-        if variant.base not in bases:
+        if variant.base in bases or variant.base in failed or variant.problem:
+            continue
+        try:
             bases[variant.base] = _state_of(variant.base)
-    return bases
+        except Exception as exc:  # an unknown or unreadable scenario: this variant's error, not the sweep's
+            failed[variant.base] = exc
+    return bases, failed
 
 
 def _extend(rows: dict[str, list[Any]], got: dict[str, list[Any]]) -> None:
@@ -106,64 +114,76 @@ def sweep(
     on_rows
         Called with each chunk's rows as they come back, by column (to watch a long sweep, or write it
         away); if it raises ``KeyboardInterrupt`` the sweep stops there, as an interrupted notebook cell
-        does.
+        does, and returns the partial table.  If it raises any other exception the sweep stops too and
+        that exception propagates, with the rows computed so far attached as its ``partial_table``.
 
     Returns
     -------
     pandas.DataFrame
         In the variants' order; ``attrs["complete"]`` is False when the sweep was stopped (interrupted)
-        before every variant came back, and ``attrs["variants_done"]`` says how many did.
+        before every variant came back, and ``attrs["variants_done"]`` says how many did.  A variant that
+        fails (a base that cannot be loaded, options the game does not have, a bad cut or edit) is one row
+        with code ``error`` and the exception in ``rule``; the rest of the sweep goes on.
+
+    Raises
+    ------
+    RefusedError
+        Before any work, for a sweep that is not a list of variants, is empty, has a variant that is not a
+        mapping or has a field a variant does not, or names two variants alike; the ``base`` argument's
+        own errors (``ScenarioError`` for a scenario that is not there).
     """
     from tqdm.auto import tqdm
 
-    wanted = [Variant.of(v) for v in variants]
-    if not wanted:
-        raise ValueError("a sweep needs at least one variant")
-    names = [v.name for v in wanted]
-    if len(set(names)) != len(names):
-        doubled = sorted({n for n in names if names.count(n) > 1})
-        raise ValueError(f"two variants share a name: {', '.join(doubled)}; name them apart")
-    bases = _bases(base, wanted)
-    order = {name: i for i, name in enumerate(names)}
+    wanted = _wanted(variants)
+    bases, failed = _bases(base, wanted)
+    order = {v.name: i for i, v in enumerate(wanted)}
     rows: dict[str, list[Any]] = {c: [] for c in COLUMNS}
     done = 0
     bar = tqdm(total=len(wanted), desc="sweep", unit="variant", disable=not progress)
     own = client is None
-    try:
-        if client is False:
-            try:
-                for variant in wanted:
-                    got = run_chunk(bases, [variant], reasons)
-                    _extend(rows, got)
-                    done += 1
-                    bar.update(1)
-                    if on_rows is not None:
-                        on_rows(got)
-            except KeyboardInterrupt:  # stopped: keep what came back
-                pass
-        else:
-            from distributed import as_completed
+    futures: list[Any] = []
+    stopped: Exception | None = None
 
-            client = local_cluster(min(2, os.cpu_count() or 1)) if own else client
-            workers = max(1, len(client.scheduler_info()["workers"]))
-            size = chunk_size or max(1, min(25, math.ceil(len(wanted) / (4 * workers))))
-            chunks = [wanted[i : i + size] for i in range(0, len(wanted), size)]
-            # The bases go to every worker once; each task gets a reference, not a copy.
-            # A key of its own (hash=False): a sweep that repeats another's bases must not share the key the
-            # other is releasing.
-            [shipped] = client.scatter([bases], broadcast=True, hash=False)
-            futures = [client.submit(run_chunk, shipped, chunk, reasons, pure=False) for chunk in chunks]
-            sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
-            try:
+    def take(got: dict[str, list[Any]], n: int) -> None:
+        nonlocal done
+        _extend(rows, got)
+        done += n
+        bar.update(n)
+        if on_rows is not None:
+            on_rows(got)
+
+    try:
+        try:
+            # A variant whose base could not be loaded is answered here; the others go to the work.
+            todo = [v for v in wanted if v.base not in failed]
+            for variant in wanted:
+                if variant.base in failed:
+                    take(error_rows(variant, failed[variant.base]), 1)
+            if client is False:
+                for variant in todo:
+                    take(run_chunk(bases, [variant], reasons), 1)
+            elif todo:
+                from distributed import as_completed
+
+                client = local_cluster(min(2, os.cpu_count() or 1)) if own else client
+                workers = max(1, len(client.scheduler_info()["workers"]))
+                size = chunk_size or max(1, min(25, math.ceil(len(todo) / (4 * workers))))
+                chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
+                # The bases go to every worker once; each task gets a reference, not a copy.
+                # A key of its own (hash=False): a sweep that repeats another's bases must not share the key
+                # the other is releasing.
+                [shipped] = client.scatter([bases], broadcast=True, hash=False)
+                futures = [client.submit(run_chunk, shipped, chunk, reasons, pure=False) for chunk in chunks]
+                sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
                 for future in as_completed(futures):
-                    got = future.result()
-                    _extend(rows, got)
-                    done += sizes[future.key]
-                    bar.update(sizes[future.key])
-                    if on_rows is not None:
-                        on_rows(got)
-            except KeyboardInterrupt:  # stopped: keep what came back, drop the rest
+                    take(future.result(), sizes[future.key])
+        except KeyboardInterrupt:  # stopped: keep what came back, drop the rest
+            if futures:
                 client.cancel(futures)
+        except Exception as exc:  # the callback (or the cluster) failed: stop, but keep what came back
+            if futures:
+                client.cancel(futures)
+            stopped = exc
     finally:
         bar.close()
         if own and client not in (None, False):
@@ -179,4 +199,31 @@ def sweep(
         ).reset_index(drop=True)
     table.attrs["complete"] = done == len(wanted)
     table.attrs["variants_done"] = done
+    if stopped is not None:
+        # The caller's own exception, so that it is caught as they expect, carrying the rows computed.
+        stopped.partial_table = table  # type: ignore[attr-defined]
+        stopped.add_note(
+            f"nl.sweep stopped after {done} of {len(wanted)} variants; the rows computed so far are in "
+            "this exception's .partial_table"
+        )
+        raise stopped
     return table
+
+
+def _wanted(variants: Any) -> list[Variant]:
+    """Return the sweep's variants, refusing a sweep that is not a list of them, is empty or names twice."""
+    if isinstance(variants, str | bytes | Mapping) or not isinstance(variants, Iterable):
+        raise RefusedError(
+            f"sweep: variants: {variants!r:.60} is not a list of variants; give a list of mappings (weather, "
+            "cuts, options, edits, base, name) or grid(...)"
+        )
+    wanted = [Variant.of(v) for v in variants]
+    if not wanted:
+        raise RefusedError("sweep: variants: an empty list; a sweep needs at least one variant")
+    names = [v.name for v in wanted]
+    if len(set(names)) != len(names):
+        doubled = sorted({n for n in names if names.count(n) > 1})
+        raise RefusedError(
+            f"sweep: variants: two variants share a name: {', '.join(doubled)}; name them apart"
+        )
+    return wanted

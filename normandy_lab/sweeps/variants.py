@@ -17,15 +17,24 @@ sets x readings).
 
 from __future__ import annotations
 
+import difflib
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from normandy_lab.errors import RefusedError
+
+FIELDS = ("base", "weather", "cuts", "options", "edits", "name")
 
 
 @dataclass(frozen=True)
 class Variant:
-    """One situation of a sweep (see the module's docstring)."""
+    """One situation of a sweep (see the module's docstring).
+
+    ``problem`` says why the variant cannot run when its own fields are malformed (options that are not a
+    mapping, cuts given as one text): the sweep makes it one ``error`` row, as it does a bad cut.
+    """
 
     base: str = ""
     weather: str | None = None
@@ -33,42 +42,88 @@ class Variant:
     options: tuple[tuple[str, Any], ...] = ()
     edits: tuple[Any, ...] = ()
     name: str = field(default="")
+    problem: str = ""
 
     @classmethod
     def of(cls, spec: Variant | Mapping[str, Any]) -> Variant:
-        """Return a variant from its mapping form (or itself)."""
+        """Return a variant from its mapping form (or itself).
+
+        Raises
+        ------
+        RefusedError
+            When ``spec`` is not a mapping, or has a field a variant does not (with the nearest).  What only
+            the variant's base can judge, or a field of the wrong shape, is left to the sweep's error row.
+        """
         if isinstance(spec, Variant):
             return spec if spec.name else _named(spec)
-        unknown = set(spec) - {"base", "weather", "cuts", "options", "edits", "name"}
-        if unknown:
-            raise ValueError(
-                "a variant has base, weather, cuts, options, edits and name, not "
-                f"{', '.join(sorted(unknown))}"
+        if not isinstance(spec, Mapping):
+            raise RefusedError(
+                f"sweep: variants: {_shown(spec)} is not a variant; give a mapping of "
+                f"{', '.join(FIELDS)} (each optional), or a Variant"
             )
-        cuts = tuple(getattr(c, "key", c) for c in spec.get("cuts") or ())
+        unknown = sorted(str(k) for k in set(spec) - set(FIELDS))
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], FIELDS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise RefusedError(
+                f"sweep: variants: a variant has {', '.join(FIELDS[:-1])} and {FIELDS[-1]}, not "
+                f"{', '.join(unknown)}{hint}"
+            )
+        problems: list[str] = []
+        bad: list[str] = []  # the malformed fields as written, for the variant's name
+        raw_options = spec.get("options") or {}
+        options: tuple[tuple[str, Any], ...] = ()
+        if isinstance(raw_options, Mapping):
+            options = tuple(sorted(raw_options.items(), key=lambda kv: str(kv[0])))
+        else:
+            problems.append(f"options: {_shown(raw_options)} is not a mapping of option: value")
+            bad.append(f"options={_shown(raw_options)}")
+        raw_cuts = spec.get("cuts") or ()
+        cuts: tuple[str, ...] = ()
+        if isinstance(raw_cuts, str | bytes) or not isinstance(raw_cuts, Iterable):
+            # One text would be cut letter by letter: say so rather than guess it meant a list of one.
+            problems.append(f"cuts: {_shown(raw_cuts)} is not a list of targets; write [{_shown(raw_cuts)}]")
+            bad.append(f"cuts={_shown(raw_cuts)}")
+        else:
+            cuts = tuple(getattr(c, "key", c) for c in raw_cuts)
+        raw_edits = spec.get("edits") or ()
+        edits: tuple[Any, ...] = ()
+        if isinstance(raw_edits, list | tuple):
+            edits = tuple(raw_edits)
+        else:
+            problems.append(f"edits: {_shown(raw_edits)} is not a list of edits")
+            bad.append(f"edits={_shown(raw_edits)}")
         variant = cls(
             base=str(spec.get("base") or ""),
             weather=spec.get("weather"),
             cuts=cuts,
-            options=tuple(sorted(dict(spec.get("options") or {}).items())),
-            edits=tuple(spec.get("edits") or ()),
+            options=options,
+            edits=edits,
             name=str(spec.get("name") or ""),
+            problem="; ".join(problems),
         )
-        return variant if variant.name else _named(variant)
+        # A malformed field is named as written, so that two malformed variants keep their names apart.
+        return variant if variant.name else _named(variant, extra=bad)
 
 
-def _named(variant: Variant) -> Variant:
+def _shown(value: Any) -> str:
+    """Say a value as its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _named(variant: Variant, extra: Sequence[str] = ()) -> Variant:
     """Give a variant a name from what it changes."""
     parts = [variant.base] if variant.base else []
     if variant.weather:
-        parts.append(variant.weather)
+        parts.append(str(variant.weather))
     if variant.cuts:
-        parts.append("cut " + "+".join(variant.cuts))
+        parts.append("cut " + "+".join(str(c) for c in variant.cuts))
     parts += [f"{k}={v}" for k, v in variant.options]
     if variant.edits:
         parts.append(f"{len(variant.edits)} edits")
-    return Variant(variant.base, variant.weather, variant.cuts, variant.options, variant.edits,
-                   " / ".join(parts) or "as is")  # fmt: skip
+    parts += extra
+    return replace(variant, name=" / ".join(parts) or "as is")
 
 
 def grid(

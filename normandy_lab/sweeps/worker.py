@@ -6,11 +6,16 @@ and a few variants, and returns plain rows, so that the same code runs on a clus
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from normandy_lab.engine.state import GameState
+from normandy_lab.errors import RefusedError, UnknownNameError
 from normandy_lab.sweeps.variants import Variant
 
 COLUMNS = (
@@ -20,22 +25,74 @@ COLUMNS = (
 
 
 def situation(bases: Mapping[str, GameState], variant: Variant) -> GameState:
-    """Return the state a variant describes: its base, weather, readings, cuts and edits applied."""
+    """Return the state a variant describes: its base, weather, readings, cuts and edits applied.
+
+    Raises
+    ------
+    RefusedError
+        A malformed variant (:attr:`Variant.problem`), or options its game does not have or values of the
+        wrong kind: the checker of a scenario file's ``options``, so that a sweep cannot run a reading
+        that does not exist (``what_if_interdiction: blok`` is refused, not taken as the default).
+    UnknownNameError
+        A base that is not among the sweep's.
+    """
     from normandy_lab.engine.edits import apply_edit
     from normandy_lab.interdiction.candidates import Target
 
+    if variant.problem:
+        raise RefusedError(f"variant {variant.name!r}: {variant.problem}")
     if variant.base not in bases:
-        raise KeyError(f"variant {variant.name!r}: no base {variant.base!r} (bases: {', '.join(bases)})")
+        known = ", ".join(repr(b) for b in bases)
+        raise UnknownNameError(f"variant {variant.name!r}: no base {variant.base!r} (bases: {known})")
     state = bases[variant.base]
     if variant.weather:
         state = state.evolve(weather=variant.weather)
     if variant.options:
-        state = state.evolve(options={**state.options, **dict(variant.options)})
+        given = checked_options(state.rules, dict(variant.options), f"variant {variant.name!r}: options")
+        state = state.evolve(options={**state.options, **given})
     for key in variant.cuts:
         state = Target("bridge" if "|" in key else "hex", key).cut(state)
     for edit in variant.edits:
         state = apply_edit(state, dict(edit))
     return state
+
+
+@lru_cache(maxsize=16)
+def _options_schema(rules: Any) -> TypeAdapter:
+    """Return the type a scenario file's ``options`` has in this game's schema (``KgOptionsSchema``, ...)."""
+    annotation = rules.scenario_schema().model_fields["options"].annotation
+    return TypeAdapter(annotation)
+
+
+def checked_options(rules: Any, given: dict[str, Any], where: str) -> dict[str, Any]:
+    """Return the options a variant sets, checked as a scenario file's are; refuse any other.
+
+    ``where`` begins the message (``variant 'x': options``); the message then names the option, the value
+    and what the game allows, with the nearest option's name for a misspelt one.
+    """
+    from normandy_lab.schemas import validate
+
+    validate(_options_schema(rules), given, where, RefusedError)
+    out = dict(given)
+    if isinstance(out.get("night_halving_until"), dt.date):  # kept as text, as a scenario file's is
+        out["night_halving_until"] = out["night_halving_until"].isoformat()
+    elif "night_halving_until" in out:
+        try:
+            out["night_halving_until"] = dt.date.fromisoformat(str(out["night_halving_until"])).isoformat()
+        except ValueError:
+            raise RefusedError(
+                f"{where}: night_halving_until: {out['night_halving_until']!r} is not a real date; "
+                "write a day that exists, as YYYY-MM-DD"
+            ) from None
+    return out
+
+
+def error_rows(variant: Variant, exc: BaseException) -> dict[str, list[Any]]:
+    """Return the one row that says why a variant failed (code ``error``, the exception in ``rule``)."""
+    got: dict[str, list[Any]] = {c: [""] for c in COLUMNS}
+    got |= {"variant": [variant.name], "base": [variant.base], "code": ["error"]}
+    got |= {"rule": [f"{type(exc).__name__}: {exc}"], "in_supply": [False], "length": [math.nan]}
+    return got
 
 
 def rows_of(variant: Variant, state: GameState, reasons: bool = True) -> dict[str, list[Any]]:
@@ -84,9 +141,7 @@ def run_chunk(
         try:
             got = rows_of(variant, situation(bases, variant), reasons)
         except Exception as exc:
-            got = {c: [""] for c in COLUMNS}
-            got |= {"variant": [variant.name], "base": [variant.base], "code": ["error"]}
-            got |= {"rule": [f"{type(exc).__name__}: {exc}"], "in_supply": [False], "length": [math.nan]}
+            got = error_rows(variant, exc)
         for column, values in got.items():
             out[column] += values
     return out
