@@ -74,4 +74,5 @@ class CobraScenarioSchema(ScenarioSchema):
     south_edge_lost: StrictBool = False
     cherbourg_entered: StrictBool = False
     campaign: StrictBool = False
-    wrecked_beaches: list[HexId] | None = None  # 17.3.6f: beach hexes (rules.cobra.section)
+    # 17.3.6f: beach hexes, each once (on the map and a beach: rules.cobra.section)
+    wrecked_beaches: Annotated[list[HexId], Field(json_schema_extra={"uniqueItems": True})] | None = None

@@ -132,7 +132,7 @@ class CobraRules(RuleSet):
             return state.evolve(**{name: {**(state.markers[name] or {}), **(given or {})}})
         if name == "supply_points":  # 11.1; the German total at most 12 (11.0c)
             given = checked(state, name, value)
-            changed = {army: given[army] for army in value}  # only the armies the edit names
+            changed = {army: given[army] for army in value or {}}  # only the armies the edit names
             return state.evolve(supply_points={**state.markers["supply_points"], **changed})
         if name == "south_edge_lost":  # 10.4
             return state.evolve(south_edge_lost=checked(state, name, value))

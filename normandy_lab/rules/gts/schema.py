@@ -61,5 +61,8 @@ class GtsScenarioSchema(ScenarioSchema):
     hypothetical_82nd: StrictBool = False  # 17.6
     supply_drop_zone: Literal["LZ 4", "LZ 5"] = "LZ 4"  # 17.6
     fighter_bombers_on_interdiction: Annotated[StrictInt, Field(ge=0, le=4)] = 0  # 17.1
-    german_reinforcement_hexes: list[HexId] | None = None  # 17.1 (the booklets': GAP)
+    # 17.1: the hexes German reinforcements enter by, each once (the booklets': GAP)
+    german_reinforcement_hexes: (
+        Annotated[list[HexId], Field(json_schema_extra={"uniqueItems": True})] | None
+    ) = None
     abandoned_transport: list[UnitId] | None = None  # 2.3.3, 2.3.5: units whose remount path (15.0) is drawn

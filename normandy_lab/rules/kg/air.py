@@ -57,5 +57,5 @@ def set_air_marker(state: GameState, name: str, value: Any) -> GameState:
     given = checked(state, name, value)
     if name != "air_omm_targets":
         return state.evolve(**{name: given})
-    targets = {box: n for box, n in {**state.markers["air_omm_targets"], **value}.items() if n}
+    targets = {box: n for box, n in {**state.markers["air_omm_targets"], **(value or {})}.items() if n}
     return state.evolve(air_omm_targets=targets)

@@ -82,7 +82,7 @@ class KgRules(RuleSet):
             if name != marker:
                 continue
             checked(state, marker, value, said)  # the scenario schema's mapping, its keys and ranges
-            return state.evolve(**{marker: {**state.markers[marker], **value}})
+            return state.evolve(**{marker: {**state.markers[marker], **(value or {})}})
         raise RefusedError(
             "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE, "
             "depot_sp_US, depot_sp_UK (or mulberry, army_sp, depot_sp as mappings), mulberry_boost, "
