@@ -284,6 +284,15 @@ def test_scenarios_on_refuses_the_same_dates():
         scenarios_on("1944-06-31")
 
 
+def test_the_history_of_attacks_refuses_the_same_dates(june13):
+    from normandy_lab.interdiction.history import against_optimum, historical_targets
+
+    with pytest.raises(RefusedError, match=r"^historical_targets: date: 'banana'"):
+        historical_targets(june13, until="banana")
+    with pytest.raises(RefusedError, match=r"^scenarios_on: date: '1944-06-31'"):
+        against_optimum("1944-06-31")
+
+
 def test_a_date_outside_every_game_is_the_project_s_refusal():
     with pytest.raises(RefusedError, match="side by side needs two"):
         nl.side_by_side("1944-05-01")
@@ -318,11 +327,6 @@ def test_load_scenario_refuses_a_bad_name_with_the_project_s_error(name):
         assert isinstance(caught.value, FileNotFoundError)  # as callers have always caught it
 
 
-def test_a_missing_scenario_is_still_a_file_not_found_for_the_explorer():
-    with pytest.raises(FileNotFoundError, match="no_such_scenario"):
-        nl.load_scenario("no_such_scenario")
-
-
 class _NoAliases(yaml.SafeDumper):
     def ignore_aliases(self, data):
         return True
@@ -342,21 +346,29 @@ def test_an_impossible_expected_date_is_refused_at_its_line_in_every_game(scenar
         load_scenario_text(text, "x.yaml")
 
 
-# -- no plain built-in error raised on purpose in these modules ---------------------------------------
+# -- no plain built-in error raised on purpose --------------------------------------------------------
+
+# Checked by their owners' tests: the rule systems, the files a study, an export and the record read.
+ELSEWHERE = ("rules/", "savefile.py", "views/export.py", "engine/study.py", "yamllines.py", "history/")
+# Plain errors left on purpose, each a defect of the program or of the package's own data, never of a
+# caller's argument: the graph and line builders' invariants, the grid fit over the shipped control
+# points, a PNG the exporter itself wrote, and evolve() given a field no state has (a TypeError, as Python
+# gives for an unexpected keyword).
+INTERNAL = {
+    "engine/layered.py": 5, "engine/lines.py": 1, "network.py": 3, "grids/sheetfit.py": 2,
+    "grids/georef.py": 2, "grids/__init__.py": 2, "views/export_marks.py": 1, "engine/state.py": 1,
+}  # fmt: skip
+PLAIN = ("raise ValueError(", "raise TypeError(", "raise FileNotFoundError(", "raise KeyError(")
 
 
-OWN = ["sweeps", "interdiction", "sidebyside", "engine/scenario.py"]
-
-
-@pytest.mark.parametrize("part", OWN)
-def test_the_study_modules_raise_only_the_project_s_errors(part):
-    root = Path(nl.__file__).parent / part
-    files = sorted(root.rglob("*.py")) if root.is_dir() else [root]
-    plain = ("raise ValueError(", "raise TypeError(", "raise FileNotFoundError(", "raise KeyError(")
-    found = [
-        f"{path.name}:{n}"
-        for path in files
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if any(p in line for p in plain)
-    ]
-    assert found == []
+def test_the_package_raises_only_the_project_s_errors_on_purpose():
+    root = Path(nl.__file__).parent
+    found: dict[str, int] = {}
+    for path in sorted(root.rglob("*.py")):
+        name = path.relative_to(root).as_posix()
+        if name.startswith(ELSEWHERE):
+            continue
+        count = sum(any(p in line for p in PLAIN) for line in path.read_text(encoding="utf-8").splitlines())
+        if count:
+            found[name] = count
+    assert found == INTERNAL

@@ -28,7 +28,7 @@ import numpy as np
 import yaml
 
 from normandy_lab import yamllines
-from normandy_lab.errors import FileRefusedError
+from normandy_lab.errors import FileRefusedError, UnknownNameError
 from normandy_lab.geo import gazetteer
 from normandy_lab.paths import map_file
 
@@ -222,7 +222,7 @@ def layer(name: str):  # -> geopandas.GeoDataFrame
         When its file is malformed; the message names the file, entry and field.
     """
     if name not in _LAYERS:
-        raise KeyError(f"unknown geography layer {name!r}; available: {', '.join(layer_names())}")
+        raise UnknownNameError(f"unknown geography layer {name!r}; available: {', '.join(layer_names())}")
     return _cached(name).copy()
 
 

@@ -14,6 +14,7 @@ from functools import cache, cached_property
 import numpy as np
 import pandas as pd
 
+from normandy_lab.errors import RefusedError
 from normandy_lab.geo import gazetteer
 from normandy_lab.grids.coastfit import (
     SIDE_BANDS,
@@ -297,7 +298,7 @@ class HexGrid:
         names = self.directions()
         key = direction.upper()
         if key not in names:
-            raise ValueError(f"{self.system}: direction {direction!r} is not one of {', '.join(names)}")
+            raise RefusedError(f"{self.system}: direction {direction!r} is not one of {', '.join(names)}")
         d = HEX_DIRECTIONS[names.index(key)]
         h = self.axial(hex_id)
         j = self._index_of_axial.get((h.q + d.q * count, h.r + d.r * count))

@@ -32,6 +32,8 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from normandy_lab.errors import RefusedError
+
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
@@ -156,7 +158,7 @@ def hex_linedraw(a: Hex, b: Hex) -> list[Hex]:
 def hex_ring(center: Hex, radius: int) -> list[Hex]:
     """Return the hexes at exactly ``radius`` steps from ``center``."""
     if radius < 0:
-        raise ValueError(f"ring radius must be >= 0, got {radius}")
+        raise RefusedError(f"ring radius must be >= 0, got {radius}")
     if radius == 0:
         return [center]
     results = []
@@ -171,7 +173,7 @@ def hex_ring(center: Hex, radius: int) -> list[Hex]:
 def hex_range(center: Hex, radius: int) -> list[Hex]:
     """Return every hex within ``radius`` steps of ``center`` (a filled disc)."""
     if radius < 0:
-        raise ValueError(f"range radius must be >= 0, got {radius}")
+        raise RefusedError(f"range radius must be >= 0, got {radius}")
     results = []
     for dq in range(-radius, radius + 1):
         for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
@@ -191,7 +193,7 @@ def hex_spiral(center: Hex, radius: int) -> Iterator[Hex]:
 
 def _check_offset(offset: int) -> None:
     if offset not in (EVEN, ODD):
-        raise ValueError(f"offset must be EVEN (+1) or ODD (-1), got {offset!r}")
+        raise RefusedError(f"offset must be EVEN (+1) or ODD (-1), got {offset!r}")
 
 
 def qoffset_from_cube(offset: int, h: Hex) -> OffsetCoord:

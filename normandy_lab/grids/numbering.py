@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from normandy_lab.errors import RefusedError
+from normandy_lab.errors import RefusedError, UnknownNameError
 from normandy_lab.grids.hexgrid import EVEN, ODD
 
 
@@ -413,4 +413,6 @@ def scheme(system: str) -> Scheme:
     try:
         return SCHEMES[system]
     except KeyError:
-        raise KeyError(f"unknown rule system {system!r}; choose one of {', '.join(SYSTEMS)}") from None
+        raise UnknownNameError(
+            f"unknown rule system {system!r}; choose one of {', '.join(SYSTEMS)}"
+        ) from None

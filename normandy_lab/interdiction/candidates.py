@@ -244,12 +244,12 @@ def _over_river(sides: Any, river: str, caller: str, system: str) -> Any:
             f"{caller}: river: no bridge of the {system} map crosses a water named {_shown(river)}; {hint}"
             f"the rivers bridged are: {', '.join(names)}"
         )
-    return (
-        sides["water_name"]
-        .fillna("")
-        .astype(str)
-        .map(lambda text: wanted in {_plain(part) for part in text.split(";")})
-    )
+    return sides["water_name"].fillna("").astype(str).map(lambda text: wanted in water_names(text))
+
+
+def water_names(text: str) -> set[str]:
+    """Return the waters a hexside's ``water_name`` names, each folded as :func:`_plain` folds a river."""
+    return {_plain(part) for part in str(text).split(";")}
 
 
 def _bridge_words(row: Any) -> str:

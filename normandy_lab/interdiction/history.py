@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from normandy_lab.engine.state import GameState
@@ -65,22 +66,26 @@ def historical_targets(state: GameState, until: Any = None) -> pd.DataFrame:
     (``target``) and how far its middle lies from the attack's position (``km``).  Attacks off the map, or
     whose river has no bridge within reach, give no row.
     """
+    from normandy_lab.interdiction.candidates import _plain, water_names
+    from normandy_lab.sidebyside import _day
     from normandy_lab.terrain import terrain_map
 
-    last = dt.date.fromisoformat(str(until)) if until is not None else state.date
+    last = _day("historical_targets", until) if until is not None else state.date
     sides = terrain_map(state.system, progress=False).hexsides
     bridged = sides[sides["road_bridge"] | sides["rail_bridge"]]
     middles = [geom.interpolate(0.5, normalized=True) for geom in bridged.geometry]
     lon = [p.x for p in middles]
     lat = [p.y for p in middles]
-    water = bridged["water_name"].fillna("").str.casefold()
+    # Each attack's river by its whole name, as best_targets(river=...) matches it: the Vire, not the canal.
+    waters = [water_names(text) for text in bridged["water_name"].fillna("")]
     rows = []
     for _, attack in attacks().iterrows():
         if attack["first"] > last:
             continue
         km = _km(attack["lon"], attack["lat"], lon, lat)
-        near = (km <= REACH_KM[attack["kind"]]) & water.str.contains(attack["river"].casefold(), regex=False)
-        for key, distance in zip(bridged.index[near.to_numpy()], km[near.to_numpy()], strict=True):
+        river = _plain(attack["river"])
+        near = (km <= REACH_KM[attack["kind"]]) & np.array([river in w for w in waters], dtype=bool)
+        for key, distance in zip(bridged.index[near], km[near], strict=True):
             rows.append({**attack.to_dict(), "target": str(key), "km": round(float(distance), 2)})
     columns = [*attacks().columns, "target", "km"]
     return pd.DataFrame(rows, columns=columns)

@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from normandy_lab.errors import UnknownNameError
 from normandy_lab.geo import geography
 from normandy_lab.grids import HexGrid, grid
 from normandy_lab.grids.georef import metric_to_lonlat
@@ -145,7 +146,7 @@ class TerrainMap:
         try:
             return self.hexsides.loc[key]
         except KeyError:
-            raise KeyError(f"{self.system}: {a} and {b} are not adjacent hexes on the map") from None
+            raise UnknownNameError(f"{self.system}: {a} and {b} are not adjacent hexes on the map") from None
 
     def hex(self, hex_id: str) -> pd.Series:
         """Return the record of one hex (any printed id)."""
@@ -171,7 +172,9 @@ class TerrainMap:
         if water_name is not None:
             names = sorted({str(n) for n in sides["water_name"] if n})
             if water_name not in names:
-                raise KeyError(f"{self.system}: no water named {water_name!r} on the map; names are: {names}")
+                raise UnknownNameError(
+                    f"{self.system}: no water named {water_name!r} on the map; names are: {names}"
+                )
             bridged = bridged[bridged["water_name"] == water_name]
         return pd.DataFrame(bridged[["a", "b", "water_feature", "water_name", "road"]]).rename_axis("hexside")
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.errors import RefusedError
 from normandy_lab.views import layers, wording
 
 
@@ -114,7 +115,7 @@ def compare(
     from normandy_lab.views.explorer import _default_extent
 
     if before.system != after.system:
-        raise ValueError(f"compare two states of one map; got {before.system!r} and {after.system!r}")
+        raise RefusedError(f"compare two states of one map; got {before.system!r} and {after.system!r}")
     area = extent or _default_extent(before)
     left = basemap(before.system, extent=area, width=width, height=height)
     # One pair of ranges: a pan or zoom moves both maps.

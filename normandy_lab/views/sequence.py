@@ -12,6 +12,7 @@ from pathlib import Path
 
 from normandy_lab.engine import supply
 from normandy_lab.engine.state import GameState
+from normandy_lab.errors import RefusedError
 from normandy_lab.views import layers
 
 FEATURE_NAMES = (
@@ -53,10 +54,10 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
     from normandy_lab.views.situation import add_state_layers
 
     if not states:
-        raise ValueError("a sequence needs at least one state")
+        raise RefusedError("a sequence needs at least one state")
     systems = {s.system for s in states}
     if len(systems) != 1:
-        raise ValueError(f"all states of a sequence must use one map; got {sorted(systems)}")
+        raise RefusedError(f"all states of a sequence must use one map; got {sorted(systems)}")
     first = states[0]
     fig = basemap(first.system, extent=_default_extent(first), width=width, height=height)
     computed = [state_frame(s) for s in states]

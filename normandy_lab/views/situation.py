@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from normandy_lab.errors import RefusedError
 from normandy_lab.views.hexcells import TERRAIN_SOURCE, ngon_specs
 
 #: Hex layers: name -> (fill colour, fill alpha, line colour or None, line width, legend words).
@@ -126,7 +127,7 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     hex_size_m = grid(system).georeference.hex_size_m
     terrain = fig.select_one({"name": TERRAIN_SOURCE})
     if terrain is None:
-        raise ValueError("the situation is drawn over a basemap with a grid's terrain hexes")
+        raise RefusedError("the situation is drawn over a basemap with a grid's terrain hexes")
     layers = StateLayers()
     layers.sources = {
         name: ColumnDataSource(empty_columns(name), name=f"{prefix}{name}") for name in FEATURE_LAYERS

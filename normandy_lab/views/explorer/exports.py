@@ -6,7 +6,7 @@ import html
 from pathlib import Path
 
 from normandy_lab.engine.study import save_study
-from normandy_lab.errors import NormandyLabError
+from normandy_lab.errors import NormandyLabError, RefusedError
 from normandy_lab.views import layers, wording
 from normandy_lab.views.explorer._common import _edit_ops
 
@@ -38,7 +38,7 @@ class _Exports:
     def save(self, path: str | Path) -> Path:
         """Save the study (scenario + edits) atomically."""
         if self.study is None:
-            raise ValueError(
+            raise RefusedError(
                 "this explorer was opened on a bare state: open it on a scenario or a study to save"
             )
         saved = save_study(self.study, path)
