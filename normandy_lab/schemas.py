@@ -275,6 +275,9 @@ class StudySchema(BaseModel):
     scenario: Text
     scenario_file: str | None = None
     scenario_sha256: Annotated[str, Field(pattern=SHA256)] | None = None
+    # The scenario's text as the study opened it, kept when its file had been renamed, moved, deleted or
+    # changed by the time the study was saved (docs/files.md, Studies).
+    scenario_text: Annotated[str, Field(max_length=20 * 1024 * 1024)] | None = None
     edits: list[Edit] = []
     state_label: str = ""
     fingerprint: Annotated[str, Field(pattern=SHA256)]
@@ -436,6 +439,9 @@ def validate(model: type[BaseModel] | TypeAdapter, data: Any, path: str, error: 
     a category it lists the values allowed and suggests the nearest.  Data
     without lines (JSON, or a value from code) is reported as ``file: field: ...``.
     """
+    if data is None and not isinstance(model, TypeAdapter):  # an empty file, or one of comments only
+        title = model.model_config.get("title") or "data"
+        raise error(f"{path}:1: the file is empty; write the fields of a {title} file ({_doc_page(model)})")
     try:
         if isinstance(model, TypeAdapter):
             model.validate_python(data)

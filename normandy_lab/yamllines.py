@@ -9,6 +9,7 @@ line where the parser stopped.
 
 from __future__ import annotations
 
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -170,6 +171,28 @@ def check_structure(text: str, path: str, error: type[Exception], aliases: bool 
         return  # the loader reports syntax errors with their line
 
 
+# What YAML does not allow in a file (YAML 1.1, 5.1: only tab, line breaks and printable characters): the
+# parser would report it at "position N" with no line, so it is found here first.
+_NOT_PRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff\ufffe\uffff]")
+_CONTROL_NAMES = {0x00: "NUL", 0x1B: "ESC", 0x7F: "DEL", 0x08: "backspace", 0x0C: "form feed"}
+
+
+def check_printable(text: str, path: str, error: type[Exception]) -> None:
+    """Refuse a character YAML does not allow, naming its line, column and code point."""
+    found = _NOT_PRINTABLE.search(text)
+    if found is None:
+        return
+    start = found.start()
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    code = ord(found.group())
+    name = _CONTROL_NAMES.get(code, "a control character")
+    raise error(
+        f"{path}:{line}: column {column}: the character U+{code:04X} ({name}) is not allowed in a YAML "
+        "file; delete it (it often comes from copying out of a terminal or a word processor)"
+    )
+
+
 def load_yaml_with_lines(text: str, path: str, error: type[Exception], aliases: bool = False) -> Any:
     """Parse YAML ``text``; mappings become :class:`LineDict`.
 
@@ -184,6 +207,7 @@ def load_yaml_with_lines(text: str, path: str, error: type[Exception], aliases: 
     aliases
         Whether YAML aliases are accepted (see :func:`check_structure`).
     """
+    check_printable(text, path, error)
     check_structure(text, path, error, aliases)
     try:
         return yaml.load(text, Loader=_LineLoader)

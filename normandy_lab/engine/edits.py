@@ -100,7 +100,28 @@ def add_unit(state: GameState, unit: Unit) -> GameState:
         raise RefusedError(f"{hex_id} is a sea hex")
     unit = replace(unit, hex=hex_id)
     state, unit = state.rules.unit_arrives(state, unit)  # what arriving does in the game (KG 26.16.2)
+    _refuse_what_a_scenario_may_not_hold(state, unit)
     return state.evolve(units=(*state.units, unit), log=state.log.then(f"add {unit.id} at {hex_id}"))
+
+
+def _refuse_what_a_scenario_may_not_hold(state: GameState, unit: Unit) -> None:
+    """Refuse an added unit that a scenario file could not hold: the game's checks of the units together.
+
+    The same check the scenario loader makes (``RuleSet.units_problem``: BfN 7.2 a division's units need
+    its HQ, 6.0 stacking; Cobra 6.0-6.1 stacking), so a study cannot build what a file may not say.  A
+    formation already in the state passed at loading (it has its HQ, or the scenario lists it as
+    independent), so only a new formation needs its HQ.
+    """
+    units = [*state.units, unit]
+    known = sorted({u.formation for u in state.units if u.formation})
+    data = {"units": [{} for _ in units], "independent_formations": known}
+    problem = state.rules.units_problem(data, units)
+    if problem is None:
+        return
+    before = state.rules.units_problem({**data, "units": data["units"][:-1]}, units[:-1])
+    if problem[0] == len(units) - 1 or before is None:  # the new unit makes it, not a later move
+        _, _, what, _ = problem
+        raise RefusedError(f"cannot add {unit.id} at {unit.hex}: {what}")
 
 
 def remove_unit(state: GameState, unit_id: str) -> GameState:

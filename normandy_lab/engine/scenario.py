@@ -70,13 +70,41 @@ def _suggest(value: str, options: list[str] | tuple[str, ...]) -> str:
     return f"did you mean {close[0]!r}? " if close else ""
 
 
+#: The largest scenario text read (characters), and the most units a scenario may hold.  The largest
+#: scenario of the project is 170 kB with 329 units; 5,000 units (about 2 MB) load in a few seconds, while
+#: a file of 30,000 units took minutes to check, with nothing a user could do meanwhile.
+MAX_SCENARIO_CHARS = 4 * 1024 * 1024
+MAX_UNITS = 5_000
+
+
 def load_scenario_text(text: str, path: str = "<text>") -> GameState:
-    """Parse and validate a scenario given as YAML text."""
+    """Parse and validate a scenario given as YAML text.
+
+    Raises
+    ------
+    ScenarioError
+        With the file, line and field, what is wrong and how to fix it; a text longer than
+        :data:`MAX_SCENARIO_CHARS` or with more than :data:`MAX_UNITS` units before any unit is checked.
+    """
     check = _Checker(path)
+    if len(text) > MAX_SCENARIO_CHARS:
+        raise ScenarioError(
+            f"{path}: {len(text) / 1e6:.1f} million characters, more than the {MAX_SCENARIO_CHARS / 1e6:.1f}"
+            " million a scenario may have (the largest shipped is 0.2); is it the right file? Split it into"
+            " scenarios of at most 5,000 units"
+        )
     data = load_yaml_with_lines(text, path, ScenarioError)
     if not isinstance(data, dict):
         raise ScenarioError(
             f"{path}:1: the file must be a YAML mapping of fields (system, name, date, turn, units, ...)"
+        )
+    units = data.get("units")
+    if isinstance(units, list) and len(units) > MAX_UNITS:  # before any unit is checked
+        raise check.fail(
+            data,
+            "units",
+            f"{len(units):,} units, more than the {MAX_UNITS:,} a scenario may hold",
+            "split the scenario (the largest historical one has 329 units)",
         )
     # The file's typed schema (normandy_lab.schemas, exported to schemas/) checks every field's type, the
     # values of every category, the fields required and those unknown; what follows is what a type cannot
@@ -141,7 +169,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
                 f"{unit.hex} is on map {g.sheet_of(unit.hex)}, not in play ({', '.join(sorted(maps))})",
                 "add its map to maps, or move the unit",
             )
-    bridges = _bridges(check, data, g)
+    bridges = _bridges(check, data, g, rules)
     interdicted = _hex_list(check, data, "interdiction", g)
     control = _control(check, data, g)
     options = _options(check, data, rules)
@@ -373,7 +401,7 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
     return units
 
 
-def _bridges(check: _Checker, data: LineDict, g) -> list[str]:
+def _bridges(check: _Checker, data: LineDict, g, rules) -> list[str]:
     out = []
     for pair in data.get("destroyed_bridges") or []:
         a = _canonical_hex(check, data, "destroyed_bridges", pair[0], g)
@@ -386,6 +414,23 @@ def _bridges(check: _Checker, data: LineDict, g) -> list[str]:
                 "a hexside joins two adjacent hexes",
             )
         out.append(f"{a}|{b}" if a < b else f"{b}|{a}")
+    if out:  # as the destroy_bridge edit checks: a hexside with no bridge has none to destroy
+        from normandy_lab.terrain import terrain_map
+
+        sides = terrain_map(g.system, progress=False).hexsides
+        for n, key in enumerate(out):
+            if key in rules.bridges_named_by_the_rules:
+                continue
+            side = sides.loc[key] if key in sides.index else None
+            if side is None or not (side["road_bridge"] or side["rail_bridge"]):
+                water = "none" if side is None else (side["water"] or "none")
+                raise check.fail(
+                    data,
+                    "destroyed_bridges",
+                    f"entry {n + 1}: there is no bridge on the {key} hexside of the {g.system} map "
+                    f"(water: {water})",
+                    "name a hexside that a road or railway crosses water on (the map's bridges layer)",
+                )
     return out
 
 

@@ -241,7 +241,9 @@ class GameState:
     turn: str
     phase_index: int
     weather: str
-    units: tuple[Unit, ...]
+    #: In the scenario file's order; a fingerprint takes them by id, since no rule depends on the order
+    #: (tested: a scenario with its units in another order gives the same supply report).
+    units: tuple[Unit, ...] = field(metadata={"canonical": "unordered"})
     destroyed_bridges: frozenset[str] = frozenset()
     interdicted_hexes: frozenset[str] = frozenset()
     #: The map sheets in play (empty: every sheet of the game); their outer edges are "the map edge".
@@ -255,7 +257,7 @@ class GameState:
     seed: int = 0
     draws: int = 0
     #: The units the scenario expects out of General Supply on its date, with why.
-    expected_out: tuple[ExpectedOut, ...] = ()
+    expected_out: tuple[ExpectedOut, ...] = field(default=(), metadata={"canonical": "unordered"})
     options: MappingProxyType = field(default_factory=lambda: _freeze({}))
     log: EditLog = field(default_factory=EditLog)
     #: A rule system given in code for this state (:meth:`with_rules`); None: the registry's for ``system``.

@@ -22,25 +22,39 @@ from pathlib import Path
 from typing import Any
 
 from normandy_lab.engine.edits import apply_edit
-from normandy_lab.engine.scenario import SCENARIO_DIR, load_scenario, scenario_path
+from normandy_lab.engine.scenario import SCENARIO_DIR, ScenarioError, load_scenario_text, scenario_path
 from normandy_lab.engine.state import GameState
-from normandy_lab.errors import FileRefusedError
+from normandy_lab.errors import ExportRefusedError, FileRefusedError
 from normandy_lab.savefile import write_text_atomically
-from normandy_lab.yamllines import read_user_text
+from normandy_lab.yamllines import MAX_FILE_BYTES, read_user_text
 
 FORMAT = "normandy_lab.study/1"
+STUDY_FORMATS = "normandy_lab.study/"  # every version of the format: a file that is a study
+
+#: The most edits a study may hold.  The longest study of a campaign's worth of moves has a few thousand;
+#: replaying 20,000 takes seconds, while 200,000 took minutes, with nothing to show for the wait.
+MAX_STUDY_EDITS = 20_000
 
 
 class StudyError(FileRefusedError):
     """A study that cannot be loaded; the message says why and what to do."""
 
 
-def canonical(value: Any) -> Any:
+def _sorted_json(values: Any) -> list[Any]:
+    return sorted(values, key=lambda v: json.dumps(v, sort_keys=True))
+
+
+def canonical(value: Any, *, file_order: bool = False) -> Any:
     """Return a value as plain JSON data in one order whatever the process.
 
     Sets become sorted lists, mappings ordered dicts, dataclasses their
     fields, dates ISO text, sequences lists: nothing is left to ``str()``,
-    whose order for a set follows the process's hash seed.
+    whose order for a set follows the process's hash seed.  A dataclass
+    field marked ``unordered`` (a state's units, its expected list) and a
+    marker its rules list in ``unordered_markers`` (BfN's beachheads) are
+    sorted too, so that a scenario whose lists are written in another order
+    has the same fingerprint; ``file_order=True`` keeps them as they stand,
+    as fingerprints did before (studies saved then still open).
     """
     if is_dataclass(value) and not isinstance(value, type):
         out: dict[str, Any] = {}
@@ -51,47 +65,86 @@ def canonical(value: Any) -> Any:
             if how == "omit":  # derived from what the fingerprint holds already
                 continue
             if how == "flatten":  # a state's markers stand beside its fields, where they were before
-                flat = canonical(held)
+                flat = canonical(held, file_order=file_order)
                 rules = getattr(value, "rules", None)
                 for name in getattr(rules, "late_markers", ()):  # at its default: as before it existed
                     if name in flat and flat[name] == canonical(rules.markers[name]):
                         del flat[name]
+                for name in () if file_order else getattr(rules, "unordered_markers", ()):
+                    if isinstance(flat.get(name), list):
+                        flat[name] = _sorted_json(flat[name])
                 out.update(flat)
+            elif how == "unordered" and not file_order:
+                out[f.name] = _sorted_json(canonical(v) for v in held)
             else:
-                out[f.name] = canonical(held)
+                out[f.name] = canonical(held, file_order=file_order)
         return out
     if callable(value):  # a rule system's function: its module and name stand for it
         return f"{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', repr(value))}"
     if isinstance(value, Mapping):
-        return {str(k): canonical(v) for k, v in sorted(value.items(), key=lambda item: str(item[0]))}
+        return {
+            str(k): canonical(v, file_order=file_order)
+            for k, v in sorted(value.items(), key=lambda item: str(item[0]))
+        }
     if isinstance(value, set | frozenset):
-        return sorted((canonical(v) for v in value), key=lambda v: json.dumps(v, sort_keys=True))
+        return _sorted_json(canonical(v) for v in value)
     if isinstance(value, dt.date):
         return value.isoformat()
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     if isinstance(value, Sequence):
-        return [canonical(v) for v in value]
+        return [canonical(v, file_order=file_order) for v in value]
     raise TypeError(f"fingerprint: cannot make {type(value).__name__} canonical")
 
 
-def fingerprint(state: GameState) -> str:
-    """Return a stable hash of everything in a state, the same in every process (sets sorted)."""
-    text = json.dumps(canonical(state), sort_keys=True)
+def fingerprint(state: GameState, *, file_order: bool = False) -> str:
+    """Return a stable hash of everything in a state, the same in every process (sets sorted).
+
+    The units and the expected list are taken in one order (by their content), so a scenario with its
+    lists reordered has the same fingerprint; ``file_order=True`` gives the fingerprint studies were
+    saved with before that (issue 28), which :func:`load_study` also accepts.
+    """
+    text = json.dumps(canonical(state, file_order=file_order), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 class Study:
-    """A scenario with a list of edits; ``study.state`` is where they lead."""
+    """A scenario with a list of edits; ``study.state`` is where they lead.
 
-    def __init__(self, scenario: str, edits: list[dict[str, Any]] | None = None, title: str = "") -> None:
+    The study keeps the scenario's text as it was when opened (and its hash), so that it saves whatever
+    happens to the scenario file afterwards: a scenario renamed, moved, deleted or changed after the study
+    was opened is written into the study file itself (:func:`save_study`).
+    """
+
+    def __init__(
+        self,
+        scenario: str,
+        edits: list[dict[str, Any]] | None = None,
+        title: str = "",
+        *,
+        scenario_text: str | None = None,
+    ) -> None:
         self.scenario = str(scenario)
         self.title = title
         #: Why the edits led to another state than the one saved, for a study opened with ``replay=True``
         #: (:func:`load_study`); "" otherwise.
         self.changed_since_saved = ""
         self.edits: list[dict[str, Any]] = []
-        self.states: list[GameState] = [load_scenario(self.scenario)]
+        if scenario_text is None:  # read from its file (a name in scenarios/ or a path)
+            found = scenario_path(self.scenario)
+            scenario_text = read_user_text(found, ScenarioError, "scenario file")
+            #: The scenario file the study was opened from (resolved), or None for a scenario kept in the
+            #: study file.
+            self.scenario_file: Path | None = found.resolve()
+            where = str(found)
+        else:  # the text a study file carried (its scenario file had gone when it was saved)
+            self.scenario_file = None
+            where = f"{self.scenario} (as kept in the study)"
+        #: The scenario's text and its SHA-256 as the study opened it: what the edits apply to.
+        self.scenario_text = scenario_text
+        from_file = _file_sha256(self.scenario_file) if self.scenario_file is not None else None
+        self.scenario_sha256 = from_file or _sha256(scenario_text)
+        self.states: list[GameState] = [load_scenario_text(scenario_text, where)]
         for edit in edits or []:
             self.apply(edit)
 
@@ -113,6 +166,11 @@ class Study:
             raise StudyError(f"edit {edit!r} cannot be saved in a study: {exc}") from None
         if not isinstance(kept, dict):
             raise StudyError(f"an edit is a mapping with an 'op', not {type(edit).__name__}")
+        if len(self.edits) >= MAX_STUDY_EDITS:
+            raise StudyError(
+                f"a study holds at most {MAX_STUDY_EDITS:,} edits; save this one and start another from "
+                "a scenario written from its state"
+            )
         new = apply_edit(self.state, kept)
         self.edits.append(kept)
         self.states.append(new)
@@ -127,37 +185,116 @@ class Study:
         return self.state
 
 
-def _scenario_record(scenario: str, study_path: Path) -> dict[str, str]:
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _file_sha256(path: Path) -> str | None:
+    """Return the SHA-256 of a regular file of at most the size any file read may have, else None.
+
+    Read in chunks, after the checks :func:`read_user_text` makes: a device or a 3 GB file is never
+    read in order to be hashed.
+    """
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+    except OSError:
+        return None
+
+
+def _scenario_record(study: Study, study_path: Path) -> dict[str, str]:
     """Return where a study's scenario is: by name, or by path relative to the study, with its content hash.
 
-    The study then reopens from another folder, and a changed scenario is named as such.
+    The study then reopens from another folder, and a changed scenario is named as such.  When the file
+    the study was opened from has gone, or no longer holds the text the edits were made on (renamed,
+    moved, deleted or changed since), the scenario's text as opened is kept in the study
+    (``scenario_text``), so that the work always saves and reopens.
     """
-    resolved = scenario_path(scenario).resolve()
-    record = {"scenario_sha256": hashlib.sha256(resolved.read_bytes()).hexdigest()}
-    if resolved.parent != SCENARIO_DIR.resolve():  # not one of the project's scenarios: a file of its own
-        record["scenario_file"] = os.path.relpath(resolved, study_path.resolve().parent)
+    record = {"scenario_sha256": study.scenario_sha256}
+    source = study.scenario_file
+    if source is not None and source.parent != SCENARIO_DIR.resolve():  # a file of the user's own
+        record["scenario_file"] = os.path.relpath(source, study_path.resolve().parent)
+    if source is None or _file_sha256(source) != study.scenario_sha256:
+        record["scenario_text"] = study.scenario_text
     return record
 
 
-def save_study(study: Study, path: str | Path) -> Path:
+def _refuse_to_replace_another_file(path: Path, overwrite: bool) -> None:
+    """Refuse to save a study over a file that is not a study (a scenario, a notebook, a page, ...).
+
+    A study file is recognised by its own mark, the ``format`` it begins with; anything else at the path
+    is the user's and is kept, unless ``overwrite``.
+    """
+    target = path.resolve() if path.is_symlink() else path
+    if not target.exists() or overwrite:
+        if target.exists() and not target.is_file():
+            raise ExportRefusedError(f"{path}: is a folder or a device, not a file; nothing was changed")
+        return
+    if not target.is_file():
+        raise ExportRefusedError(f"{path}: is a folder or a device, not a file; nothing was changed")
+    try:
+        payload = json.loads(read_user_text(target, StudyError, "study file"))
+        is_study = isinstance(payload, dict) and str(payload.get("format", "")).startswith(STUDY_FORMATS)
+    except (StudyError, ValueError, RecursionError, OSError):
+        is_study = False
+    if not is_study:
+        raise ExportRefusedError(
+            f"{path}: a file that is not a study is already there; nothing was changed. Choose another "
+            "name, move the file away, or pass overwrite=True to replace it"
+        )
+
+
+class StudySaveError(StudyError, OSError):
+    """A study that could not be written (a full disk, a folder denied); the version saved before is kept."""
+
+
+def save_study(study: Study, path: str | Path, *, overwrite: bool = False) -> Path:
     """Save a study atomically (write a temporary file, then rename it over the target).
 
     Besides the scenario as given, the file records the scenario's path
     relative to the study (when it is not one of the project's scenarios)
     and its content hash, so that the study reopens from another folder and
-    a changed scenario is named as such.
+    a changed scenario is named as such.  A scenario file renamed, moved,
+    deleted or changed since the study was opened does not stop the save:
+    the text the edits were made on is then kept in the study file.
+
+    Parameters
+    ----------
+    overwrite
+        Replace a file at ``path`` that is not a study (by default it is refused and kept as it was; a
+        study there, this one or another, is replaced as any Save does).
+
+    Raises
+    ------
+    ExportRefusedError
+        When ``path`` holds a file that is not a study and ``overwrite`` is not set.
+    StudySaveError
+        When the file cannot be written; it names the file, and the version saved before is kept.
     """
     path = Path(path)
+    _refuse_to_replace_another_file(path, overwrite)
     payload = {
         "format": FORMAT,
         "title": study.title,
         "scenario": study.scenario,
-        **_scenario_record(study.scenario, path),
+        **_scenario_record(study, path),
         "edits": study.edits,
         "state_label": study.state.label,
         "fingerprint": fingerprint(study.state),
     }
-    return write_text_atomically(path, json.dumps(payload, indent=2, ensure_ascii=False))
+    try:
+        return write_text_atomically(path, json.dumps(payload, indent=2, ensure_ascii=False))
+    except OSError as exc:
+        kept = "the version saved before is kept" if path.exists() else "no file was written"
+        raise StudySaveError(
+            f"{path}: could not save the study: {exc.strerror or exc}; {kept}. Free some space or choose "
+            "a folder you may write to, and save again (the study is still open)"
+        ) from exc
 
 
 def load_study(path: str | Path, replay: bool = False) -> Study:
@@ -185,28 +322,46 @@ def load_study(path: str | Path, replay: bool = False) -> Study:
         raise StudyError(f"{path}: not a study file (a JSON object with 'format': {FORMAT!r} is expected)")
     if payload.get("format") != FORMAT:
         raise StudyError(f"{path}: format {payload.get('format')!r} is not {FORMAT!r}")
+    edits = payload.get("edits", [])
+    if isinstance(edits, list) and len(edits) > MAX_STUDY_EDITS:  # before any check of each edit
+        raise StudyError(
+            f"{path}: edits: {len(edits):,} edits, more than the {MAX_STUDY_EDITS:,} a study may hold; "
+            "split the study (docs/files.md)"
+        )
     from normandy_lab.schemas import StudySchema, validate
 
     validate(StudySchema, payload, str(path), StudyError)
     scenario = payload["scenario"]  # the schema made sure it is there and is text
     relative = payload.get("scenario_file")  # text or None, as the schema made sure
     if relative:
-        beside = (path.resolve().parent / relative).resolve()
-        if beside.is_file():  # the study and its scenario moved together, or the study is read elsewhere
-            scenario = str(beside)
+        try:
+            beside = (path.resolve().parent / relative).resolve()
+            if beside.is_file():  # the study and its scenario moved together, or the study is read elsewhere
+                scenario = str(beside)
+        except (OSError, ValueError):  # a NUL or a name too long for the file system: no file there
+            raise StudyError(
+                f"{path}: scenario_file: {relative[:60]!r} is not a path a file can have; give the scenario "
+                "file's path relative to the study"
+            ) from None
+    kept_text = payload.get("scenario_text")  # the scenario as opened, kept when its file had gone
     try:
-        found = scenario_path(scenario)
+        found: Path | None = scenario_path(scenario)
     except FileNotFoundError as exc:
+        if kept_text is None:
+            raise StudyError(f"{path}: {exc}") from None
+        found = None
+    except ScenarioError as exc:
         raise StudyError(f"{path}: {exc}") from None
     recorded = payload.get("scenario_sha256")
-    changed = False
-    if recorded and found.is_file():
-        changed = hashlib.sha256(found.read_bytes()).hexdigest() != recorded
-    edits = payload.get("edits", [])
     try:
-        study = Study(scenario, title=payload.get("title", ""))
+        if kept_text is not None and (found is None or _file_sha256(found) != recorded):
+            # The file named is gone or holds other text: the edits were made on the text kept.
+            study = Study(payload["scenario"], title=payload.get("title", ""), scenario_text=kept_text)
+        else:
+            study = Study(scenario, title=payload.get("title", ""))
     except (ValueError, OSError) as exc:  # ScenarioError is a ValueError
         raise StudyError(f"{path}: its scenario cannot be loaded: {exc}") from None
+    changed = bool(recorded) and study.scenario_sha256 != recorded
     from normandy_lab.schemas import check_game_fields
 
     for n, edit in enumerate(edits):  # the fields that are the game's own, before any edit is replayed
@@ -222,9 +377,10 @@ def load_study(path: str | Path, replay: bool = False) -> Study:
             ) from None
         except Exception as exc:
             raise StudyError(f"{path}: edit {n + 1} ({edit.get('op')}) no longer applies: {exc}") from None
-    if fingerprint(study.state) != payload.get("fingerprint"):
+    saved = payload.get("fingerprint")
+    if saved not in (fingerprint(study.state), fingerprint(study.state, file_order=True)):
         why = (
-            f"the scenario file {found} changed since the study was saved (its content differs)"
+            f"the scenario file {study.scenario_file} changed since the study was saved (its content differs)"
             if changed
             else "the rules or the engine changed since, or the file was edited by hand"
         )

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from normandy_lab.history.lodgement import (
+    RECORD_DAYS,
     HistoryError,
     distance_to_front_km,
     entry_date,
@@ -48,7 +49,7 @@ def facts(files: Sequence[str | Path] | None = None):  # -> pandas.DataFrame
         sources = data.get("sources") or {}
         for i, entry in enumerate(data["facts"]):
             where = f"facts[{i}]"
-            date = entry_date(path, entry, f"{where}.date")
+            date = entry_date(path, entry, f"{where}.date", within=RECORD_DAYS)
             point = entry.get("lonlat", entry["place"])
             lon, lat = resolve_waypoint(
                 point, path, entry, f"{where}.{'lonlat' if 'lonlat' in entry else 'place'}"

@@ -106,15 +106,33 @@ def _fail(path: Path, where: Any, field_name: str, problem: str, fix: str) -> Hi
     return HistoryError(f"{path}:{line}: {field_name}: {problem}; {fix}")
 
 
-def entry_date(path: Path, entry: LineDict, field_name: str) -> dt.date:
+#: The days a lodgement line or a dated fact may have: from the landings to the end of August 1944, when
+#: the last German forces of Normandy were back over the Seine and the record ends (a line of 1943 or
+#: 1945 is a typing slip, which would otherwise sort silently before or after the whole campaign).
+RECORD_DAYS = (FIRST_DAY, dt.date(1944, 8, 31))
+
+
+def entry_date(
+    path: Path, entry: LineDict, field_name: str, within: tuple[dt.date, dt.date] | None = None
+) -> dt.date:
     """Return the date in ``entry``'s field ``field_name`` (its last part names the key).
 
-    An impossible date that passed the schema's pattern (1944-06-31) is an error at its line.
+    An impossible date that passed the schema's pattern (1944-06-31) is an error at its line, and so is
+    a date outside ``within`` (first and last day allowed), when given.
     """
     try:
-        return _as_date(entry[field_name.split(".")[-1]])
+        day = _as_date(entry[field_name.split(".")[-1]])
     except HistoryError as exc:
         raise _fail(path, entry, field_name, str(exc), "give a real date as 'YYYY-MM-DD'") from None
+    if within is not None and not within[0] <= day <= within[1]:
+        raise _fail(
+            path,
+            entry,
+            field_name,
+            f"{day} is outside the campaign the record covers ({within[0]} to {within[1]})",
+            "check the year and month",
+        )
+    return day
 
 
 def _metres_per_degree(lat: float) -> tuple[float, float]:
@@ -217,7 +235,7 @@ def _build_record(entry: Any, path: Path, index: int, sources: dict[str, str]) -
 
     # The file has passed its schema (types, fields, enumerations); what is left is what a type cannot say.
     where = f"records[{index}]"
-    date = entry_date(path, entry, f"{where}.date")
+    date = entry_date(path, entry, f"{where}.date", within=RECORD_DAYS)
     cited = []
     for key in entry["sources"]:
         if key in sources:

@@ -143,6 +143,13 @@ class RuleSet:
     #: Markers added after studies of the game were saved: a state's fingerprint leaves each out while it
     #: stands at its default, so that those studies still open (:func:`normandy_lab.engine.study.canonical`).
     late_markers: frozenset[str] = frozenset()
+    #: Hexsides (``"A|B"``, the two hexes in order) whose bridges the rulebook itself names (a set-up's
+    #: destroyed bridges) where the map derived from geography has none: a scenario may list them as
+    #: destroyed (the loader refuses any other hexside without a bridge).
+    bridges_named_by_the_rules: frozenset[str] = frozenset()
+    #: Markers that are lists whose order no rule reads (BfN's beachheads, KG's Weapons Nests): a state's
+    #: fingerprint sorts them, so a scenario with them written in another order is the same state.
+    unordered_markers: frozenset[str] = frozenset()
     #: The label on each unit type's counter ("INF", "PARA") and each size's echelon mark ("II", "XX").
     glyphs: dict[str, str] = field(default_factory=dict)
     size_marks: dict[str, str] = field(default_factory=dict)

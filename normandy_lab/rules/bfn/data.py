@@ -168,7 +168,7 @@ UNIT_DEFAULTS = {
     "engineer": {"ma": 6, "mechanized": False, "stack": 1},
     "hq": {"ma": 8, "mechanized": False, "stack": 1},
     "static": {"ma": 0, "mechanized": False, "stack": 1},
-    "strongpoint": {"ma": 0, "mechanized": False, "stack": 0},
+    "strongpoint": {"ma": 0, "mechanized": False, "stack": 1},  # 18.9.1: a Stacking Value of 1
     # CW specialised armour (79th Armoured Division) and naval gunfire units:
     # they attach freely to any division (Attachment Reference Chart, exception 2).
     "flame_tank": {"ma": 10, "mechanized": True, "stack": 1},  # Churchill Crocodile
@@ -440,6 +440,7 @@ BFN_RULES = BfnRules(
     sizes=SIZES,
     stacking_limit=6,
     stacking_points={k: v["stack"] for k, v in UNIT_DEFAULTS.items()},
+    unordered_markers=frozenset({"beachheads"}),  # 7.4: any beachhead in range is a source; none comes first
     campaign=("1944-06-06", "1944-08-20"),
     calendar=CALENDAR,
     markers=MARKERS,

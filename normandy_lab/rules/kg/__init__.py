@@ -71,6 +71,13 @@ KG_RULES = KgRules(
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
     map_features=frozenset({"zones"}),
+    # 22.6.8 and 22.7 list destroyed bridges ("N3436/N3337, N3436/N3435, N3436/3437"; "N3725/N3726,
+    # N3847/N3948") on hexsides where the derived map has no bridge (N3436's have no water at all): the
+    # printed map's bridges, which the derived map lacks, so destroying them changes nothing here.
+    unordered_markers=frozenset({"weapons_nests"}),  # each nest stands for itself (26.2.3-26.2.4)
+    bridges_named_by_the_rules=frozenset(
+        {"N3337|N3436", "N3435|N3436", "N3436|N3437", "N3725|N3726", "N3847|N3948"}
+    ),
     # Added with 26.10.2's depot row, 26.10.7's rail SP and 26.10.1's payment: out of older fingerprints.
     late_markers=frozenset({
         "depot_sp", "cherbourg_rail_on", "hq_support_paid", "hq_unsupported", "air_rail_value",
