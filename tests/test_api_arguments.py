@@ -181,6 +181,12 @@ def test_a_river_is_matched_by_its_whole_name_not_a_part_of_another(june13):
     assert targets(june13, "bridges", river="Selune") == targets(june13, "bridges", river="Sélune")
 
 
+def test_a_river_whose_bridges_are_all_down_leaves_nothing_to_cut_and_says_so(june13, vire):
+    down = june13.evolve(destroyed_bridges=june13.destroyed_bridges | {t.key for t in vire})
+    with pytest.raises(RefusedError, match="nothing to cut: no bridge over the Vire is still standing"):
+        best_targets(down, "german", 1, river="Vire")
+
+
 def test_a_state_may_be_given_by_its_scenario_name_and_anything_else_is_refused(vire):
     by_name = best_targets(BASE, "german", 1, candidates=vire[:2])
     assert by_name.picks and by_name.state.scenario == nl.load_scenario(BASE).scenario

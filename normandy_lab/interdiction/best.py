@@ -218,7 +218,8 @@ def best_targets(
     found = _targets(state, candidates, river, within, "best_targets")
     n = len(found)
     if n == 0:
-        kind = candidates if isinstance(candidates, str) else "target"
+        named = {"bridges": "bridge", "road_hexes": "road hex"}
+        kind = named.get(candidates, "target") if isinstance(candidates, str) else "target"
         over = f" over the {river}" if river else ""
         sheets = " sheets in play" if state.maps else ""
         raise RefusedError(
