@@ -390,3 +390,19 @@ def test_a_study_cannot_stack_twelve_strongpoints_in_one_hex():
         for edit in edits:
             study.apply(edit)
     assert len(study.edits) == 6
+
+
+def test_bfn_supply_cities_given_with_no_value_are_refused_not_taken_as_none(tmp_path):
+    """Review 2, note 3: `german_supply_cities:` with no value read as no city at all (7.4), without a word."""
+    from normandy_lab.engine.scenario import scenario_path
+
+    text = scenario_path("bfn_1944-06-13_am").read_text(encoding="utf-8")
+    emptied = re.sub(r"german_supply_cities:\n(- .*\n)+", "german_supply_cities:\n", text)
+    assert emptied != text
+    path = tmp_path / "nocities.yaml"
+    path.write_text(emptied, encoding="utf-8")
+    line = emptied[: emptied.index("german_supply_cities:")].count("\n") + 1
+    with pytest.raises(
+        ScenarioError, match=rf"nocities.yaml:{line}: german_supply_cities: is given with no value"
+    ):
+        nl.load_scenario(path)

@@ -67,6 +67,16 @@ def scenario_markers(rules: Any, data: Any, path: str, g: Any) -> dict[str, Any]
                     f"maps are {', '.join(sorted(g.scheme.sheets))}",
                 )
         points[key] = dict(part)
+    if "german_supply_cities" in data and data["german_supply_cities"] is None:
+        # An empty line is not "none" (that is []) nor the rules' list (that is no line): say which.
+        default = ", ".join(sorted(rules.supply["german_supply_cities"]))
+        raise check.fail(
+            data,
+            "german_supply_cities",
+            "is given with no value",
+            f"list the German supply cities (7.4), write [] for none, or remove the line for the rules' "
+            f"list ({default})",
+        )
     return {
         "beachheads": beachheads,
         "air_points": points["allied"],
