@@ -126,6 +126,43 @@ def test_the_shape_of_a_sweep_is_refused_before_any_work(variants, said):
         nl.sweep(BASE, variants, client=False, progress=False)
 
 
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        ({"chunk_size": 0}, "chunk_size: 0"),
+        ({"chunk_size": -1}, "chunk_size: -1"),
+        ({"on_rows": "print"}, "on_rows: 'print' is not callable"),
+    ],
+)
+def test_a_sweep_s_other_arguments_are_checked_before_any_work(arguments, said):
+    with pytest.raises(RefusedError, match=said):
+        nl.sweep(BASE, [{"weather": "Clear"}], client=False, progress=False, **arguments)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        ({"weather": "Storm"}, r"grid: weather: 'Storm' is not a list"),
+        ({"cuts": ["B2816"]}, r"grid: cuts\[0\]: 'B2816' is not a list of cuts"),
+        ({"options": ["fast"]}, r"grid: options\[0\]: 'fast' is not a mapping"),
+        ({"bases": 5}, r"grid: bases: 5 is not a list"),
+    ],
+)
+def test_grid_refuses_what_would_sweep_the_letters_of_a_word(arguments, said):
+    from normandy_lab.sweeps import grid
+
+    with pytest.raises(RefusedError, match=said):
+        grid(**arguments)
+
+
+@pytest.mark.parametrize("workers", [0, -2, 1.5, True, "2"])
+def test_a_local_cluster_needs_a_whole_number_of_workers(workers):
+    from normandy_lab.sweeps import local_cluster
+
+    with pytest.raises(RefusedError, match="local_cluster: workers"):
+        local_cluster(workers)
+
+
 def test_a_variant_mapping_with_an_unknown_field_is_refused_with_the_nearest():
     with pytest.raises(RefusedError, match="did you mean 'weather'"):
         Variant.of({"wether": "Clear"})

@@ -78,6 +78,11 @@ def local_cluster(workers: int | None = None) -> Any:
     """
     from distributed import Client, LocalCluster
 
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise RefusedError(
+            f"local_cluster: workers: {workers!r} is not allowed; give a whole number of worker processes, "
+            "at least 1, or None for the machine's cores"
+        )
     n = workers or os.cpu_count() or 1
     cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
     return Client(cluster)
@@ -135,6 +140,7 @@ def sweep(
     from tqdm.auto import tqdm
 
     wanted = _wanted(variants)
+    _check_options(chunk_size, on_rows)
     bases, failed = _bases(base, wanted)
     order = {v.name: i for i, v in enumerate(wanted)}
     rows: dict[str, list[Any]] = {c: [] for c in COLUMNS}
@@ -208,6 +214,25 @@ def sweep(
         )
         raise stopped
     return table
+
+
+def _check_options(chunk_size: Any, on_rows: Any) -> None:
+    """Refuse a chunk size that is not a whole number of at least 1, and an ``on_rows`` that is not callable.
+
+    A chunk size of 0 or less would make no task at all, and the sweep would come back empty and "not
+    complete" without a word.
+    """
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
+        raise RefusedError(
+            f"sweep: chunk_size: {chunk_size!r} is not allowed; give the variants a task as a whole number, "
+            "at least 1, or None"
+        )
+    if on_rows is not None and not callable(on_rows):
+        raise RefusedError(
+            f"sweep: on_rows: {on_rows!r:.60} is not callable; give a function of the rows, or None"
+        )
 
 
 def _wanted(variants: Any) -> list[Variant]:

@@ -132,8 +132,39 @@ def grid(
     cuts: Sequence[Iterable[Any]] = ((),),
     options: Sequence[Mapping[str, Any]] = ({},),
 ) -> list[Variant]:
-    """Return every combination of the given bases, weathers, cut sets and readings, as variants."""
+    """Return every combination of the given bases, weathers, cut sets and readings, as variants.
+
+    Each argument is a list of the values to combine; ``cuts`` a list of cut sets (each a list) and
+    ``options`` a list of mappings.
+
+    Raises
+    ------
+    RefusedError
+        For an argument that is not a list (``weather="Storm"`` would sweep the weathers "S", "t", ...),
+        a cut set that is not a list (``cuts=["B2816"]`` for ``cuts=[["B2816"]]``) or options that are
+        not a mapping.
+    """
+    examples = {
+        "bases": "['bfn_1944-06-13_am']", "weather": "['Clear', 'Storm']",
+        "cuts": "[[], ['B4015|B4114']]", "options": "[{}, {'hq_bridging': 'for_its_units'}]",
+    }  # fmt: skip
+    lists: dict[str, list[Any]] = {}
+    for name, given in (("bases", bases), ("weather", weather), ("cuts", cuts), ("options", options)):
+        if isinstance(given, str | bytes | Mapping) or not isinstance(given, Iterable):
+            raise RefusedError(
+                f"grid: {name}: {_shown(given)} is not a list; write e.g. {name}={examples[name]}"
+            )
+        lists[name] = list(given)
+    for n, cut_set in enumerate(lists["cuts"]):
+        if isinstance(cut_set, str | bytes) or not isinstance(cut_set, Iterable):
+            raise RefusedError(
+                f"grid: cuts[{n}]: {_shown(cut_set)} is not a list of cuts; each variant's cuts are a list: "
+                f"cuts=[[], [{_shown(cut_set)}]]"
+            )
+    for n, reading in enumerate(lists["options"]):
+        if not isinstance(reading, Mapping):
+            raise RefusedError(f"grid: options[{n}]: {_shown(reading)} is not a mapping of option: value")
     return [
         Variant.of({"base": b, "weather": w, "cuts": list(c), "options": dict(o)})
-        for b, w, c, o in itertools.product(bases, weather, cuts, options)
+        for b, w, c, o in itertools.product(*lists.values())
     ]
