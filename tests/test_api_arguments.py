@@ -11,6 +11,7 @@ import datetime as dt
 import math
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import shapely
 import yaml
@@ -327,6 +328,34 @@ def test_scenarios_on_refuses_the_same_dates():
         scenarios_on("1944-06-31")
 
 
+def test_the_study_functions_take_a_state_or_a_scenario_s_name_and_refuse_the_rest(june13):
+    from normandy_lab.interdiction.history import historical_targets
+
+    assert targets(BASE, ["B2816"]) == targets(june13, ["B2816"])
+    with pytest.raises(RefusedError, match="targets: state: None is not a state"):
+        targets(None)
+    with pytest.raises(RefusedError, match="historical_targets: state: 5 is not a state"):
+        historical_targets(5)
+
+
+@pytest.mark.parametrize("upto", ["1", -1, 5, 1.0])
+def test_the_picks_made_up_to_a_number_refuse_what_is_not_one(june13, vire, upto):
+    result = best_targets(june13, "german", 1, candidates=vire[:2])
+    with pytest.raises(RefusedError, match="upto: "):
+        result.edits(upto)
+    with pytest.raises(RefusedError, match="upto: "):
+        result.cut_state(upto)
+
+
+def test_against_optimum_refuses_a_bad_side_or_method_before_any_search():
+    from normandy_lab.interdiction.history import against_optimum
+
+    with pytest.raises(RefusedError, match=r"against_optimum: side: 'germans'.*did you mean 'german'"):
+        against_optimum("1944-06-07", side="germans")
+    with pytest.raises(RefusedError, match="against_optimum: method: 'gredy'"):
+        against_optimum("1944-06-07", method="gredy")
+
+
 def test_the_history_of_attacks_refuses_the_same_dates(june13):
     from normandy_lab.interdiction.history import against_optimum, historical_targets
 
@@ -334,6 +363,15 @@ def test_the_history_of_attacks_refuses_the_same_dates(june13):
         historical_targets(june13, until="banana")
     with pytest.raises(RefusedError, match=r"^scenarios_on: date: '1944-06-31'"):
         against_optimum("1944-06-31")
+
+
+@pytest.mark.parametrize("threshold", [0, 1.5, "0.25", None, True])
+def test_the_disagreements_threshold_is_a_share(threshold):
+    from normandy_lab.sidebyside import SideBySide
+
+    empty = SideBySide(dt.date(1944, 6, 7), {}, pd.DataFrame())
+    with pytest.raises(RefusedError, match="disagreements: threshold: "):
+        empty.disagreements(threshold)
 
 
 def test_a_date_outside_every_game_is_the_project_s_refusal():

@@ -19,7 +19,7 @@ import pandas as pd
 
 from normandy_lab.engine.state import GameState
 from normandy_lab.errors import RefusedError
-from normandy_lab.interdiction.candidates import Target, _targets
+from normandy_lab.interdiction.candidates import Target, _targets, state_arg
 from normandy_lab.interdiction.objectives import from_rows, resolve
 from normandy_lab.interdiction.search import Evaluator, coverage_bound, exact, greedy
 
@@ -82,14 +82,29 @@ class InterdictionResult:
 
     def edits(self, upto: int | None = None) -> list[dict[str, Any]]:
         """Return the study edits that make the first ``upto`` picks (all by default)."""
-        return [t.edit() for t in self.picks[: len(self.picks) if upto is None else upto]]
+        return [t.edit() for t in self.picks[: self._upto(upto)]]
 
     def cut_state(self, upto: int | None = None) -> GameState:
         """Return the state with the first ``upto`` picks cut."""
         state = self.state
-        for target in self.picks[: len(self.picks) if upto is None else upto]:
+        for target in self.picks[: self._upto(upto)]:
             state = target.cut(state)
         return state
+
+    def _upto(self, upto: Any) -> int:
+        """Return how many picks ``upto`` means (None: all); refuse what is not 0 to their number."""
+        if upto is None:
+            return len(self.picks)
+        if (
+            isinstance(upto, bool)
+            or not isinstance(upto, numbers.Integral)
+            or not 0 <= upto <= len(self.picks)
+        ):
+            raise RefusedError(
+                f"upto: {_shown(upto)} is not allowed; give how many of the {len(self.picks)} picks to make, "
+                f"0 to {len(self.picks)}, or None for all"
+            )
+        return int(upto)
 
     def study(self, scenario_or_study: Any, upto: int | None = None) -> Any:
         """Open the picks as a study: a scenario name or a study, with the cuts appended as its edits."""
@@ -198,7 +213,7 @@ def best_targets(
     """
     from normandy_lab.engine.supply import supply
 
-    state = _state_arg(state)
+    state = state_arg(state, "best_targets")
     side = _one_of("side", side, ("allied", "german"))
     k = _whole("k", k, "k is how many targets to cut")
     budget = (
@@ -274,22 +289,6 @@ def best_targets(
     )  # fmt: skip
 
 
-def _state_arg(state: Any) -> GameState:
-    """Return the state ``best_targets`` works on: a state, or a scenario's name or path, loaded."""
-    from pathlib import Path
-
-    from normandy_lab.engine.scenario import load_scenario
-
-    if isinstance(state, GameState):
-        return state
-    if isinstance(state, str | Path):
-        return load_scenario(state)  # an unknown name is refused there, with the nearest
-    raise RefusedError(
-        f"best_targets: state: {_shown(state)} is not a state; give a GameState (nl.load_scenario(...), "
-        "study.state) or a scenario's name"
-    )
-
-
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -304,7 +303,9 @@ def _whole(name: str, value: Any, what: str) -> int:
     return int(value)
 
 
-def _one_of(name: str, value: Any, allowed: tuple[str, ...], more: str = "") -> str:
+def _one_of(
+    name: str, value: Any, allowed: tuple[str, ...], more: str = "", caller: str = "best_targets"
+) -> str:
     """Return a text argument that is one of ``allowed``, refusing anything else with the nearest."""
     if isinstance(value, str) and value in allowed:
         return value
@@ -312,7 +313,7 @@ def _one_of(name: str, value: Any, allowed: tuple[str, ...], more: str = "") -> 
     hint = f"did you mean {close[0]!r}? " if close else ""
     listed = ", ".join(repr(a) for a in allowed)
     more = f" {more}" if more else ""
-    said = f"best_targets: {name}: {_shown(value)} is not allowed"
+    said = f"{caller}: {name}: {_shown(value)} is not allowed"
     raise RefusedError(f"{said}; {hint}give one of {listed}{more}")
 
 

@@ -56,7 +56,7 @@ class Target:
 
 
 def targets(
-    state: GameState,
+    state: GameState | str,
     candidates: str | Iterable[str] | Any = "bridges",
     river: str | None = None,
     within: Any = None,
@@ -90,7 +90,23 @@ def targets(
         (with the nearest names), a ``within`` that is not an area, is empty or holds no target;
         ``HexIdError`` for a hex id that is malformed or off the map.
     """
-    return _targets(state, candidates, river, within, "targets")
+    return _targets(state_arg(state, "targets"), candidates, river, within, "targets")
+
+
+def state_arg(state: Any, caller: str) -> GameState:
+    """Return the state a study works on: a state, or a scenario's name or path, loaded; refuse the rest."""
+    from pathlib import Path
+
+    from normandy_lab.engine.scenario import load_scenario
+
+    if isinstance(state, GameState):
+        return state
+    if isinstance(state, str | Path):
+        return load_scenario(state)  # an unknown name is refused there, with the nearest
+    raise RefusedError(
+        f"{caller}: state: {_shown(state)} is not a state; give a GameState (nl.load_scenario(...), "
+        "study.state) or a scenario's name"
+    )
 
 
 KINDS = ("bridges", "road_hexes")

@@ -66,10 +66,11 @@ def historical_targets(state: GameState, until: Any = None) -> pd.DataFrame:
     (``target``) and how far its middle lies from the attack's position (``km``).  Attacks off the map, or
     whose river has no bridge within reach, give no row.
     """
-    from normandy_lab.interdiction.candidates import _plain, water_names
+    from normandy_lab.interdiction.candidates import _plain, state_arg, water_names
     from normandy_lab.sidebyside import _day
     from normandy_lab.terrain import terrain_map
 
+    state = state_arg(state, "historical_targets")
     last = _day("historical_targets", until) if until is not None else state.date
     sides = terrain_map(state.system, progress=False).hexsides
     bridged = sides[sides["road_bridge"] | sides["rail_bridge"]]
@@ -108,9 +109,12 @@ def against_optimum(
     ``share`` is ``history / best`` (NaN when no cut does anything).
     """
     from normandy_lab.engine.supply import supply
-    from normandy_lab.interdiction.best import best_targets
+    from normandy_lab.interdiction.best import _one_of, best_targets
     from normandy_lab.sidebyside import _state_of, scenarios_on
 
+    # Refused before the first scenario is stepped and searched, not by the first search.
+    _one_of("side", side, ("allied", "german"), caller="against_optimum")
+    _one_of("method", method, ("auto", "exact", "greedy"), caller="against_optimum")
     rows = []
     for system, spec in scenarios_on(date).items():
         state = _state_of(spec)

@@ -253,6 +253,11 @@ class SideBySide:
         differ by ``threshold`` or more.  One row a formation: its key and side, then per game ``units in
         / units`` and the rules behind its verdicts (blank where a game does not have the formation).
         """
+        if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 < threshold <= 1:
+            raise RefusedError(
+                f"disagreements: threshold: {_shown(threshold)} is not allowed; give the difference of the "
+                "shares in supply that counts, a number above 0 and at most 1 (default 0.25)"
+            )
         rows = []
         for (key, side), group in self.table.groupby(["key", "side"], sort=True):
             if group["system"].nunique() < 2:
