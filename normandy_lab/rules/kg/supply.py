@@ -283,7 +283,7 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
                 "in supply without a line: every Allied unit is on Turns 1 and 2 (26.11.1)"
             )
         return rows, sorted(net.ids[list(beach_of)].tolist())
-    # 26.10.1, 26.10.5: the corps HQs are supported first, cheapest first, while the army's SP last: the
+    # 26.10.1, 26.10.5: the corps HQs are supported first, in 26.10.1's order, while the army's SP last: the
     # SP the army held at this turn's Corps and Artillery Support segment, if it has been played (what it
     # paid there is back in the budget: the same HQs are paid for, once).
     budget = support_budget(state)
@@ -306,45 +306,8 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
         d, row.path = net.line(own, at)
         level = state.markers["mulberry"]["A" if army == "US" else "B"]
         radius = support_radius(rules, level)
-        # 26.10.1: an HQ that begins the segment under an Unsupported marker first pays 1 SP to remove it.
-        extra = int(u.id in marked)
-        costs.append((support_cost(d, radius) + extra if d < FAR else None, u, army, radius, d))
-    # What an army's HQs cost in the order they are paid: the cheapest first (the most HQs for the SP).
-    paid_before: dict[str, int] = {"US": 0, "UK": 0}
-    for cost, u, army, radius, d in sorted(costs, key=lambda c: (c[0] is None, c[0] or 0, c[1].id)):
-        row = rows[u.id]
-        row.limit = f"Mulberry radius {radius} of an own beach, else SP (26.10.5)"
-        if cost is None:
-            row.code, row.rule, row.isolated = CUT_OFF, "26.10.1", True
-            row.reason = "isolated from its army's beaches: no SP may support it (26.10.1)"
-            continue
-        row.length_hexes = float(d)
-        cheaper, paid_before[army] = paid_before[army], paid_before[army] + cost
-        marker = " (1 SP to lift the Unsupported marker it began the turn under)" if u.id in marked else ""
-        if cost <= sp.get(army, 0):
-            sp[army] -= cost
-            ranges.paid[army] += cost
-            row.general = row.combat = True
-            row.traced_kind, row.traced_id = "supported", row.path[-1] if row.path else ""
-            row.traced_to = (
-                f"its army's beach, supported without SP within the Mulberry radius of {radius} (26.10.5)"
-                if cost == 0
-                else f"its army's beach, supported for {cost} SP of the {army} army beyond the Mulberry "
-                f"radius of {radius}{marker} (26.10.1, 26.10.5)"
-            )
-            supported[army].append(situation.position[u.id])
-            ranges.hubs["allied"][u.id] = situation.position[u.id]
-        else:
-            row.code, row.rule = OUT_OF_RANGE, "26.10.5"
-            # Cheaper HQs are paid first, so it would take them all and this one: say that sum, the true
-            # need, against what the army holds (more SP only help once they reach it).
-            held = budget.get(army, 0)
-            first = f"with the cheaper HQs of its army paid first ({cheaper} SP), " if cheaper else ""
-            row.reason = (
-                f"unsupported: {d} hexes from its army's beaches needs {cost} SP beyond the radius {radius}"
-                f"{marker}; {first}the {army} army would need {cheaper + cost} SP and holds {held}"
-                f"{held_when} (26.10.1, 26.10.5)"
-            )
+        costs.append((support_cost(d, radius) if d < FAR else None, u, army, radius, d))
+    _pay_allied_hqs(costs, marked, budget, sp, held_when, rows, ranges, supported, situation)
     for i in beach_of:
         ranges.hubs["allied"][str(net.ids[i])] = i
     ranges.limits["allied"] = limit
@@ -359,6 +322,97 @@ def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ra
         for u, (count, path) in zip(members, found, strict=True):
             _allied_line(rows[u.id], count, path, limit, beach_of, net)
     return rows, sorted(net.ids[list(beach_of)].tolist())
+
+
+def _pay_allied_hqs(
+    costs: list, marked: set[str], budget: dict[str, int], sp: dict[str, int], held_when: str, rows: dict,
+    ranges: KgRanges, supported: dict[str, list[int]], situation: Situation,
+) -> None:  # fmt: skip
+    """Pay for the landed Allied corps HQs in the two parts of 26.10.1, in the order the rule gives.
+
+    Part 1: 1 SP lifts the Unsupported marker of each HQ that began the segment under one, while the army
+    has SP (an isolated HQ may receive none); an HQ whose marker is not lifted stays Unsupported.  Part 2:
+    each HQ beyond its Mulberry radius is given its SP (26.10.5): the HQs whose marker was just lifted
+    first, then the rest; within each, the cheapest first (the most HQs for the SP), ties by unit id (the
+    text leaves that choice to the player).  ``costs`` holds (radius cost or None if isolated, unit, army,
+    radius, hexes) for each HQ ashore; ``sp`` is spent as the HQs are paid.
+    """
+    lifted: set[str] = set()
+    lifts_due = {"US": 0, "UK": 0}  # 26.10.1 part 1: the SP every marker an army must lift costs
+    for cost, u, army, _, _ in costs:
+        lifts_due[army] += int(u.id in marked and cost is not None)
+    lifts_seen = {"US": 0, "UK": 0}
+    for cost, u, army, radius, d in sorted(costs, key=lambda c: (c[0] or 0, c[1].id)):
+        if u.id not in marked or cost is None:
+            continue
+        lifts_seen[army] += 1
+        if sp.get(army, 0) >= 1:
+            sp[army] -= 1
+            ranges.paid[army] += 1
+            lifted.add(u.id)
+            continue
+        row = rows[u.id]
+        row.limit = f"Mulberry radius {radius} of an own beach, else SP (26.10.5)"
+        row.length_hexes = float(d)
+        row.code, row.rule = OUT_OF_RANGE, "26.10.1"
+        held = budget.get(army, 0)
+        row.reason = (
+            "unsupported: it began the segment under an Unsupported marker, and lifting the markers comes "
+            f"first at 1 SP each; the {army} army would need {lifts_seen[army]} SP to lift this one and "
+            f"holds {held}{held_when} (26.10.1)"
+        )
+    # The SP an army spends, in paying order, before an HQ's radius cost is asked (its lifts included).
+    spent_before = dict(lifts_due)
+    # Every marked HQ comes first (with the SP to lift them all, each is lifted): so an HQ's need counts
+    # the radius costs of the marked ones even where a marker could not be lifted this time.
+    order = sorted(costs, key=lambda c: (c[0] is None, c[1].id not in marked, c[0] or 0, c[1].id))
+    for cost, u, army, radius, d in order:
+        row = rows[u.id]
+        row.limit = f"Mulberry radius {radius} of an own beach, else SP (26.10.5)"
+        if cost is None:
+            row.code, row.rule, row.isolated = CUT_OFF, "26.10.1", True
+            row.reason = "isolated from its army's beaches: no SP may support it (26.10.1)"
+            continue
+        row.length_hexes = float(d)
+        before, spent_before[army] = spent_before[army], spent_before[army] + cost
+        if u.id in marked and u.id not in lifted:
+            continue  # its marker stays: said in part 1
+        marker = (
+            " (after 1 SP lifted the Unsupported marker it began the turn under)" if u.id in lifted else ""
+        )
+        if cost <= sp.get(army, 0):
+            sp[army] -= cost
+            ranges.paid[army] += cost
+            row.general = row.combat = True
+            row.traced_kind, row.traced_id = "supported", row.path[-1] if row.path else ""
+            if cost == 0:
+                row.traced_to = (
+                    f"its army's beach, supported without SP within the Mulberry radius of {radius}{marker} "
+                    "(26.10.5" + (", 26.10.1)" if marker else ")")
+                )
+            else:
+                row.traced_to = (
+                    f"its army's beach, supported for {cost} SP of the {army} army beyond the Mulberry "
+                    f"radius of {radius}{marker} (26.10.1, 26.10.5)"
+                )
+            supported[army].append(situation.position[u.id])
+            ranges.hubs["allied"][u.id] = situation.position[u.id]
+        else:
+            row.code, row.rule = OUT_OF_RANGE, "26.10.5"
+            # The HQs paid before it come first (the lifted markers, then cheaper HQs): with their SP and
+            # its own, the army pays for it whatever the others turn out to cost.
+            held = budget.get(army, 0)
+            first = (
+                f"with what comes before it in 26.10.1's order paid first ({before} SP: the Unsupported "
+                "markers lifted, then the radius costs of the HQs that bore them, then of the cheaper HQs), "
+                if before
+                else ""
+            )
+            row.reason = (
+                f"unsupported: {d} hexes from its army's beaches needs {cost} SP beyond the radius {radius}"
+                f"{marker}; {first}the {army} army would need {before + cost} SP and holds {held}"
+                f"{held_when} (26.10.1, 26.10.5)"
+            )
 
 
 def paid_this_turn(state: GameState) -> Any:
