@@ -433,13 +433,20 @@ def test_an_impossible_expected_date_is_refused_at_its_line_in_every_game(scenar
 ELSEWHERE = ("rules/", "savefile.py", "views/export.py", "engine/study.py", "yamllines.py", "history/")
 # Plain errors left on purpose, each a defect of the program or of the package's own data, never of a
 # caller's argument: the graph and line builders' invariants, the grid fit over the shipped control
-# points, a PNG the exporter itself wrote, and evolve() given a field no state has (a TypeError, as Python
-# gives for an unexpected keyword).
+# points, and a PNG the exporter itself wrote.
 INTERNAL = {
     "engine/layered.py": 5, "engine/lines.py": 1, "network.py": 3, "grids/sheetfit.py": 2,
-    "grids/georef.py": 2, "grids/__init__.py": 2, "views/export_marks.py": 1, "engine/state.py": 1,
+    "grids/georef.py": 2, "grids/__init__.py": 2, "views/export_marks.py": 1,
 }  # fmt: skip
 PLAIN = ("raise ValueError(", "raise TypeError(", "raise FileNotFoundError(", "raise KeyError(")
+
+
+def test_a_state_given_a_field_it_does_not_have_is_the_project_s_error_and_still_a_type_error(june13):
+    from normandy_lab.engine.state import UnknownMarkerError
+
+    with pytest.raises(UnknownMarkerError, match="did you mean 'weather'") as caught:
+        june13.evolve(wether="Storm")
+    assert isinstance(caught.value, NormandyLabError) and isinstance(caught.value, TypeError)
 
 
 def test_the_package_raises_only_the_project_s_errors_on_purpose():

@@ -231,6 +231,14 @@ def _freeze(mapping: dict[str, Any] | None) -> MappingProxyType:
     return MappingProxyType(dict(mapping or {}))
 
 
+class UnknownMarkerError(UnknownNameError, TypeError):
+    """A state given a field it does not have nor its rules a marker of that name (``evolve(bogus=1)``).
+
+    Also a ``TypeError``, as Python's own answer to an unexpected keyword is, and as it was before it was in
+    the project's tree.
+    """
+
+
 @dataclass(frozen=True)
 class GameState:
     """A snapshot of the game.  Immutable: use :meth:`evolve` to change it."""
@@ -278,9 +286,13 @@ class GameState:
         markers = {**self.rules.markers, **self.markers}
         unknown = sorted(set(markers) - set(self.rules.markers))
         if unknown:
-            raise TypeError(
-                f"{', '.join(unknown)}: not a field of a state nor a marker of the {self.system!r} rules"
-            )
+            import difflib
+
+            names = [*self.__dataclass_fields__, *self.rules.markers]
+            close = difflib.get_close_matches(unknown[0], names, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            said = f"{', '.join(unknown)}: not a field of a state nor a marker of the {self.system!r} rules"
+            raise UnknownMarkerError(said + hint)
         frozen = {k: _freeze(v) if isinstance(v, dict) else v for k, v in markers.items()}
         object.__setattr__(self, "markers", MappingProxyType(frozen))
         if not isinstance(self.log, EditLog):
