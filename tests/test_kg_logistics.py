@@ -28,7 +28,9 @@ def test_26_10_the_germans_receive_8_sp_a_turn_and_12_once_v_panzer_army_is_acti
     active = t2.evolve(v_panzer={"active": True, "space": 6, "support": 3})
     assert logistics.pay_army_support(active).markers["army_sp"]["DE"] == before + 12
     stepped = step_to(next_phase(t2), "Army Support")  # entering the phase pays
-    assert stepped.markers["army_sp"]["DE"] == before + 8 and "15.4" in tuple(stepped.log)[-2]
+    # The Corps and Artillery Support segment before it paid for the German HQs (26.10.6).
+    spent = stepped.markers["hq_support_paid"]["DE"]
+    assert stepped.markers["army_sp"]["DE"] == before - spent + 8 and "15.4" in tuple(stepped.log)[-2]
 
 
 def test_26_19_2_and_26_19_3_a_roll_of_5_or_less_advances_and_the_dice_are_seeded(t2):
@@ -289,10 +291,14 @@ def test_26_10_1_the_corps_and_artillery_support_segment_pays_for_an_hq_beyond_t
     ashore = _hq_ashore(t3, _one_sp_hex(t3))
     paid = step_to(ashore, "Corps and Artillery Support")
     assert paid.markers["army_sp"]["US"] == ashore.markers["army_sp"]["US"] - 1
+    # 26.10.6 (the printed German cost summary's "Support an HQ Unit 1"): of the three German HQs with a
+    # line to a box, one goes free and two cost 1 SP each; the Cherbourg HQ pays nothing while N1410 traces.
     assert dict(paid.markers["hq_support_paid"]) == {
         "on": "1944-06-08",
         "US": 1,
         "UK": 0,
+        "DE": 2,
+        "cherbourg": 0,
         "began_unsupported": [],
     }
     assert paid.markers["hq_unsupported"] == () and "US 1 SP" in tuple(paid.log)[-1]
@@ -327,9 +333,12 @@ def test_26_10_1_an_hq_left_unsupported_pays_1_sp_more_to_lift_its_marker_next_t
         assert state.markers["hq_support_paid"]["began_unsupported"] == ["US-5CorpsHQ"]
 
 
-def test_26_11_1_turn_2_pays_nothing_for_hq_support(t2, t3):
+def test_26_11_1_turn_2_pays_nothing_for_allied_hq_support(t2, t3):
+    """26.11.1 exempts the Allies on Turns 1 and 2; 26.10.6's German HQ costs are paid from Turn 2 on."""
     ashore = _hq_ashore(t2, _one_sp_hex(t3))  # where Turn 3 would pay 1 SP
     segment = step_to(ashore, "Corps and Artillery Support")
-    assert (
-        segment.markers["army_sp"] == ashore.markers["army_sp"] and segment.markers["hq_support_paid"] == {}
-    )
+    before, after = ashore.markers["army_sp"], segment.markers["army_sp"]
+    assert (after["US"], after["UK"]) == (before["US"], before["UK"])
+    paid = segment.markers["hq_support_paid"]
+    assert (paid["US"], paid["UK"], paid["began_unsupported"]) == (0, 0, [])
+    assert after["DE"] == before["DE"] - paid["DE"] and paid["DE"] == 2

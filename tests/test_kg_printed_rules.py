@@ -97,3 +97,81 @@ def test_26_10_1_a_marker_not_lifted_for_want_of_sp_keeps_its_hq_unsupported(t3)
     row = nl.supply(state)["US-5CorpsHQ"]
     assert not row.general and "lifting the markers comes first" in row.reason
     assert "would need 1 SP to lift this one and holds 0" in row.reason
+
+
+# -- 26.10.6: German HQ support costs SP --------------------------------------------------------------
+
+
+def test_26_10_6_one_german_hq_is_supported_free_and_each_other_for_1_sp(t3):
+    """26.10.6: "only one Corps HQ each turn can be freely supported"; the German cost summary prints
+    "Support an HQ Unit 1".
+
+    On 8 June three German HQs have a line to an off-map box (I SS Corps, AOK 7, LXXXIV Corps): one goes
+    free and the other two cost 1 SP each.  With 1 SP the last of them (in the order of unit ids, the
+    engine's stand-in for the German player's choice) goes unsupported, and its corps units with it.
+    """
+    hqs = ("DE-1SSCorpsHQ", "DE-7AOK", "DE-84CorpsHQ")
+    state = t3.evolve(hq_support_paid={})
+    for held, supported in ((2, hqs), (1, hqs[:2]), (0, hqs[:1])):
+        report = nl.supply(state.evolve(army_sp={**state.markers["army_sp"], "DE": held}))
+        assert tuple(h for h in hqs if report[h].general) == supported, held
+    report = nl.supply(state.evolve(army_sp={**state.markers["army_sp"], "DE": 1}))
+    row = report["DE-84CorpsHQ"]
+    assert row.rule == "26.10.6" and "would need 2 SP and holds 1" in row.reason
+    assert "for 1 SP of the German SP" in report["DE-7AOK"].traced_to
+    assert "free" in report["DE-1SSCorpsHQ"].traced_to
+    # The segment pays them: 2 SP leave the German SP.
+    paid = step_to(state.evolve(army_sp={**state.markers["army_sp"], "DE": 5}), "Corps and Artillery Support")
+    assert paid.markers["army_sp"]["DE"] == 3 and paid.markers["hq_support_paid"]["DE"] == 2
+
+
+def test_26_20_1_two_german_hqs_go_free_once_v_panzer_army_is_active(t3):
+    """26.20.1: once V Panzer Army is active "2 HQs and two artillery units (one for each army) are now
+    supported for free"."""
+    active = t3.evolve(
+        hq_support_paid={},
+        army_sp={**t3.markers["army_sp"], "DE": 0},
+        v_panzer={"active": True, "space": 6, "support": 3},
+    )
+    report = nl.supply(active)
+    assert [h for h in ("DE-1SSCorpsHQ", "DE-7AOK", "DE-84CorpsHQ") if report[h].general] == [
+        "DE-1SSCorpsHQ",
+        "DE-7AOK",
+    ]
+
+
+# -- 26.10.7: the Cherbourg HQ's support --------------------------------------------------------------
+
+
+def _boxes_lost(state):
+    """Return ``state`` with every German off-map box in Allied hands: nothing traces to one."""
+    boxes = {b.name: "allied" for b in state.rules.boxes.values() if b.side == "german"}
+    return state.evolve(omm_control=boxes, hq_support_paid={})
+
+
+def test_26_10_7_cut_off_the_cherbourg_hq_is_supported_only_by_a_cherbourg_sp(t2):
+    """26.10.7: "If a supply line cannot be traced from N1410 to a German controlled OMM box, the Cherbourg
+    HQ may be supported using a Cherbourg SP"."""
+    cut = _boxes_lost(t2)
+    assert nl.supply(t2)["DE-CherbourgHQ"].general  # N1410 traces: supported for nothing
+    none_left = nl.supply(cut.evolve(cherbourg_sp=0))["DE-CherbourgHQ"]
+    assert not none_left.general and none_left.rule == "26.10.7"
+    assert "would need 1 SP and holds 0" in none_left.reason
+    one = nl.supply(cut.evolve(cherbourg_sp=1))["DE-CherbourgHQ"]
+    assert one.general and "1 of Cherbourg's own SP" in one.traced_to
+    paid = step_to(cut.evolve(cherbourg_sp=3), "Corps and Artillery Support")
+    assert paid.markers["cherbourg_sp"] == 2 and paid.markers["hq_support_paid"]["cherbourg"] == 1
+
+
+def test_26_10_7_the_cherbourg_hq_needs_its_own_line_to_n1410(t2):
+    """26.10.7: "Cherbourg hex N1410 is the only supply source it may trace to for supply and support"."""
+    hq = t2.unit("DE-CherbourgHQ")
+    g = nl.grid("kg")
+    template = next(u for u in t2.units_of("allied") if u.status == "active" and u.type == "infantry")
+    ring = tuple(
+        replace(template, id=f"US-ring-{k}", hex=h, status="active", box=None)
+        for k, h in enumerate(g.neighbors(hq.hex))
+    )
+    ringed = t2.evolve(units=(*t2.units, *ring))
+    row = nl.supply(ringed)["DE-CherbourgHQ"]
+    assert not row.general and row.isolated and "no line of any length to N1410" in row.reason

@@ -4,8 +4,8 @@ On scenario 22.6.8 stepped into Turn 3 and on scenario 22.7, for each unit out o
 
 * ``out_of_range`` (a unit, 26.11.1-26.11.2): its best line is N hexes against a limit L. With the limit
   at N it is in supply; at N - 1 it is still out (the count is the binding one, not a bound).
-* ``out_of_range`` (an Allied corps HQ, 26.10.5): with the cheaper HQs paid first, its army would need N SP
-  and holds fewer. With N SP it is supported; with N - 1 it is not.
+* ``out_of_range`` (an HQ, 26.10.1, 26.10.5, 26.10.6, 26.10.7): with the HQs paid before it, its army (or
+  Cherbourg) would need N SP and holds fewer. With N SP it is supported; with N - 1 it is not.
 * ``cut_off``: no line of any length: with every range at a thousand it stays out.
 
 Every check is a full re-determination with :func:`normandy_lab.supply`.
@@ -70,7 +70,13 @@ def test_an_unsupported_corps_hq_is_supported_by_the_sp_its_reason_names(case):
     assert hqs or state.turn == "Turn 3"  # 22.7's US corps HQs stand far inland: some go unsupported
     for r in hqs:
         need, held = (int(x) for x in re.search(r"would need (\d+) SP and holds (\d+)", r.reason).groups())
-        army = "US" if state.unit(r.unit_id).nationality == "US" else "UK"
+        unit = state.unit(r.unit_id)
+        if "cherbourg" in unit.name.lower():  # 26.10.7: Cherbourg's own SP
+            assert state.markers["cherbourg_sp"] == held < need
+            assert nl.supply(state.evolve(cherbourg_sp=need))[r.unit_id].general
+            assert not nl.supply(state.evolve(cherbourg_sp=need - 1))[r.unit_id].general
+            continue
+        army = {"US": "US", "DE": "DE"}.get(unit.nationality, "UK")  # 26.10.6: the German SP
         assert state.markers["army_sp"][army] == held < need
         assert nl.supply(state.evolve(army_sp={**state.markers["army_sp"], army: need}))[r.unit_id].general
         assert not nl.supply(state.evolve(army_sp={**state.markers["army_sp"], army: need - 1}))[

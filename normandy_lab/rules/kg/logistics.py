@@ -81,39 +81,47 @@ def pay_army_support(state: GameState) -> GameState:
 
 
 def support_corps_hqs(state: GameState) -> GameState:
-    """Pay for the Allied corps HQs in the Corps and Artillery Support segment (26.10.1, 26.10.5).
+    """Pay for the HQs in the Corps and Artillery Support segment (26.10.1, 26.10.5, 26.10.6, 26.10.7).
 
-    The SP the determination pays (cheapest HQ first while the army's SP last, 1 more for an HQ that
-    began the segment Unsupported) leave the army's reserve; the HQs left unpaid, or isolated, go under an
-    Unsupported marker.  Turns 1 and 2 pay nothing: every Allied unit is in supply (26.11.1), and the HQs
-    are not asked about.  After the Build-up, the standard rules (not in the text) would apply: nothing is
-    paid.
+    Allied: the SP the determination pays (26.10.1's order: the Unsupported markers lifted first at 1 SP
+    each, then the radius costs) leave the army's reserve; the HQs left unpaid, or isolated, go under an
+    Unsupported marker.  On Turns 1 and 2 every Allied unit is in supply (26.11.1): no Allied HQ is asked
+    about.  German: one HQ supported free and each other for 1 SP of the German SP (26.10.6); the Cherbourg
+    HQ for 1 of Cherbourg's own SP when N1410 traces to no off-map box (26.10.7).  After the Build-up, the
+    standard rules (not in the text) would apply: nothing is paid.
     """
     from normandy_lab.rules.kg.supply import determine
 
-    if state.markers["stage"] != "build-up" or turn_of(state.date) <= state.rules.supply["exempt_until_turn"]:
+    if state.markers["stage"] != "build-up":
         return state.evolve(hq_support_paid={}, hq_unsupported=())
     report = determine(state.evolve(hq_support_paid={}))
     paid = report.determination.paid
+    allied_exempt = turn_of(state.date) <= state.rules.supply["exempt_until_turn"]
     unsupported = tuple(
         sorted(
             u.id
             for u in state.units_of("allied")
-            if u.hq is not None and u.status == "active" and not report[u.id].general
+            if u.hq is not None and u.status == "active" and not report[u.id].general and not allied_exempt
         )
     )
     points = dict(state.markers["army_sp"])
-    for army, cost in paid.items():
-        points[army] = points.get(army, 0) - cost
-    began = sorted(state.markers["hq_unsupported"])
+    for army in ("US", "UK", "DE"):
+        points[army] = points.get(army, 0) - paid[army]
+    cherbourg = state.markers["cherbourg_sp"]
+    if cherbourg is not None:
+        cherbourg -= paid["cherbourg"]
+    began = [] if allied_exempt else sorted(state.markers["hq_unsupported"])
     return state.evolve(
         army_sp=points,
+        cherbourg_sp=cherbourg,
         hq_support_paid={"on": state.date.isoformat(), **paid, "began_unsupported": began},
         hq_unsupported=unsupported,
         log=state.log.then(
-            f"Turn {turn_of(state.date)}: corps HQ support paid, US {paid['US']} SP, UK {paid['UK']} SP"
+            f"Turn {turn_of(state.date)}: HQ support paid, US {paid['US']} SP, UK {paid['UK']} SP "
+            "(26.10.1, 26.10.5)"
             + (f"; Unsupported: {', '.join(unsupported)}" if unsupported else "")
-            + " (26.10.1, 26.10.5)"
+            + f"; German {paid['DE']} SP (26.10.6: one HQ free, each other 1 SP)"
+            + (f"; Cherbourg {paid['cherbourg']} of its own SP (26.10.7)" if paid["cherbourg"] else "")
         ),
     )
 

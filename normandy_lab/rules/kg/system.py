@@ -105,12 +105,16 @@ class KgRules(RuleSet):
             paid = paid_this_turn(state)
             return {
                 "army_sp": dict(state.markers["army_sp"]),
-                "hq_support_paid": {a: paid.get(a, 0) for a in ("US", "UK")}
+                "hq_support_paid": {a: paid.get(a, 0) for a in ("US", "UK", "DE", "cherbourg")}
                 if paid is not None
-                else "not paid this turn (Turns 1-2, after the Build-up, or the segment not played yet)",
+                else "not paid this turn (after the Build-up, or the segment not played yet)",
                 "unsupported": list(state.markers["hq_unsupported"]),
-                "rule": "26.10.1, 26.10.5: each landed corps HQ beyond its Mulberry radius costs SP, "
-                "cheapest first; one that began the turn Unsupported 1 SP more",
+                "cherbourg_sp": state.markers["cherbourg_sp"],
+                "rule": "26.10.1, 26.10.5: 1 SP first lifts the Unsupported marker of each Allied corps HQ "
+                "that began the segment under one; then each HQ beyond its Mulberry radius costs SP, those "
+                "just lifted first, then the rest cheapest first. 26.10.6: one German HQ free, each other "
+                "1 SP. 26.10.7: the Cherbourg HQ free while N1410 traces to an off-map box, "
+                "else 1 Cherbourg SP",
             }
         if phase.name == "Army Support":
             return {
