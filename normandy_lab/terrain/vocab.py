@@ -68,6 +68,11 @@ class TerrainVocabulary:
     villages
         Whether the system marks villages: then every hex where a populated
         place stands is at least a Village.
+    towns_are_cities
+        Whether the system prints every 1944 town of the built-up layer as a
+        City hex and every village of it as a Town hex (The Killing Ground: its
+        printed city and town hexes are not in the text, so they are
+        RECONSTRUCTED by :data:`KG_CITY_CRITERION`).
     forced_land_hexes
         Coastal hexes the rules put land units on (The Killing Ground's 22.6.8 set-up: units landed on
         the beaches, and Mulberry B): land whatever share of them the derivation finds under water; one
@@ -91,6 +96,7 @@ class TerrainVocabulary:
     forced_city_names: tuple[str, ...] = ()
     forced_city_hexes: tuple[str, ...] = ()
     villages: bool = False
+    towns_are_cities: bool = False
     forced_land_hexes: tuple[str, ...] = ()
     # Hexes whose terrain a rule's worked example names, against what the derivation reads: (hex, terrain).
     forced_terrain: tuple[tuple[str, str], ...] = ()
@@ -108,6 +114,10 @@ class TerrainVocabulary:
         settlement = np.array(SETTLEMENTS, dtype=object)[facts["builtup"]]
         if self.villages:
             settlement[(settlement == "") & facts["village_point"]] = "Village"
+        if self.towns_are_cities:  # and the layer's villages its towns (KG_CITY_CRITERION)
+            village = settlement == "Village"
+            settlement[settlement == "Town"] = "City"
+            settlement[village] = "Town"
         if self.forced_city_names:
             named = np.isin(facts["builtup_name"], list(self.forced_city_names)) & (settlement != "")
             settlement[named] = "City"
@@ -219,6 +229,18 @@ below the map's scale (no hexside), and the Caen canal runs beside the Orne
 within a hex, so it adds no hexside of its own.  The rules' city hexes
 (Cherbourg 16.1, Bayeux 17.3.6c) and cities (Caen, St-Lô, 16.2) are City."""
 
+KG_CITY_CRITERION = (
+    "a KG City hex is a hex the 1944 built-up layer (maps/geography/builtup.yaml) gives to a city or a town "
+    "(about 3,000 people or more in 1936, the layer's class): the hex holding the outline's centre, and any "
+    "hex the outline covers by a quarter or more (TerrainConfig.builtup_fraction); the layer's villages are "
+    "town hexes, not cities"
+)
+"""How The Killing Ground's city hexes are RECONSTRUCTED (26.11.2's German city supply, 26.4.3's rail, no ZOC
+into a city hex): the printed map's city hexes are not in the text beyond Cherbourg's N1410 (26.11.2) and
+"Caen city hexes" (26.23.2).  At 2.5 km a hex a 1944 market town of a few thousand people is the largest
+place for miles and the map's obvious city symbol; a village is not.  ``normandy_lab.rules.kg.cities`` lists
+them with their provenance."""
+
 KG = TerrainVocabulary(
     system="kg",
     terrains=("All Sea", "Clear", "Hedgerow", "Bocage", "Woods", "Marsh", "Beach"),
@@ -241,6 +263,7 @@ KG = TerrainVocabulary(
     mixed="Hedgerow",
     beach="Beach",
     forced_city_hexes=("N1410",),
+    towns_are_cities=True,  # RECONSTRUCTED: KG_CITY_CRITERION
     # 22.6.8 sets landed units on these coastal hexes (Omaha N2931, N2932, N3032; Utah N2522; the east
     # coast of the Cotentin N2120), 22.7 German units on N2019 and a US recon unit on N2220, and 26.4.2
     # needs an Allied unit in Mulberry B's hex N3139: their centres lie within 0.7 hex of the GSHHG
