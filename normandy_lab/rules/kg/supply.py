@@ -453,7 +453,7 @@ def support_budget(state: GameState) -> dict[str, int]:
     budget = dict(state.markers["army_sp"])
     paid = paid_this_turn(state)
     if paid is not None:
-        for army in ("US", "UK"):
+        for army in ("US", "UK", "DE"):
             budget[army] = budget.get(army, 0) + paid.get(army, 0)
     return budget
 
@@ -511,11 +511,16 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
     german_held = ~control["allied"]
     key = net.index(rules.supply["cherbourg_key_hex"])
     cherbourg_open = bool(german_held[key])
-    # Corps HQs: supported when their line reaches a German off-map box (RECONSTRUCTED, KG 11.2.3).
+    # Corps HQs: supported when their line reaches a German off-map box (RECONSTRUCTED, KG 11.2.3), and
+    # paid for (26.10.6); the Cherbourg HQ by its own rule (26.10.7).
     graph, omm = _omm_graph(state, road_only=False)
     blocked = graph.node_mask(net.blocked)
     dist, pred = graph.search(np.array([omm]), blocked)
+    # 26.10.7, 26.20.6: whether a supply line runs from N1410 to a German off-map box.
+    key_reaches_omm = bool(graph.from_origins(dist, blocked, np.array([key]))[0][0] < FAR)
+    ranges.fortress_due = not key_reaches_omm
     supported: list[int] = []
+    vii_army: list[tuple[Any, list[str]]] = []  # the HQs with a line, to be paid for (26.10.6)
     for u in units:
         if u.hq is None:
             continue
@@ -524,25 +529,59 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
             _off_map(row, u)
             continue
         at = situation.position[u.id]
-        cherbourg_hq = "cherbourg" in u.name.lower()
-        best, _, flat = graph.lines(dist, pred, blocked, np.array([at]))
-        if cherbourg_hq:
-            ok, why = cherbourg_open, "Cherbourg's HQ, supported while N1410 is German (26.10.7)"
-        else:
-            ok, why = best[0] < FAR, "a line of any length to a German off-map box (KG 11.2.3, RECONSTRUCTED)"
         row.limit = "any length to a German off-map box"
-        if ok:
-            row.general = row.combat = True
-            row.traced_kind, row.traced_to = "supported", f"supported: {why}"
-            if best[0] < FAR:  # its line, hex by hex, to the edge the box lies beyond
-                row.path = net.ids[flat[flat < len(net.ids)]].tolist()
-            else:  # Cherbourg's HQ, supported by the port, traces no line
-                row.code, row.rule, row.reason = EXEMPT, "26.10.7", row.traced_to
-            supported.append(at)
-            ranges.hubs["german"][u.id] = at
+        if "cherbourg" in u.name.lower():
+            if _cherbourg_hq(state, row, net, at, key, cherbourg_open, key_reaches_omm, ranges):
+                supported.append(at)
+                ranges.hubs["german"][u.id] = at
+            continue
+        best, _, flat = graph.lines(dist, pred, blocked, np.array([at]))
+        if best[0] < FAR:  # its line, hex by hex, to the edge the box lies beyond
+            vii_army.append((u, net.ids[flat[flat < len(net.ids)]].tolist()))
         else:
             row.code, row.rule, row.isolated = CUT_OFF, "26.10.1", True
-            row.reason = f"unsupported: no {why}"
+            row.reason = (
+                "unsupported: no line of any length to a German off-map box (KG 11.2.3, RECONSTRUCTED)"
+            )
+    # 26.10.6: "only one Corps HQ each turn can be freely supported" (two once V Panzer Army is active,
+    # 26.20.1); each other costs 1 SP (the German cost summary: "Support an HQ Unit 1").  Which HQ goes
+    # free, and which go unpaid when the SP run short, is the German player's choice: taken here in the
+    # order of their unit ids.
+    free = 2 if state.markers["v_panzer"]["active"] else 1
+    budget = support_budget(state).get("DE", 0)
+    held_when = " at this turn's Corps and Artillery Support segment" if paid_this_turn(state) else ""
+    left = budget
+    for k, (u, path) in enumerate(sorted(vii_army, key=lambda x: x[0].id)):
+        row = rows[u.id]
+        row.path = path
+        if k < free:
+            row.fill(general=True, combat=True, traced_kind="supported")
+            row.traced_to = "supported: its line reaches a German off-map box (KG 11.2.3 RECONSTRUCTED); " + (
+                "the HQ 26.10.6 supports free this turn"
+                if free == 1
+                else "one of the two HQs supported "
+                "free this turn once V Panzer Army is active (26.10.6, 26.20.1)"
+            )
+        elif left >= 1:
+            left -= 1
+            ranges.paid["DE"] += 1
+            row.fill(general=True, combat=True, traced_kind="supported")
+            row.traced_to = (
+                "supported: its line reaches a German off-map box (KG 11.2.3 RECONSTRUCTED), for 1 SP of the "
+                "German SP (26.10.6: one HQ free a turn, each other 1 SP)"
+            )
+        else:
+            row.code, row.rule = OUT_OF_RANGE, "26.10.6"
+            row.length_hexes = float(len(path) - 1)
+            row.reason = (
+                f"unsupported: 26.10.6 supports {free} German HQ{'s' if free > 1 else ''} free a turn and "
+                f"each other for 1 SP (taken in the order of unit ids, a choice the text leaves to the "
+                f"player); with the {k - free} paid before it the German VII Army would need {k - free + 1} "
+                f"SP and holds {budget}{held_when} (26.10.6)"
+            )
+            continue
+        supported.append(situation.position[u.id])
+        ranges.hubs["german"][u.id] = situation.position[u.id]
     # 26.11.2: the city hexes that serve -- those whose road line reaches a German box, and Cherbourg's.
     city = _city_hexes(state.system)
     city = city[german_held[city]]
@@ -580,7 +619,6 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
     is_cherbourg = {c for c in cities if names[c] == "Cherbourg"}
     if cherbourg_hq is not None:
         is_cherbourg.add(situation.position[cherbourg_hq.id])
-    key_reaches_omm = bool(graph.from_origins(dist, blocked, np.array([key]))[0][0] < FAR)
     if cherbourg_hq is not None and not state.markers["fortress_cherbourg"] and not key_reaches_omm:
         rows[cherbourg_hq.id].traced_to += (
             f"; Fortress Cherbourg must be declared this turn: {rules.supply['cherbourg_key_hex']} traces to "
@@ -589,6 +627,59 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
     if state.markers["fortress_cherbourg"]:
         _fortress_cherbourg(state, situation, rows, net, by_kind, supported, cities, is_cherbourg, limit, key)
     return rows, sorted(net.ids[cities].tolist())
+
+
+def _cherbourg_hq(
+    state: GameState, row: UnitSupply, net: _Net, at: int, key: int, open_: bool, reaches: bool,
+    ranges: KgRanges,
+) -> bool:  # fmt: skip
+    """Report the Cherbourg HQ's support (26.10.7); return whether it is supported.
+
+    "Cherbourg hex N1410 is the only supply source it may trace to for supply and support": it needs a
+    line to N1410 (of any length, as a corps HQ's to its box: KG 11.2.3 RECONSTRUCTED) while N1410 is
+    German.  It is supported for nothing while N1410 traces to a German off-map box; else it "may be
+    supported using a Cherbourg SP" (``cherbourg_sp``; not given, it is taken to hold one, and said so).
+    """
+    hex_id = state.rules.supply["cherbourg_key_hex"]
+    if not open_:
+        row.code, row.rule, row.isolated = CUT_OFF, "26.10.7", True
+        row.reason = f"unsupported: {hex_id}, its only supply source, is not German controlled (26.10.7)"
+        return False
+    count, path = net.line([key], at)
+    if count >= FAR:
+        row.code, row.rule, row.isolated = CUT_OFF, "26.10.7", True
+        row.reason = f"unsupported: no line of any length to {hex_id}, its only supply source (26.10.7)"
+        return False
+    row.path, row.length_hexes = path, float(count)
+    row.limit = f"any length to {hex_id} (26.10.7)"
+    if reaches:
+        why = f"its line reaches {hex_id}, which traces to a German off-map box (26.10.7)"
+    else:
+        paid = paid_this_turn(state) or {}
+        held = state.markers["cherbourg_sp"]
+        if held is None:
+            why = (
+                f"its line reaches {hex_id}, which traces to no off-map box: supported by a Cherbourg SP, "
+                "Cherbourg's SP not given (cherbourg_sp) and taken to be there (26.10.7)"
+            )
+        elif held + paid.get("cherbourg", 0) >= 1:
+            ranges.paid["cherbourg"] += 1
+            why = (
+                f"its line reaches {hex_id}, which traces to no off-map box: supported for 1 of Cherbourg's "
+                "own SP (26.10.7)"
+            )
+        else:
+            row.code, row.rule = OUT_OF_RANGE, "26.10.7"
+            row.reason = (
+                f"unsupported: {hex_id} traces to no German off-map box, so it needs a Cherbourg SP; the "
+                "Cherbourg HQ would need 1 SP and holds 0"
+                + (" at this turn's Corps and Artillery Support segment" if paid else "")
+                + " (26.10.7)"
+            )
+            return False
+    row.fill(general=True, combat=True, traced_kind="supported", traced_id=hex_id)
+    row.traced_to = f"supported: {why}"
+    return True
 
 
 def _fortress_cherbourg(
@@ -643,7 +734,10 @@ class KgRanges:
         self.limits: dict[str, int] = {}
         # army -> (its beach hexes held, Mulberry radius, Mulberry level, SP in reserve before support)
         self.support: dict[str, tuple[list[int], int, int, int]] = {}
-        self.paid: dict[str, int] = {"US": 0, "UK": 0}  # army -> SP its supported corps HQs cost (26.10.1)
+        # Who paid what for the supported HQs this turn: the armies' SP (26.10.1, 26.10.6) and Cherbourg's
+        # own ("cherbourg", 26.10.7).
+        self.paid: dict[str, int] = {"US": 0, "UK": 0, "DE": 0, "cherbourg": 0}
+        self.fortress_due = False  # 26.20.6: N1410 traces to no German off-map box
 
     def _side_of(self, hq_or_source: str) -> str | None:
         return next((side for side, hubs in self.hubs.items() if hq_or_source in hubs), None)
