@@ -72,3 +72,18 @@ def test_the_german_sources_west_of_caen_serve_on_7_june():
     """Carentan, Valognes and Bayeux serve on Turn 2 (German-held, no ZOC enters a city hex, roads to a box)."""
     report = nl.supply(nl.load_scenario("kg_1944-06-07_t02"))
     assert {"N2114", "N3220", "N3536", "N4224", "N4514"} <= set(report.sources["german"])
+
+
+def test_what_a_class_sees_says_where_a_verdict_rests_on_a_reconstruction():
+    """The summary line and side_by_side say when KG's verdicts rest on the derived map or on 22.7's rules."""
+    t2 = nl.supply(nl.load_scenario("kg_1944-06-07_t02"))
+    assert "RECONSTRUCTED" in nl.supply_summary(t2) and "map gap" in nl.supply_summary(t2)
+    t14 = nl.supply(nl.load_scenario("kg_1944-06-19_t14"))
+    assert "does not vouch for this supply picture" in nl.supply_summary(t14)
+    june_7 = nl.side_by_side("1944-06-07").table
+    kg = june_7[(june_7.system == "kg") & (june_7.rules != "")]
+    assert kg.rules.str.contains(r"\[derived map\]").any()
+    assert not kg.rules.str.fullmatch("26.11.2").any()  # never the bare rule for a derived-map verdict
+    june_19 = nl.side_by_side("1944-06-19").table
+    kg = june_19[(june_19.system == "kg") & (june_19.rules != "")]
+    assert kg.rules.str.contains("reconstruction").all()

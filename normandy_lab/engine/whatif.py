@@ -146,7 +146,9 @@ def supply_summary(report: SupplyReport) -> str:
         line += f" Of these, {len(listed)} are expected by the scenario" + (f" ({said})" if said else "")
         unexpected = len(out) - len(listed)
         line += f"; {unexpected} not expected." if unexpected else "."
-    return line
+    caveat = getattr(state.rules, "supply_caveat", None)  # a game whose verdicts rest on a reconstruction
+    said = caveat(state) if caveat is not None else ""
+    return f"{line} {said}" if said else line
 
 
 BLOCK_NAMES = {

@@ -187,16 +187,21 @@ def _by_formation(name: str) -> pd.DataFrame:
     report = supply(state)
     g = grid(state.system)
     rows = []
+    # A verdict resting on a reconstruction (the game's own words, e.g. KG's derived map) says so by its rule.
+    note = getattr(state.rules, "verdict_note", None)
+    why = {e.unit_id: e.why for e in state.expected_now()}
     for unit in state.units:
         key = formation_key(unit)
         if not key or unit.status != "active":
             continue
         row = report[unit.id]
+        said = note(state, why.get(unit.id)) if note is not None and not row.general else ""
         lon, lat = g.center(unit.hex)
         rows.append(
             {
                 "key": key, "formation": unit.formation, "side": unit.side, "unit": unit.id,
-                "in_supply": bool(row.general), "rule": "" if row.general else row.rule,
+                "in_supply": bool(row.general),
+                "rule": "" if row.general else f"{row.rule} [{said}]" if said else row.rule,
                 "lon": lon, "lat": lat,
             }
         )  # fmt: skip

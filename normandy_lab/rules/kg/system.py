@@ -241,6 +241,18 @@ class KgRules(RuleSet):
 
         return determine(state)
 
+    def supply_caveat(self, state: GameState) -> str:
+        """Say what this state's supply verdicts rest on beyond the text (:mod:`.caveats`)."""
+        from normandy_lab.rules.kg.caveats import supply_caveat
+
+        return supply_caveat(state)
+
+    def verdict_note(self, state: GameState, why: str | None) -> str:
+        """Return the words side by side adds to a verdict's rule (:func:`.caveats.rule_note`)."""
+        from normandy_lab.rules.kg.caveats import rule_note
+
+        return rule_note(state, why)
+
 
 def _declare_fortress(state: GameState, value: Any) -> bool:
     """Return the Fortress Cherbourg marker after a declaration, or refuse one the rules do not allow.
