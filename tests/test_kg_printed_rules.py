@@ -175,3 +175,80 @@ def test_26_10_7_the_cherbourg_hq_needs_its_own_line_to_n1410(t2):
     ringed = t2.evolve(units=(*t2.units, *ring))
     row = nl.supply(ringed)["DE-CherbourgHQ"]
     assert not row.general and row.isolated and "no line of any length to N1410" in row.reason
+
+
+# -- 26.11.2: German units without a corps designation ------------------------------------------------
+
+
+def test_26_11_2_a_division_unit_may_trace_to_a_supported_hq_as_well_as_to_a_city(t14):
+    """26.11.2: German non-mech units without a Corps designation "may trace supply to an eligible city
+    hex"; 26.20.6's Cherbourg Units "trace supply only to N1410 and/or the Cherbourg HQ" and 26.10.7 has
+    artillery "trace supply to" that HQ: the city hexes are added to the HQs, not put in their place.
+
+    The reading ``german_division_supply`` (``hq_or_city`` by default, ``city_only`` the other) decides;
+    a verdict resting on it names it.
+    """
+    default = nl.supply(t14)
+    split = nl.supply(t14.evolve(options={**t14.options, "german_division_supply": "city_only"}))
+    gained = [
+        u
+        for u in t14.units_of("german")
+        if u.status == "active" and not u.hq and default[u.id].general and not split[u.id].general
+    ]
+    assert gained  # German infantry beyond 6 hexes of any city but within 6 of a supported corps HQ
+    for u in gained:
+        assert not u.mechanized and not u.corps  # 26.11.2's units "without a Corps designation"
+        row = default[u.id]
+        assert row.traced_kind == "corps HQ" and "german_division_supply=hq_or_city" in row.traced_to
+        assert row.readings == {"german_division_supply": "hq_or_city"}
+        assert split[u.id].readings == {"german_division_supply": "city_only"}
+    # The reason is true: without the HQ the unit traced to, it is out again.
+    u = gained[0]
+    hq = next(h for h in t14.units_of("german") if h.hq and h.hex == default[u.id].path[-1])
+    gone = t14.evolve(units=tuple(replace(x, status="eliminated") if x.id == hq.id else x for x in t14.units))
+    assert not nl.supply(gone)[u.id].general or nl.supply(gone)[u.id].traced_kind == "corps HQ"
+
+
+def test_26_11_2_the_reading_is_an_option_the_options_schema_checks():
+    """A scenario's options are validated: a reading outside the two is refused at its line."""
+    from normandy_lab.engine.scenario import ScenarioError, load_scenario_text, scenario_path
+
+    text = scenario_path("kg_1944-06-07_t02").read_text(encoding="utf-8")
+    good = load_scenario_text(text + "options:\n  german_division_supply: city_only\n")
+    assert good.options["german_division_supply"] == "city_only"
+    with pytest.raises(ScenarioError, match="german_division_supply"):
+        load_scenario_text(text + "options:\n  german_division_supply: cities\n")
+
+
+# -- 26.2.3: Weapons Nests are never isolated ---------------------------------------------------------
+
+
+def _pocket(state, *, nest: bool):
+    """Put a German battalion in N3027 (and a WN with a battalion ZOC in N3028) ringed by Allied units."""
+    g = nl.grid("kg")
+    template = next(u for u in state.units_of("allied") if u.status == "active" and u.type == "infantry")
+    german = next(u for u in state.units_of("german") if u.status == "active" and u.type == "infantry")
+    ring = sorted({h for c in ("N3027", "N3028") for h in g.neighbors(c)} - {"N3027", "N3028"})
+    ring = [h for h in ring if nl.terrain_map("kg").hexes.loc[h, "terrain"] != "All Sea"]
+    added = [
+        replace(template, id=f"US-ring-{k}", hex=h, status="active", box=None) for k, h in enumerate(ring)
+    ]
+    added.append(replace(german, id="DE-pocket", hex="N3027", status="active", box=None, corps=None))
+    if nest:
+        added.append(
+            replace(german, id="DE-WN-pocket", name="WN pocket", type="wn", size="battalion", hex="N3028",
+                    status="active", box=None, corps=None, attrs=(("zoc", "battalion"),))
+        )  # fmt: skip
+    return state.evolve(units=(*state.units, *added))
+
+
+def test_26_2_3_a_wn_with_a_battalion_zoc_and_the_units_beside_it_are_never_isolated(t3):
+    """26.2.3: "A WN with a battalion ZOC or a red IP unit type symbol is never isolated", and "German units
+    stacked with or adjacent to" one "are never isolated but may be out of supply"."""
+    bare = nl.supply(_pocket(t3, nest=False))["DE-pocket"]
+    assert not bare.general and bare.isolated  # ringed, no line of any length
+    report = nl.supply(_pocket(t3, nest=True))
+    for uid in ("DE-pocket", "DE-WN-pocket"):
+        row = report[uid]
+        assert not row.general and not row.isolated, uid  # out of supply, not isolated
+        assert "never isolated" in row.reason and "26.2.3" in row.reason

@@ -106,9 +106,13 @@ def test_26_11_1_turn_3_allied_units_trace_three_hexes_to_a_beach(t3):
 def test_26_11_2_german_city_supply_and_cherbourg_while_n1410_is_german(t3):
     report = nl.supply(t3)
     assert {"N1410", "N3945"} <= set(report.sources["german"])  # Cherbourg and Caen serve
+    # Under the reading that splits German units in two (26.11.2), the 709th's battalion traces to a
+    # Cherbourg city hex; by default it may use its Cherbourg HQ (on its hex) as well.
+    cities_only = nl.supply(t3.evolve(options={**t3.options, "german_division_supply": "city_only"}))
     assert (
-        report["DE-II-739-709"].general and "N15" in report["DE-II-739-709"].traced_to
+        cities_only["DE-II-739-709"].general and "N15" in cities_only["DE-II-739-709"].traced_to
     )  # 3 hexes from Cherbourg
+    assert report["DE-II-739-709"].general and report["DE-II-739-709"].traced_kind == "corps HQ"
     # Every German off-map box in Allied hands: Caen's road leads nowhere German; Cherbourg still serves (N1410).
     boxes = {name: "allied" for name, box in t3.rules.boxes.items() if box.side == "german"}
     cut = nl.supply(t3.evolve(omm_control=boxes))
@@ -187,12 +191,22 @@ def test_26_20_6_fortress_cherbourg_its_units_and_their_isolation(t14):
 
     report = nl.supply(t14)  # 22.7 declares Fortress Cherbourg (22.7.6)
     cherbourg_units = [r for r in report.units.values() if "a Cherbourg Unit" in r.traced_to]
-    assert cherbourg_units and all("Cherbourg city hex" in r.traced_to for r in cherbourg_units)
+    hq = t14.unit("DE-CherbourgHQ").hex  # 26.11.2 read: a division unit may trace to its HQ as well
+    assert cherbourg_units and all(
+        "Cherbourg city hex" in r.traced_to or f"corps HQ at {hq}" in r.traced_to for r in cherbourg_units
+    )
     assert not any(r.isolated for r in cherbourg_units)  # each has a line to N1410
     # With the Cherbourg HQ gone and Cherbourg's SP at 0, every Cherbourg Unit is isolated; with the SP
     # not given (None) they are not.
+    # (Read by cities alone, 26.11.2's other reading: by default a unit that traced to the HQ alone is out
+    # of supply once it is gone.)
     gone = t14.evolve(units=tuple(replace(u, status="eliminated") if u.id == "DE-CherbourgHQ" else u
-                                  for u in t14.units))  # fmt: skip
+                                  for u in t14.units), options={"german_division_supply": "city_only"})  # fmt: skip
+    cherbourg_units = [
+        r
+        for r in nl.supply(t14.evolve(options=gone.options)).units.values()
+        if "a Cherbourg Unit" in r.traced_to
+    ]
     assert all(nl.supply(gone.evolve(cherbourg_sp=0))[r.unit_id].isolated for r in cherbourg_units)
     assert not any(nl.supply(gone)[r.unit_id].isolated for r in cherbourg_units)
     # Not declared, the same units are plain city-supplied units.

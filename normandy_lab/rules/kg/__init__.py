@@ -12,6 +12,7 @@ from normandy_lab.rules.kg.data import (
     BOXES,
     MARKERS,
     OPTIONS,
+    READINGS,
     RULE_NOTES,
     SEQUENCE,
     SIZES,
@@ -91,4 +92,4 @@ KG_RULES = KgRules(
                 "army_hq": "XXXX"},
 )  # fmt: skip
 
-__all__ = ["KG_RULES", "KgRules"]
+__all__ = ["KG_RULES", "READINGS", "KgRules"]

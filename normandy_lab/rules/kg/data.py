@@ -142,10 +142,22 @@ SUPPLY = {
     "exempt_until_turn": 2,  # 26.11.1: every Allied unit in supply on Turns 1 and 2
 }
 
+# Where the text is open, the engine's reading of it: options a scenario, a study or an analyst may change
+# (state.options, checked by the options schema, rules.kg.schema); a verdict that rests on one names it.
+READINGS = {
+    # 26.11.2: "German non-mech units without a Corps designation may trace supply to an eligible city
+    # hex".  "hq_or_city": "may" adds the city hexes to the supported HQs every unit traces to under the
+    # standard rules (26.10.7 has artillery "trace supply to" the Cherbourg HQ, and 26.20.6's Cherbourg Units
+    # "trace supply only to N1410 and/or the Cherbourg HQ", the 709th's infantry among them); "city_only":
+    # the sentence before splits the German units in two, the corps and mech units to HQs, the rest to cities.
+    "german_division_supply": "hq_or_city",
+}
+
 OPTIONS = {
     # KG 11.3 is a GAP: a line counts one a hex (RECONSTRUCTED); "battalion" ZOCs block lines by default.
     "battalion_zoc_blocks_supply": True,
     "what_if_interdiction": "block",
+    **READINGS,
 }
 
 SUPPLY_STATES = (

@@ -51,6 +51,8 @@ class KgUnitSchema(UnitSchema):
     cadre: StrictBool | None = None
     improved_position: StrictBool | None = None
     starts_reduced: StrictBool | None = None
+    # 26.2.3: a WN whose counter bears a red IP unit type symbol is never isolated, nor the units by it.
+    red_ip: StrictBool | None = None
 
 
 class KgOptionsSchema(_Strict):
@@ -58,6 +60,7 @@ class KgOptionsSchema(_Strict):
 
     battalion_zoc_blocks_supply: StrictBool | None = None
     what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
+    german_division_supply: Literal["hq_or_city", "city_only"] | None = None  # 26.11.2 (READINGS)
 
 
 class ArmySpSchema(_Strict):

@@ -601,14 +601,25 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
     for c in cities:
         ranges.hubs["german"][str(net.ids[c])] = c
     ranges.limits["german"] = limit
+    either = _reading(state, "german_division_supply") == "hq_or_city"
+    hq_lines = _division_hq_lines(situation, net, by_kind.get(False, []), supported if either else [])
+
     for to_hq, members in by_kind.items():
         targets = supported if to_hq else cities
         what = "supported corps HQ" if to_hq else CITY_WORDS
         found = net.lines(targets, [situation.position[u.id] for u in members])
         for u, (count, path) in zip(members, found, strict=True):
             row = rows[u.id]
+            if not to_hq:  # 26.11.2 read: "may" trace to a city hex, or to a supported HQ as ever
+                row.fill(readings={"german_division_supply": "hq_or_city" if either else "city_only"})
+                if u.id in hq_lines and hq_lines[u.id][0] < count:  # a tie keeps the city
+                    count, path = hq_lines[u.id]
+                    if count <= limit:
+                        _traced(row, count, path, "corps HQ", _division_hq_words(path[-1], count))
+                        continue
             if count > limit:
-                _explain(row, count, limit, what, "26.11.2")
+                _explain(row, count, limit, what if to_hq or not either else f"supported corps HQ or {what}",
+                         "26.11.2")  # fmt: skip
                 continue
             port = not to_hq and net.index_of[path[-1]] in by_port
             kind = "corps HQ" if to_hq else "city"
@@ -626,7 +637,73 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
         )
     if state.markers["fortress_cherbourg"]:
         _fortress_cherbourg(state, situation, rows, net, by_kind, supported, cities, is_cherbourg, limit, key)
+    _never_isolated_by_nests(state, situation, rows, units)
     return rows, sorted(net.ids[cities].tolist())
+
+
+def _reading(state: GameState, name: str) -> Any:
+    """Return a reading's value: the state's option, else the rules' default (``rules.kg.data.OPTIONS``)."""
+    return state.options.get(name, state.rules.options.get(name))
+
+
+def _division_hq_lines(
+    situation: Situation, net: _Net, members: list[Any], supported: list[int]
+) -> dict[str, tuple[int, list[str]]]:
+    """Return the lines of German units without a corps designation to the supported HQs (26.11.2 read).
+
+    Empty when the reading ``german_division_supply`` is ``city_only`` (``supported`` is then empty).
+    """
+    if not supported or not members:
+        return {}
+    found = net.lines(supported, [situation.position[u.id] for u in members])
+    return {u.id: line for u, line in zip(members, found, strict=True) if line[0] < FAR}
+
+
+def _division_hq_words(end: str, count: int) -> Any:
+    """Return the words of a division unit's line to a supported corps HQ, with the reading it rests on."""
+    return lambda: (
+        f"the supported corps HQ at {end}, {count} hexes: a unit without a corps designation may trace to a "
+        "city hex (26.11.2) or, as the standard rules have it, to a supported HQ (26.10.7, 26.20.6; reading "
+        "german_division_supply=hq_or_city)"
+    )
+
+
+def _never_isolated_by_nests(state: GameState, situation: Situation, rows: dict, units: list[Any]) -> None:
+    """Lift the isolation of the German units 26.2.3 says are never isolated, and say why.
+
+    "A WN with a battalion ZOC or a red IP unit type symbol is never isolated", and the German units
+    "stacked with or adjacent to" one are "never isolated but may be out of supply" (a Garrison is treated
+    as a WN, 26.2.4).  The red IP symbol is on the counter: a unit's ``red_ip`` mark.  Fortress
+    Cherbourg's isolation keeps the same exception (26.20.6: "Exception: German WNs").
+    """
+    from normandy_lab.grids import grid
+
+    g = grid(state.system)
+    guards: dict[str, str] = {}  # hex -> the nest that keeps a unit there from isolation
+    for u in units:
+        if u.status != "active" or u.type not in ("wn", "garrison"):
+            continue
+        if state.rules.zoc_class(u) == "battalion" or u.attr("red_ip", False):
+            why = "a battalion ZOC" if state.rules.zoc_class(u) == "battalion" else "a red IP symbol"
+            for h in (u.hex, *g.neighbors(u.hex)):
+                guards.setdefault(g.canonical(h), f"{u.id} (a {u.type.replace('wn', 'WN')} with {why})")
+    if not guards:
+        return
+    for u in units:
+        row = rows[u.id]
+        at = g.canonical(u.hex) if u.status == "active" else None
+        if at not in guards or not row.isolated:
+            continue
+        nest = guards[at]
+        if nest.startswith(f"{u.id} "):
+            note = "; but never isolated: a WN with a battalion ZOC or a red IP symbol is not (26.2.3)"
+        else:
+            note = f"; but never isolated: it stands with or next to {nest} (26.2.3)"
+        row.isolated = False
+        if row.general:  # a Cherbourg Unit of Fortress Cherbourg (26.20.6: "Exception: German WNs")
+            row.traced_to += note
+        else:
+            row.reason += note
 
 
 def _cherbourg_hq(
@@ -698,7 +775,9 @@ def _fortress_cherbourg(
     )
     out_of_sp = hq_gone and state.markers["cherbourg_sp"] == 0
     for to_hq, members in by_kind.items():
-        others = [t for t in (supported if to_hq else cities) if t not in is_cherbourg]
+        either = _reading(state, "german_division_supply") == "hq_or_city"
+        mine = supported if to_hq else cities + (supported if either else [])
+        others = [t for t in mine if t not in is_cherbourg]
         at = [situation.position[u.id] for u in members]
         elsewhere = net.lines(others, at)
         to_key = net.lines([key], at)
