@@ -252,3 +252,95 @@ def test_26_2_3_a_wn_with_a_battalion_zoc_and_the_units_beside_it_are_never_isol
         row = report[uid]
         assert not row.general and not row.isolated, uid  # out of supply, not isolated
         assert "never isolated" in row.reason and "26.2.3" in row.reason
+
+
+# -- 26.20.6: Fortress Cherbourg ----------------------------------------------------------------------
+
+DECLARE = {"op": "marker", "name": "fortress_cherbourg", "value": True}
+
+
+def test_26_20_6_the_fortress_is_declared_in_the_army_support_and_replacement_phase_only(t14):
+    """26.20.6: "During the Army Support and Replacement Phase the German player may declare Fortress
+    Cherbourg any time after Turn 12"."""
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.errors import RefusedError
+
+    open_ = t14.evolve(fortress_cherbourg=False)
+    with pytest.raises(RefusedError, match="Army Support and Replacement Phase"):
+        apply_edit(open_, DECLARE)  # the Weather phase
+    with pytest.raises(RefusedError, match="Army Support and Replacement Phase"):
+        apply_edit(step_to(open_, "German Movement"), DECLARE)
+    for phase in ("Corps and Artillery Support", "Army Support", "Replacement and Reinforcement"):
+        assert apply_edit(step_to(open_, phase), DECLARE).markers["fortress_cherbourg"], phase
+
+
+def test_26_20_6_a_forced_declaration_needs_no_cherbourg_hq(t3):
+    """26.20.6: the German player "must declare it in the turn in which it is impossible to trace a supply
+    line from N1410 to an OMM supply source": N1410's line decides, whether or not the HQ still stands."""
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.errors import RefusedError
+
+    gone = t3.evolve(
+        units=tuple(replace(u, status="eliminated") if u.id == "DE-CherbourgHQ" else u for u in t3.units)
+    )
+    with pytest.raises(RefusedError, match="after Turn 12"):  # Turn 3, N1410 still traces
+        apply_edit(step_to(gone, "Army Support"), DECLARE)
+    cut = step_to(_boxes_lost(gone), "Army Support")
+    assert "must be declared this turn" in nl.phase_effects(cut).results["fortress_cherbourg"]
+    assert apply_edit(cut, DECLARE).markers["fortress_cherbourg"]
+
+
+def test_26_20_6_withdrawal_goes_south_by_the_printed_hex_rows(t14):
+    """26.20.6: "Each hex entered must be south of the hex it moved from": on the printed map's rows (which
+    run east-west and are numbered southward, 26.18.1), not by latitude: the KG grid is turned about half a
+    degree from north, so one of a hex's two neighbours along its row lies a little to the south in fact."""
+    from normandy_lab.rules.kg.withdrawal import southward_reach
+
+    g = nl.grid("kg")
+    _, lat = g.centers()
+    unit = next(u for u in t14.units_of("german") if u.hex == "N2412")  # II/921/243, on the west coast side
+    here = g.index(unit.hex)
+    along = [h for h in g.neighbors(unit.hex) if g._r[g.index(h)] == g._r[here]]
+    lower = [h for h in along if lat[g.index(h)] < lat[here]]
+    assert lower  # a step along the row that latitude would call south
+    reach = southward_reach(t14, unit, 6)
+    assert not set(along) & set(reach)
+    assert reach and all(g._r[g.index(h)] > g._r[here] for h in reach)
+
+
+# -- 26.14.1: Storms ---------------------------------------------------------------------------------
+
+
+def test_26_14_1_in_a_storm_the_allies_land_no_sp_and_receive_none_from_the_depots(t2):
+    """26.14.1: in a storm turn "Support Points may not be landed or received from the Allied Depot Track"."""
+    from normandy_lab.rules.kg import logistics
+
+    paying = t2.evolve(depot_sp={"US": 2, "UK": 1})
+    fair = logistics.land_allied_sp(paying)
+    assert fair.markers["army_sp"]["US"] > t2.markers["army_sp"]["US"]  # Mulberry A LB1 and the depot
+    storm = logistics.land_allied_sp(paying.evolve(weather="Storm"))
+    assert storm.markers["army_sp"] == t2.markers["army_sp"] and "26.14.1" in tuple(storm.log)[-1]
+    assert "26.14.1" in logistics.allied_income_words(paying.evolve(weather="Storm"))
+
+
+# -- 26.10.7 and 26.4.3: a rail point for Cherbourg -----------------------------------------------------
+
+
+def test_26_10_7_a_rail_point_for_cherbourg_comes_off_that_turns_rail_capacity(t2):
+    """26.10.7: "Flip the Rail Capacity marker to its -1 side to indicate a Rail Point was used to add
+    Cherbourg SPs", back "at the end of the German Rail Movement Segment"; with no capacity no rail point
+    is there to use."""
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.errors import RefusedError
+    from normandy_lab.rules.kg.rail import rail_capacity_now
+
+    support = step_to(next_phase(t2), "Army Support").evolve(cherbourg_sp=1)
+    rail = {"op": "marker", "name": "cherbourg_rail", "value": True}
+    with pytest.raises(RefusedError, match="Rail Capacity is 0"):
+        apply_edit(support.evolve(rail_capacity=0), rail)
+    used = apply_edit(support.evolve(rail_capacity=2), rail)
+    assert rail_capacity_now(used) == 1 and used.markers["rail_capacity"] == 2
+    moving = step_to(used, "German Movement")
+    assert rail_capacity_now(moving) == 1 and "-1 side" in nl.phase_effects(moving).results["rail_capacity"]
+    after = step_to(moving, "German Combat")  # the rail movement has ended: the marker is back
+    assert rail_capacity_now(after) == after.markers["rail_capacity"]

@@ -216,9 +216,12 @@ def test_26_20_6_fortress_cherbourg_its_units_and_their_isolation(t14):
 
 def test_26_20_6_fortress_cherbourg_may_be_declared_after_turn_12_or_must_be_once_cut(t3, t14):
     from normandy_lab.engine.edits import apply_edit, interdict_hex
+    from normandy_lab.engine.sequence import step_to
     from normandy_lab.errors import RefusedError
 
     declare = {"op": "marker", "name": "fortress_cherbourg", "value": True}
+    # 26.20.6: "During the Army Support and Replacement Phase" (the scenarios open at the Weather phase).
+    t3, t14 = step_to(t3, "Army Support"), step_to(t14, "Army Support")
     with pytest.raises(RefusedError, match="after Turn 12"):
         apply_edit(t3, declare)
     with pytest.raises(RefusedError, match="stays declared"):

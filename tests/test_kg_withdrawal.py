@@ -98,7 +98,7 @@ def test_26_20_6_refused_outside_its_turn_and_phase_or_for_a_unit_that_may_not(t
 
 
 def test_declaring_the_fortress_in_play_opens_the_withdrawal_that_turn(t14):
-    undeclared = t14.evolve(fortress_cherbourg=False)
+    undeclared = step_to(t14.evolve(fortress_cherbourg=False), "Army Support")  # 26.20.6: in that phase
     declared = apply_edit(undeclared, {"op": "marker", "name": "fortress_cherbourg", "value": True})
     assert declared.markers["fortress_declared_on"] == t14.date.isoformat()
 

@@ -50,6 +50,11 @@ def _phases(turn: str) -> tuple[Phase, ...]:
 
 
 SEQUENCE = {turn: _phases(turn) for turn in TURNS}
+# 26.4.1, 26.20.6: the segments of the Army Support and Replacement Phase, among the phases above (the
+# digest's 2.4: Corps and Artillery Support to the reinforcements).
+ARMY_SUPPORT_AND_REPLACEMENT = (
+    "Corps and Artillery Support", "Army Support", "Sea Landing", "Supply", "Replacement and Reinforcement",
+)  # fmt: skip
 
 WEATHER_EFFECTS = {  # the KG weather table is a GAP: the states the text names (26.14.1)
     "Clear": {"supply_halved": False},

@@ -142,6 +142,13 @@ def land_allied_sp(state: GameState) -> GameState:
                 "Killing Ground supply rules (not in the text) apply (26.3.2)"
             )
         )
+    if state.weather == "Storm":
+        return state.evolve(
+            log=state.log.then(
+                f"Turn {turn_of(state.date)}: Allied SP: none landed and none received from the Depot Track "
+                "in a storm (26.14.1)"
+            )
+        )
     boxes = free_landing_boxes(state)
     army_of = {f"{display} LB1": army for display, army in SP_DISPLAYS}
     landed = {"US": 0, "UK": 0}
@@ -178,6 +185,8 @@ def allied_income_words(state: GameState) -> str:
     """Say what the Allies receive in this Army Support phase and what the text does not give (26.10.2)."""
     if state.markers["stage"] != "build-up":
         return "the standard Killing Ground supply rules apply after the Build-up: not in the text (26.3.2)"
+    if state.weather == "Storm":
+        return "none: in a storm no SP may be landed or received from the Allied Depot Track (26.14.1)"
     boxes = free_landing_boxes(state)
     depot = state.markers["depot_sp"]
     return (
@@ -204,6 +213,10 @@ def cherbourg_rail(state: GameState, value: Any) -> GameState:
         raise RefusedError("Cherbourg's SP are not known in this scenario: set cherbourg_sp first (26.10.7)")
     if state.markers["cherbourg_rail_on"] == state.date.isoformat():
         raise RefusedError("only one rail point a turn may bring SP to Cherbourg (26.10.7)")
+    if state.markers["rail_capacity"] is not None and state.markers["rail_capacity"] < 1:
+        raise RefusedError(
+            "the German Rail Capacity is 0: no rail point is left to bring SP to Cherbourg (26.4.3, 26.10.7)"
+        )
     if state.markers["air_rail"]:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise RefusedError(
@@ -225,7 +238,8 @@ def cherbourg_rail(state: GameState, value: Any) -> GameState:
         cherbourg_rail_on=state.date.isoformat(),
         log=state.log.then(
             f"Cherbourg by rail: rolled {die}{plus} = {total}: {arrive} of 2 SP arrive, Cherbourg holds "
-            f"{state.markers['cherbourg_sp'] + arrive} (26.10.7)"
+            f"{state.markers['cherbourg_sp'] + arrive}; the Rail Capacity marker is on its -1 side until the "
+            "German rail movement ends (26.10.7)"
         ),
     )
 

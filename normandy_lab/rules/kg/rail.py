@@ -27,6 +27,22 @@ TOWN_ROADS = 4  # 26.4.3: a town hex with this many roads leading out may receiv
 ALLIED_CLEARANCE = 4  # 26.4.3: at least this many hexes from any Allied unit
 
 
+def rail_capacity_now(state: GameState) -> int | None:
+    """Return the German Rail Capacity in use now (26.4.3), None where the scenario does not give it.
+
+    26.10.7: a rail point that brought Cherbourg SP this turn flips the Rail Capacity marker "to its -1 side"
+    until "the end of the German Rail Movement Segment" (the German Movement phase here): one unit fewer
+    may stand in the Rail Reinforcement box until then.
+    """
+    capacity = state.markers["rail_capacity"]
+    if capacity is None or state.markers["cherbourg_rail_on"] != state.date.isoformat():
+        return capacity
+    names = [p.name for p in state.rules.sequence[state.turn]]
+    if state.phase_index <= names.index("German Movement"):
+        return max(capacity - 1, 0)
+    return capacity
+
+
 def roads_out(system: str) -> np.ndarray:
     """Return how many road hexsides lead out of each hex (26.4.3 counts a town's roads)."""
     from normandy_lab.gamemap import game_map
@@ -123,12 +139,18 @@ def interdiction_roll(state: GameState) -> GameState:
 
 def rail_words(state: GameState) -> dict[str, Any]:
     """Say what German rail movement may do this turn (26.4.3, 26.4.4) for the German Movement phase."""
-    capacity = state.markers["rail_capacity"]
+    capacity = rail_capacity_now(state)
     places = rail_destinations(state)
+    flipped = capacity is not None and capacity != state.markers["rail_capacity"]
     return {
         "rail_capacity": "not given by the scenario (a June 6 card marker, not in the text)"
         if capacity is None
-        else f"{capacity} units may stand in the Rail Reinforcement box (26.4.3)",
+        else f"{capacity} units may stand in the Rail Reinforcement box (26.4.3)"
+        + (
+            "; the marker is on its -1 side: a rail point brought Cherbourg SP this turn (26.10.7)"
+            if flipped
+            else ""
+        ),
         "rail_interdiction_level": f"{state.markers['rail_interdiction_level']}: two dice at or under it as "
         "rail movement ends cut the capacity by one (26.4.4)",
         "rail_destinations": places,

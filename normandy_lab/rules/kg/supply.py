@@ -896,12 +896,14 @@ class KgRanges:
                     short="WN",
                 )
             )
-        if self.state.markers["rail_capacity"]:  # 26.4.3: where a unit may come by rail, while it can
+        from normandy_lab.rules.kg.rail import rail_capacity_now
+
+        if rail_capacity_now(self.state):  # 26.4.3: where a unit may come by rail, while it can (26.10.7)
             from normandy_lab.rules.kg.rail import rail_destinations
 
             places = tuple(rail_destinations(self.state))
             if places:
-                capacity = self.state.markers["rail_capacity"]
+                capacity = rail_capacity_now(self.state)
                 found.append(
                     Zone(
                         side="german",

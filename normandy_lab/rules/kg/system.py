@@ -122,6 +122,7 @@ class KgRules(RuleSet):
                 "german_income": f"{GERMAN_SP[bool(state.markers['v_panzer']['active'])]} SP a turn (26.10)",
                 "allied_income": allied_income_words(state),
                 "cherbourg_sp": state.markers["cherbourg_sp"],
+                "fortress_cherbourg": _fortress_words(state),
             }
         if phase.name == "Allied Engineering":
             return engineering_words(state)
@@ -257,24 +258,52 @@ class KgRules(RuleSet):
 def _declare_fortress(state: GameState, value: Any) -> bool:
     """Return the Fortress Cherbourg marker after a declaration, or refuse one the rules do not allow.
 
-    26.20.6: the German player may declare it after Turn 12, and must in the turn N1410 can trace to no
-    off-map box; once declared it stays declared.
+    26.20.6: "During the Army Support and Replacement Phase" the German player may declare it "any time
+    after Turn 12", and must in the turn N1410 can trace no supply line to an off-map box: whether the
+    Cherbourg HQ still stands or not (the obligation rests on N1410 alone).  Once declared it stays.
     """
+    from normandy_lab.engine.sequence import current_phase
     from normandy_lab.errors import RefusedError
-    from normandy_lab.rules.kg.data import turn_of
+    from normandy_lab.rules.kg.data import ARMY_SUPPORT_AND_REPLACEMENT, turn_of
 
     if not isinstance(value, bool):
         raise RefusedError(f"fortress_cherbourg is true or false, not {value!r}")
     if state.markers["fortress_cherbourg"] and not value:
         raise RefusedError("Fortress Cherbourg, once declared, stays declared (26.20.6)")
-    if value and turn_of(state.date) <= 12:
-        from normandy_lab.engine.supply import supply
-
-        hq = next((u for u in state.units_of("german") if u.hq and "cherbourg" in u.name.lower()), None)
-        due = hq is not None and "must be declared" in supply(state)[hq.id].traced_to
-        if not due:
-            raise RefusedError(
-                f"Fortress Cherbourg may be declared after Turn 12 (this is Turn {turn_of(state.date)}), or "
-                "must be in the turn N1410 traces to no off-map box (26.20.6)"
-            )
+    if not value or state.markers["fortress_cherbourg"]:
+        return value
+    phase = current_phase(state).name
+    if phase not in ARMY_SUPPORT_AND_REPLACEMENT:
+        raise RefusedError(
+            f"Fortress Cherbourg is declared during the Army Support and Replacement Phase (26.20.6: its "
+            f"segments here are {', '.join(ARMY_SUPPORT_AND_REPLACEMENT)}), not in {phase}"
+        )
+    if turn_of(state.date) <= 12 and not fortress_due(state):
+        raise RefusedError(
+            f"Fortress Cherbourg may be declared after Turn 12 (this is Turn {turn_of(state.date)}), or "
+            "must be in the turn N1410 traces to no off-map box (26.20.6)"
+        )
     return value
+
+
+def fortress_due(state: GameState) -> bool:
+    """Tell whether 26.20.6 forces Fortress Cherbourg now: N1410 traces no supply line to a German box.
+
+    Read from the supply determination, with or without a Cherbourg HQ on the map.
+    """
+    from normandy_lab.engine.supply import supply
+
+    return bool(supply(state).determination.fortress_due)
+
+
+def _fortress_words(state: GameState) -> str:
+    """Say where Fortress Cherbourg stands in the Army Support and Replacement Phase (26.20.6)."""
+    from normandy_lab.rules.kg.data import turn_of
+
+    if state.markers["fortress_cherbourg"]:
+        return "declared (26.20.6)"
+    if fortress_due(state):
+        return "must be declared this turn: N1410 traces to no German off-map box (26.20.6)"
+    if turn_of(state.date) > 12:
+        return "may be declared in this phase (after Turn 12, 26.20.6)"
+    return "may not be declared before Turn 13 unless N1410 is cut off (26.20.6)"

@@ -4,8 +4,8 @@ At the start of the German Tactical Movement Segment of the turn Fortress Cherbo
 player picks Cherbourg Units one at a time (none of the 709th Division, each within 6 hexes of a west coast
 hex) and rolls a die for each: 6 or less succeeds, with 1 added for each unit rolled for before, and the
 first failure ends the attempts.  A unit that succeeds moves up to twice its movement allowance in hexes,
-every hex entered south of the one it left, terrain and enemy ZOCs ignored; it ends under a Regroup marker,
-and Disorganized if it ends in an enemy ZOC.
+every hex entered south of the one it left (in a hex row further down the printed map), terrain and enemy
+ZOCs ignored; it ends under a Regroup marker, and Disorganized if it ends in an enemy ZOC.
 
 Here the player's choices come as a study edit, ``{"op": "marker", "name": "cherbourg_withdrawal",
 "value": [{"unit": id, "to": hex}, ...]}``, in the order rolled: the state's seeded dice decide.  What the
@@ -80,12 +80,19 @@ def succeeds(die: int, rolled_before: int) -> bool:
 
 
 def southward_reach(state: GameState, unit: Any, steps: int) -> dict[str, int]:
-    """Return the hexes a withdrawing unit may reach in ``steps`` hexes, each south of the one before."""
+    """Return the hexes a withdrawing unit may reach in ``steps`` hexes, each south of the one before.
+
+    "Each hex entered must be south of the hex it moved from" (26.20.6): south on the printed map, whose
+    hex rows run east-west and are numbered southward (26.18.1's boundary runs "straight south" down a
+    column, N3033 to N3133 and N3233): a hex in the next row down, never one along the same row.  The
+    KG grid is turned about 0.5 degrees from true north, so true latitude would count some steps along a
+    row as south.
+    """
     from normandy_lab.gamemap import game_map
 
     gmap = game_map(state.system)
     g = gmap.grid
-    _, lat = g.centers()
+    row = g._r  # the global lattice's row: it grows southward on every sheet (N, W, E)
     sea = gmap.terrain.hexes["terrain"].to_numpy() == "All Sea"
     enemy = {g.index(u.hex) for u in state.units_of("allied")}
     start = g.index(unit.hex)
@@ -96,7 +103,7 @@ def southward_reach(state: GameState, unit: Any, steps: int) -> dict[str, int]:
         for at in frontier:
             for hex_id in g.neighbors(str(g._ids[at])):
                 i = g.index(hex_id)
-                if i in reach or lat[i] >= lat[at] or sea[i] or i in enemy:
+                if i in reach or row[i] <= row[at] or sea[i] or i in enemy:
                     continue
                 reach[i] = n
                 nxt.append(i)
