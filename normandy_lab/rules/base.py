@@ -147,6 +147,11 @@ class RuleSet:
     #: destroyed bridges) where the map derived from geography has none: a scenario may list them as
     #: destroyed (the loader refuses any other hexside without a bridge).
     bridges_named_by_the_rules: frozenset[str] = frozenset()
+    #: Why no bridge, standing or destroyed, changes this game's supply, with the rules behind it; "" where a
+    #: bridge can (the default: a cut is then judged by the game's own determination, as any other).  A game
+    #: whose lines cross any water declares it, and the interdiction study refuses bridge cuts in its words
+    #: rather than reporting a search that found "+0" (``docs/studies.md``).
+    no_bridge_effect: str = ""
     #: Markers that are lists whose order no rule reads (BfN's beachheads, KG's Weapons Nests): a state's
     #: fingerprint sorts them, so a scenario with them written in another order is the same state.
     unordered_markers: frozenset[str] = frozenset()

@@ -79,6 +79,15 @@ KG_RULES = KgRules(
     bridges_named_by_the_rules=frozenset(
         {"N3337|N3436", "N3435|N3436", "N3436|N3437", "N3725|N3726", "N3847|N3948"}
     ),
+    # No bridge changes a KG verdict: supply.py reads no destroyed bridge, its lines crossing rivers (KG 11.3
+    # and the base rules' rivers are not in the text).  Clear this if a river or bridge rule is played.
+    no_bridge_effect=(
+        "a supply line crosses any river: the Build-up's lines (26.11.1, 26.11.2) are counted per the base "
+        "game's 11.3, whose river and bridge rules are not in the text, so the engine RECONSTRUCTS lines "
+        "that cross rivers and read no bridge (22.7 is traced by the same rules); the text's own bridges "
+        "are movement and engineering (26.4.5: a mech unit may not use a Minor Road as a bridge hexside; "
+        "26.19.5: repairing a major-river bridge costs 1 SP)"
+    ),
     # Added with 26.10.2's depot row, 26.10.7's rail SP and 26.10.1's payment: out of older fingerprints.
     late_markers=frozenset({
         "depot_sp", "cherbourg_rail_on", "hq_support_paid", "hq_unsupported", "air_rail_value",
