@@ -344,3 +344,65 @@ def test_26_10_7_a_rail_point_for_cherbourg_comes_off_that_turns_rail_capacity(t
     assert rail_capacity_now(moving) == 1 and "-1 side" in nl.phase_effects(moving).results["rail_capacity"]
     after = step_to(moving, "German Combat")  # the rail movement has ended: the marker is back
     assert rail_capacity_now(after) == after.markers["rail_capacity"]
+
+
+# -- what the text prints: the depot's SP, the rail move -----------------------------------------------
+
+
+def test_26_19_3_one_sp_after_seeing_a_failed_depot_roll_saves_it(t2):
+    """26.19.3: "The Allied player may expend one Support Point ... to improve the results, after seeing the
+    roll. A maximum of 1 SP per nationality"; by how much is not printed (reading ``depot_sp_improvement``,
+    2 by default as 26.19.2's same purchase)."""
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.errors import RefusedError
+
+    before = step_to(t2, "Allied Combat")
+    order = {"op": "marker", "name": "depot_improve", "value": "US"}
+    ordered = apply_edit(before, order)
+    with pytest.raises(RefusedError, match="at most 1 SP"):
+        apply_edit(ordered, order)
+    saved = 0
+    for seed in range(60):
+        plain = next_phase(before.evolve(seed=seed, draws=0))
+        helped = next_phase(ordered.evolve(seed=seed, draws=0))
+        if plain.markers["depot_flipped"].get("US"):  # the die failed
+            assert helped.markers["depots"]["US"] == plain.markers["depots"]["US"] + 1
+            assert helped.markers["army_sp"]["US"] == plain.markers["army_sp"]["US"] - 1
+            assert "depot_sp_improvement=2" in tuple(helped.log)[-1]
+            saved += 1
+        else:  # nothing to save: no SP spent
+            assert helped.markers["army_sp"] == plain.markers["army_sp"]
+    assert saved
+    with pytest.raises(RefusedError, match="rolls of this turn are made"):
+        apply_edit(step_to(before, "Allied Engineering"), order)
+
+
+def test_26_4_3_a_unit_moved_by_rail_stays_on_5_or_less_with_the_air_units_value_added(t14):
+    """26.4.3: "For each unit moving by rail the German player rolls one die, adding the Interdiction value
+    of an air unit assigned to Rail Interdiction ... If the die roll is five or less the unit remains in the
+    hex. On a result of 6 or greater, the unit must be returned"."""
+    from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.errors import RefusedError
+    from normandy_lab.rules.kg.rail import rail_destinations
+
+    moving = step_to(t14, "German Movement")
+    waiting = next(u for u in moving.units if u.side == "german" and u.status == "off_map")
+    to = sorted(rail_destinations(moving))[0]
+    order = {"op": "marker", "name": "rail_move", "value": [{"unit": waiting.id, "to": to}]}
+    for air, most in ((None, 5), (3, 2)):
+        state = moving.evolve(air_rail=air is not None, air_rail_value=air)
+        seen = set()
+        for seed in range(30):
+            s = state.evolve(seed=seed, draws=0)
+            die = int(s.rng().integers(1, 7))
+            after = apply_edit(s, order)
+            stays = after.unit(waiting.id).status == "active"
+            assert stays == (die <= most), (air, die)
+            assert not stays or after.unit(waiting.id).hex == to
+            seen.add(stays)
+        assert seen == {True, False}
+    with pytest.raises(RefusedError, match="German Movement"):
+        apply_edit(t14, order)
+    spent = moving.evolve(rail_capacity=0)
+    with pytest.raises(RefusedError, match="used up"):
+        apply_edit(spent, order)

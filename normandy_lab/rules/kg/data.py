@@ -156,6 +156,13 @@ READINGS = {
     # "trace supply only to N1410 and/or the Cherbourg HQ", the 709th's infantry among them); "city_only":
     # the sentence before splits the German units in two, the corps and mech units to HQs, the rest to cities.
     "german_division_supply": "hq_or_city",
+    # 26.19.3: "expend one Support Point ... to improve the results, after seeing the roll": by how much is
+    # not printed.  2 by default, as 26.19.2's same purchase ("spend 1 SP to improve the result of the die
+    # roll") flips the Mulberry marker "to its -2 side"; any whole number from 1 to 5 may be set.
+    "depot_sp_improvement": 2,
+    # 26.4.3: each rail move's die adds "other modifiers indicated in the German Rail Reinforcement box (see
+    # Map)": not in the text.  0 by default; the analyst may set what the map prints (-3 to 3).
+    "rail_box_modifier": 0,
 }
 
 OPTIONS = {
@@ -184,6 +191,7 @@ MARKERS = {
     "hq_support_paid": {},
     "hq_unsupported": (),
     "mulberry_boost": {},  # 26.19.2: a Mulberry given 1 SP this turn rolls at -2
+    "depot_improve": {},  # 26.19.3: a nationality that will spend 1 SP after seeing a failed depot roll
     # 26.20.1: V Panzer Army: active or not, the turn space its marker stands in, its SP marker's space.
     "v_panzer": {"active": False, "space": None, "support": None},
     "omm_control": {},  # box name -> side; every OMM box German unless said
@@ -205,6 +213,7 @@ MARKERS = {
     # level (INFERRED to start at 1, the space the rule resets it to).
     "rail_capacity": None,
     "rail_interdiction_level": 1,
+    "rail_moves": {},  # 26.4.3: the units moved by rail this turn ({"on": date, "n": count})
     "air_omm_targets": {},
     "weapons_nests": (),  # 22.6.8's WN states (their hexes are on the counters: GAP)
 }

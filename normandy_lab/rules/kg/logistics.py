@@ -24,9 +24,12 @@ What the text gives is played as written, with the state's seeded dice:
 * 26.10.7: the Germans may add SP to Cherbourg's own by rail once a turn (``cherbourg_rail``): one die plus
   the Interdiction value of an air unit on Rail Interdiction; 4 or less brings 2 SP, 5-6 one, more none.
 
-What the cards hold is a GAP: the Mulberry track's and the Depot Track's own die modifiers, the depot SP
-row (26.10.2, 1), the Support Points Landing Table of Landing Box 2.  The modifiers are taken as 0; a Box 2
-lands nothing; the depot row pays what the analyst sets (``depot_sp``, 0 unless set); the depot track's
+The two -2 modifiers the text prints are played (the Mulberry's SP, 26.19.2; the depot's failed roll,
+26.19.3), and the 1 SP a nationality may spend after seeing its depot roll (26.19.3; by how much is not
+printed: the reading ``depot_sp_improvement``, 2 by default).  What the cards hold is a GAP: the tracks'
+other printed modifiers (the Mulberry level's benefit to the depot rolls), the depot SP row (26.10.2, 1),
+the Support Points Landing Table of Landing Box 2.  Those modifiers are taken as 0; a Box 2 lands nothing;
+the depot row pays what the analyst sets (``depot_sp``, 0 unless set); the depot track's
 length is RECONSTRUCTED (:data:`DEPOT_SPACES`), each said where it is used.
 """
 
@@ -275,6 +278,7 @@ def engineering_rolls(state: GameState) -> GameState:
     if state.weather == "Storm":
         return state.evolve(
             mulberry_boost={},
+            depot_improve={},
             log=state.log.then(f"Turn {gt}: no Mulberry or depot construction in a storm (26.19.2, 26.19.3)"),
         )
     rng = state.rng()
@@ -283,6 +287,8 @@ def engineering_rolls(state: GameState) -> GameState:
     depots = dict(state.markers["depots"])
     flipped = dict(state.markers["depot_flipped"])
     boost = state.markers["mulberry_boost"]
+    improve = state.markers["depot_improve"]
+    points = dict(state.markers["army_sp"])
     words = []
     for army, which in ARMIES:
         if mulberry.get(which, 0) < MULBERRY_COMPLETE:
@@ -303,6 +309,24 @@ def engineering_rolls(state: GameState) -> GameState:
             die = int(rng.integers(1, 7))
             draws += 1
             modified = die + (BOOST if flipped.get(army) else 0)
+            # 26.19.3: the Allies "may expend one Support Point ... to improve the results, after seeing
+            # the roll", at most 1 a nationality: spent (as the standing order depot_improve asks) only
+            # where it turns a failure into an advance.  Its size is not printed: a reading.
+            better = int(
+                state.options.get("depot_sp_improvement", state.rules.options["depot_sp_improvement"])
+            )
+            if (
+                modified > BUILDS_ON
+                and modified - better <= BUILDS_ON
+                and improve.get(army)
+                and points.get(army, 0) >= 1
+            ):
+                points[army] -= 1
+                modified -= better
+                words.append(
+                    f"{army} depot: rolled {die}, 1 SP spent after the roll for -{better} (26.19.3; reading "
+                    f"depot_sp_improvement={better})"
+                )
             last = depots.get(army, 0) + 1 == DEPOT_SPACES
             if modified <= BUILDS_ON and last and army == "UK" and _agra_held_back(state):
                 words.append(f"UK depot: rolled {die}, but an AGRA is still in the Holding Box (26.19.3)")
@@ -318,7 +342,9 @@ def engineering_rolls(state: GameState) -> GameState:
         mulberry=mulberry,
         depots=depots,
         depot_flipped=flipped,
+        army_sp=points,
         mulberry_boost={},
+        depot_improve={},
         log=state.log.then(f"Turn {gt}: " + "; ".join(words)),
     )
 
@@ -353,6 +379,36 @@ def boost_mulberry(state: GameState, which: Any) -> GameState:
         army_sp=points,
         mulberry_boost={**state.markers["mulberry_boost"], which: True},
         log=state.log.then(f"1 {army} SP spent: Mulberry {which} rolls at -2 this turn (26.19.2)"),
+    )
+
+
+def improve_depot(state: GameState, army: Any) -> GameState:
+    """Order 1 SP of a nationality spent on this turn's depot roll if it fails and the SP would save it.
+
+    26.19.3: the SP is expended "after seeing the roll" (the Allied Engineering phase rolls as it begins, so
+    the order stands before it); at most 1 SP a nationality.  Refused in or after that phase, for a
+    complete depot, or twice.
+    """
+    from normandy_lab.errors import RefusedError
+
+    if army not in ("US", "UK"):
+        raise RefusedError(f"depot_improve names the US or UK depot, not {army!r}")
+    names = [p.name for p in state.rules.sequence[state.turn]]
+    if state.phase_index >= names.index("Allied Engineering"):
+        raise RefusedError(
+            "the depot rolls of this turn are made: order the SP before the Allied Engineering phase"
+        )
+    if state.markers["depots"].get(army, 0) >= DEPOT_SPACES:
+        raise RefusedError(f"the {army} depot is complete (26.19.3)")
+    if state.markers["depot_improve"].get(army):
+        raise RefusedError(
+            f"at most 1 SP per nationality on its depot roll (26.19.3): the {army} SP is ordered"
+        )
+    return state.evolve(
+        depot_improve={**state.markers["depot_improve"], army: True},
+        log=state.log.then(
+            f"the {army} army will spend 1 SP on its depot roll if it fails and the SP saves it (26.19.3)"
+        ),
     )
 
 
@@ -422,7 +478,10 @@ def engineering_words(state: GameState) -> dict[str, Any]:
             for a, _ in ARMIES
         },
         "storm": "no construction in a storm" if state.weather == "Storm" else "",
-        "not_in_the_text": "the tracks' own die modifiers (taken as 0) and the depot SP row (not paid)",
+        "not_in_the_text": "the tracks' own printed modifiers beyond the two -2s of 26.19.2 and 26.19.3 "
+        "(taken as 0) and the depot SP row (paid as set: depot_sp)",
+        "depot_sp": "1 SP a nationality may be spent after seeing a failed depot roll (26.19.3; order it "
+        "with depot_improve; its size is the reading depot_sp_improvement)",
     }
 
 

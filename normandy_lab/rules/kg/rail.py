@@ -10,8 +10,9 @@
 
 The air unit's Interdiction value is printed on its counter (not in the text): the analyst gives it
 (``air_rail_value``) and, where it is not given, the level rises by 1 and the log says why.  The level's
-first space is INFERRED as 1 (the level the rule resets it to).  The Rail Reinforcement box's own die
-modifiers are printed on the map, so single rail moves are not rolled.
+first space is INFERRED as 1 (the level the rule resets it to).  Each rail move is rolled as 26.4.3 prints
+it (:func:`rail_move`); only the Rail Reinforcement box's own modifiers, printed on the map, are not in the
+text (the reading ``rail_box_modifier``).
 """
 
 from __future__ import annotations
@@ -154,6 +155,91 @@ def rail_words(state: GameState) -> dict[str, Any]:
         "rail_interdiction_level": f"{state.markers['rail_interdiction_level']}: two dice at or under it as "
         "rail movement ends cut the capacity by one (26.4.4)",
         "rail_destinations": places,
-        "rail_moves": "each rail move's die (5 or less stays) takes the Rail Reinforcement box's modifiers, "
-        "printed on the map: not rolled",
+        "rail_moves": "each unit moved by rail rolls a die plus the Rail Interdiction air unit's value: 5 or "
+        "less stays, 6 or more goes back to the box ({'op': 'marker', 'name': 'rail_move', 'value': "
+        "[{'unit': id, 'to': hex}]}; 26.4.3); the box's own modifiers are on the map: "
+        "the reading rail_box_modifier",
     }
+
+
+RAIL_STAYS_AT_MOST = 5  # 26.4.3: a modified roll of 5 or less, the unit stays where rail placed it
+
+
+def rail_move(state: GameState, orders: Any) -> GameState:
+    """Move German units by rail, one order after another (26.4.3): ``[{"unit": id, "to": hex}, ...]``."""
+    from normandy_lab.errors import RefusedError
+
+    if not isinstance(orders, list) or not orders:
+        raise RefusedError('rail_move is a list of {"unit": id, "to": hex}, in the order they move (26.4.3)')
+    for order in orders:
+        state = _rail_move_one(state, order)
+    return state
+
+
+def _rail_move_one(state: GameState, order: Any) -> GameState:
+    """Move a German unit by rail in the German Movement phase (26.4.3), with the state's seeded die.
+
+    ``order``: ``{"unit": id, "to": hex}``, a German unit off the map (waiting in the Rail Reinforcement
+    box: placed there in the German Replacement Segment) and a destination :func:`rail_destinations`
+    allows.  At most as many units a turn as the Rail Capacity in use (:func:`rail_capacity_now`).  One die,
+    plus the Interdiction value of the air unit on Rail Interdiction (``air_rail_value``), plus the box's
+    own modifiers (printed on the map, not in the text: the reading ``rail_box_modifier``, 0 by default);
+    General Air Interdiction's bold number is read on its table, not in the text: not added, and the log
+    says so.  5 or less: the unit stays on the hex; 6 or more: it goes back to the box.
+    """
+    from dataclasses import replace
+
+    from normandy_lab.engine.sequence import current_phase
+    from normandy_lab.errors import RefusedError
+    from normandy_lab.grids import grid
+
+    if current_phase(state).name != "German Movement":
+        raise RefusedError("units move by rail in the German Rail Movement Segment (26.4.3): German Movement")
+    if not isinstance(order, dict) or not {"unit", "to"} <= set(order):
+        raise RefusedError('rail_move is {"unit": id, "to": hex} (26.4.3)')
+    uid = str(order["unit"])
+    unit = next((u for u in state.units if u.id == uid), None)
+    if unit is None or unit.side != "german" or unit.status != "off_map":
+        raise RefusedError(f"{uid} is not a German unit off the map, in the Rail Reinforcement box (26.4.3)")
+    capacity = rail_capacity_now(state)
+    if capacity is None:
+        raise RefusedError("the German Rail Capacity is not given in this scenario: set rail_capacity first")
+    moves = state.markers["rail_moves"]
+    done = moves.get("n", 0) if moves.get("on") == state.date.isoformat() else 0
+    if done >= capacity:
+        raise RefusedError(f"the Rail Capacity ({capacity}) is used up this turn (26.4.3)")
+    to = grid(state.system).canonical(str(order["to"]))
+    places = rail_destinations(state)
+    if to not in places:
+        raise RefusedError(
+            f"{to} takes no unit by rail: a German city hex, or a town hex with {TOWN_ROADS} or more roads "
+            f"out, traceable to a German off-map box and {ALLIED_CLEARANCE}+ hexes from Allied units (26.4.3)"
+        )
+    air = 0
+    if state.markers["air_rail"]:
+        if state.markers["air_rail_value"] is None:
+            raise RefusedError(
+                "an Allied air unit is on Rail Interdiction: set its Interdiction value (air_rail_value), "
+                "added to each rail move's die (26.4.3, 26.4.4)"
+            )
+        air = int(state.markers["air_rail_value"])
+    box = int(state.options.get("rail_box_modifier", state.rules.options["rail_box_modifier"]))
+    die = int(state.rng().integers(1, 7))
+    total = die + air + box
+    stays = total <= RAIL_STAYS_AT_MOST
+    units = tuple(
+        replace(u, hex=to, status="active", box=None) if u.id == uid and stays else u for u in state.units
+    )
+    words = (
+        f"{die}" + (f" +{air} Rail Interdiction" if air else "") + (f" {box:+d} box (reading)" if box else "")
+    )
+    return state.after_draws(1).evolve(
+        units=units,
+        rail_moves={"on": state.date.isoformat(), "n": done + 1},
+        log=state.log.then(
+            f"{uid} by rail to {to}: rolled {words} = {total}: "
+            + ("stays on the map" if stays else "back to the Rail Reinforcement box")
+            + " (26.4.3; the Rail Reinforcement box's own modifiers are on the map, not in the text: "
+            f"rail_box_modifier={box}; General Air Interdiction's bold number is on its table: not added)"
+        ),
+    )

@@ -61,6 +61,8 @@ class KgOptionsSchema(_Strict):
     battalion_zoc_blocks_supply: StrictBool | None = None
     what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
     german_division_supply: Literal["hq_or_city", "city_only"] | None = None  # 26.11.2 (READINGS)
+    depot_sp_improvement: Annotated[StrictInt, Field(ge=1, le=5)] | None = None  # 26.19.3 (READINGS)
+    rail_box_modifier: Annotated[StrictInt, Field(ge=-3, le=3)] | None = None  # 26.4.3 (READINGS)
 
 
 class ArmySpSchema(_Strict):

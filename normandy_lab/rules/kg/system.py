@@ -63,6 +63,14 @@ class KgRules(RuleSet):
             from normandy_lab.rules.kg.logistics import cherbourg_rail
 
             return cherbourg_rail(state, value)
+        if name == "rail_move":  # 26.4.3: a unit from the Rail Reinforcement box, with its die
+            from normandy_lab.rules.kg.rail import rail_move
+
+            return rail_move(state, value)
+        if name == "depot_improve":  # 26.19.3: 1 SP after seeing a failed depot roll
+            from normandy_lab.rules.kg.logistics import improve_depot
+
+            return improve_depot(state, value)
         if name == "mulberry_boost":  # 26.19.2: 1 SP for -2 on this turn's roll
             from normandy_lab.rules.kg.logistics import boost_mulberry
 
@@ -86,8 +94,9 @@ class KgRules(RuleSet):
         raise RefusedError(
             "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE, "
             "depot_sp_US, depot_sp_UK (or mulberry, army_sp, depot_sp as mappings), mulberry_boost, "
-            "cherbourg_sp, cherbourg_rail, rail_capacity, rail_interdiction_level, fortress_cherbourg, "
-            "cherbourg_withdrawal, air_supply_ap, air_rail, air_rail_value, air_omm_targets; "
+            "depot_improve, rail_move, cherbourg_sp, cherbourg_rail, rail_capacity, rail_interdiction_level, "
+            "fortress_cherbourg, cherbourg_withdrawal, air_supply_ap, air_rail, air_rail_value, "
+            "air_omm_targets; "
             f"not {name!r}"
         )
 
