@@ -80,7 +80,8 @@ def test_the_picks_open_as_a_study_with_the_same_verdicts(june13, vire):
 )
 def test_every_rule_system_with_lines_gets_an_answer_and_a_bound_not_below_the_exact_optimum(scenario, side):
     state = nl.load_scenario(scenario)
-    found = targets(state, "bridges")
+    # KG's lines cross any river (its rules' no_bridge_effect): its bound is checked on road hexes.
+    found = targets(state, "road_hexes" if state.rules.no_bridge_effect else "bridges")
     _, counts = coverage_bound(nl.supply(state), side, found, 1)
     busiest = [t for _, t in sorted(zip(counts, found, strict=True), key=lambda c: -c[0])][:8]
     result = best_targets(state, side, 2, candidates=busiest, method="exact")

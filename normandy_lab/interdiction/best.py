@@ -19,7 +19,7 @@ import pandas as pd
 
 from normandy_lab.engine.state import GameState
 from normandy_lab.errors import RefusedError
-from normandy_lab.interdiction.candidates import Target, _targets, state_arg
+from normandy_lab.interdiction.candidates import Target, _targets, hq_hexes, state_arg
 from normandy_lab.interdiction.objectives import from_rows, resolve
 from normandy_lab.interdiction.search import Evaluator, coverage_bound, exact, greedy
 
@@ -148,7 +148,18 @@ class InterdictionResult:
             fewer = f" (of {k} asked: no further cut adds anything)"
         return (
             f"{_cuts(len(self.picks))}{fewer} against the {self.side} side: {self.objective} "
-            f"{self.baseline:g} -> {self.value:g} (+{self.gain:g}), {searched}{bound}{stopped}"
+            f"{self.baseline:g} -> {self.value:g} (+{self.gain:g}), {searched}{bound}{stopped}{self._hqs()}"
+        )
+
+    def _hqs(self) -> str:
+        """Say which picks are hexes where an HQ stands: a strike on headquarters, not road interdiction."""
+        at_hq = hq_hexes(self.state)
+        struck = [f"{t.key} ({at_hq[t.key]})" for t in self.picks if t.kind == "hex" and t.key in at_hq]
+        if not struck:
+            return ""
+        return (
+            f"; {len(struck)} of the picks are hexes where an HQ stands, so they strike headquarters, not "
+            f"roads: {'; '.join(struck)} (hqs=False leaves them out)"
         )
 
 
@@ -168,6 +179,7 @@ def best_targets(
     river: str | None = None,
     within: Any = None,
     client: Any = None,
+    hqs: bool = True,
 ) -> InterdictionResult:
     """Find the ``k`` targets whose cutting most damages ``side``'s supply on ``state``.
 
@@ -182,7 +194,11 @@ def best_targets(
     candidates, river, within
         What may be cut (:func:`normandy_lab.interdiction.candidates.targets`): ``"bridges"``,
         ``"road_hexes"``, hex ids or a shapely area; bridges over the river of that whole name; targets
-        inside an area.
+        inside an area.  Bridges are refused for a game whose rules give them no effect on supply
+        (``RuleSet.no_bridge_effect``: The Killing Ground's lines cross any river), saying why.
+    hqs
+        Whether hexes where an HQ stands are candidates (True: labelled "HQ in hex ...", and the summary
+        names the picks that strike an HQ; False: left out, for road interdiction proper).
     objective
         ``"units_out"``, ``"line_mp"`` or a function ``(report, side) -> float`` (a finite number).
     budget
@@ -208,8 +224,9 @@ def best_targets(
     ------
     RefusedError
         Before the search, for an argument that is none of these (the message names the argument, the
-        value, what is allowed and the nearest name), for candidates that leave nothing to cut, and for an
-        exact search out of reach; during it, for an objective that returns anything but a finite number.
+        value, what is allowed and the nearest name), for candidates that leave nothing to cut, for bridges
+        under rules where no bridge changes supply, and for an exact search out of reach; during it, for an
+        objective that returns anything but a finite number.
     """
     from normandy_lab.engine.supply import supply
 
@@ -230,7 +247,9 @@ def best_targets(
             "best_targets: objective: a custom objective reads the report, which stays on the cluster; run "
             "it without a client, or use 'units_out' or 'line_mp'"
         )
-    found = _targets(state, candidates, river, within, "best_targets")
+    found = _targets(state, candidates, river, within, "best_targets", hqs)
+    if state.rules.no_bridge_effect and any(t.kind == "bridge" for t in found):
+        raise RefusedError(no_bridge_words(state, "best_targets"))
     n = len(found)
     if n == 0:
         named = {"bridges": "bridge", "road_hexes": "road hex"}
@@ -287,6 +306,27 @@ def best_targets(
         bound=None if bound is None else float(bound), evaluations=evaluator.evaluations, candidates=n,
         table=table, state=state, k=k_used, stopped=stopped,
     )  # fmt: skip
+
+
+def no_bridge_note(state: GameState) -> str:
+    """Say that no bridge cut can change supply under ``state``'s rules, and why; "" where one can.
+
+    The why is the rule system's own words (``RuleSet.no_bridge_effect``), not a list of games here.
+    """
+    why = state.rules.no_bridge_effect
+    if not why:
+        return ""
+    title = state.rules.title or state.system
+    return f"no bridge cut can change supply under {title} as the engine plays it: {why}"
+
+
+def no_bridge_words(state: GameState, caller: str) -> str:
+    """Refuse bridges where they change no supply: :func:`no_bridge_note`, and what can be cut instead."""
+    return (
+        f"{caller}: candidates: {no_bridge_note(state)}; a search over bridges would only find +0, so "
+        "cut what the lines do run through instead: candidates='road_hexes' (each road hex interdicted; a "
+        "hex where an HQ stands is labelled HQ, and hqs=False leaves those out), a list of hex ids or an area"
+    )
 
 
 def _shown(value: Any) -> str:

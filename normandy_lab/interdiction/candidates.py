@@ -4,7 +4,9 @@ A :class:`Target` is one thing air power could strike: a bridge (a hexside with 
 it is destroyed, as ``destroy_bridge`` does) or a hex (cut, it is interdicted by the analyst, as
 ``interdict_hex`` does: the state's option ``what_if_interdiction`` says whether that blocks lines or costs
 MP).  :func:`targets` lists them for a map, filtered by what 1944 air power could reach: the bridges over a
-named river, inside an area (a shapely geometry in longitude and latitude), not already down.
+named river, inside an area (a shapely geometry in longitude and latitude), not already down.  A hex where
+an HQ stands is labelled so ("HQ in hex ..."): cutting it strikes the headquarters, not a road; ``hqs=False``
+leaves such hexes out.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ def targets(
     candidates: str | Iterable[str] | Any = "bridges",
     river: str | None = None,
     within: Any = None,
+    hqs: bool = True,
 ) -> list[Target]:
     """List what may be cut on ``state``'s map.
 
@@ -76,6 +79,9 @@ def targets(
     within
         Keep only the targets inside this shapely geometry (longitude, latitude): a bridge by its middle, a
         hex by its centre.
+    hqs
+        Whether the hexes where an HQ stands are candidates (True: labelled "HQ in hex ...", since cutting
+        one strikes a headquarters rather than a road; False: left out, for road interdiction proper).
 
     Returns
     -------
@@ -90,7 +96,7 @@ def targets(
         (with the nearest names), a ``within`` that is not an area, is empty or holds no target;
         ``HexIdError`` for a hex id that is malformed or off the map.
     """
-    return _targets(state_arg(state, "targets"), candidates, river, within, "targets")
+    return _targets(state_arg(state, "targets"), candidates, river, within, "targets", hqs)
 
 
 def state_arg(state: Any, caller: str) -> GameState:
@@ -112,12 +118,16 @@ def state_arg(state: Any, caller: str) -> GameState:
 KINDS = ("bridges", "road_hexes")
 
 
-def _targets(state: GameState, candidates: Any, river: Any, within: Any, caller: str) -> list[Target]:
+def _targets(
+    state: GameState, candidates: Any, river: Any, within: Any, caller: str, hqs: bool = True
+) -> list[Target]:
     """:func:`targets`, its refusals beginning with ``caller`` (the public function the user called)."""
     from normandy_lab.grids import grid
     from normandy_lab.terrain import terrain_map
 
     _check_area(within, "within", caller)
+    if not isinstance(hqs, bool):
+        raise RefusedError(f"{caller}: hqs: {_shown(hqs)} is not True or False; say whether HQ hexes are cut")
     if river is not None and not isinstance(river, str):
         raise RefusedError(f"{caller}: river: {_shown(river)} is not text; name a river, e.g. river='Vire'")
     if isinstance(candidates, list | tuple) and candidates and all(isinstance(c, Target) for c in candidates):
@@ -178,8 +188,29 @@ def _targets(state: GameState, candidates: Any, river: Any, within: Any, caller:
                 f"{caller}: within: the area {_bounds(within)} holds no target: none of the hexes chosen "
                 "has its centre inside it; check the area (longitude, latitude, in that order)"
             )
+    at_hq = hq_hexes(state)
+    if not hqs:
+        ids = [h for h in ids if h not in at_hq]
+        if not ids:
+            raise RefusedError(
+                f"{caller}: hqs: every hex chosen holds an HQ, and hqs=False leaves them out; choose other "
+                "hexes, or hqs=True to strike the HQs"
+            )
     seen: dict[str, None] = dict.fromkeys(ids)
-    return [Target("hex", h, f"hex {h}") for h in seen]
+    return [Target("hex", h, f"HQ in hex {h}: {at_hq[h]}" if h in at_hq else f"hex {h}") for h in seen]
+
+
+def hq_hexes(state: GameState) -> dict[str, str]:
+    """Return the hexes where an HQ of either side stands on the map, each with the HQs' names.
+
+    Cutting such a hex (interdicting it) closes the HQ's own hex to the lines that run to it: it strikes
+    the headquarters, which is not road interdiction, so the targets and the result say so.
+    """
+    names: dict[str, list[str]] = {}
+    for unit in state.units:
+        if unit.hq and unit.status == "active":
+            names.setdefault(unit.hex, []).append(unit.name)
+    return {h: ", ".join(n) for h, n in names.items()}
 
 
 def _shown(value: Any) -> str:

@@ -7,7 +7,9 @@ position (1.5 km for a named bridge, 3 km for a town's crossings).  :func:`again
 then asks, for each game covering a date (:func:`normandy_lab.sidebyside.scenarios_on`): with those
 bridges standing, how much would cutting all of them have hurt the German side's supply, and how much could
 the same number of cuts have done at best (the optimiser's answer, and its bound)?  The plan is scored as
-planned: an attack that missed still counts as a target, and the table says each attack's outcome.
+planned: an attack that missed still counts as a target, and the table says each attack's outcome.  Under a
+game whose rules give bridges no effect on supply (``RuleSet.no_bridge_effect``: The Killing Ground), both
+tables say so in their ``note`` column, and the scores are left empty (NaN) rather than reported as 0.
 """
 
 from __future__ import annotations
@@ -63,9 +65,11 @@ def historical_targets(state: GameState, until: Any = None) -> pd.DataFrame:
     """Return, on ``state``'s map, the bridge hexsides of the attacks made up to ``until`` (or its date).
 
     One row a hexside: the attack (``bridge``, ``river``, ``dates``, ``outcome``, ``source``), the hexside
-    (``target``) and how far its middle lies from the attack's position (``km``).  Attacks off the map, or
-    whose river has no bridge within reach, give no row.
+    (``target``), how far its middle lies from the attack's position (``km``) and a ``note``: "" where
+    cutting it can change supply, else why it cannot under the state's rules (The Killing Ground's lines
+    cross any river).  Attacks off the map, or whose river has no bridge within reach, give no row.
     """
+    from normandy_lab.interdiction.best import no_bridge_note
     from normandy_lab.interdiction.candidates import _plain, state_arg, water_names
     from normandy_lab.sidebyside import _day
     from normandy_lab.terrain import terrain_map
@@ -79,6 +83,7 @@ def historical_targets(state: GameState, until: Any = None) -> pd.DataFrame:
     lat = [p.y for p in middles]
     # Each attack's river by its whole name, as best_targets(river=...) matches it: the Vire, not the canal.
     waters = [water_names(text) for text in bridged["water_name"].fillna("")]
+    note = no_bridge_note(state)
     rows = []
     for _, attack in attacks().iterrows():
         if attack["first"] > last:
@@ -87,8 +92,10 @@ def historical_targets(state: GameState, until: Any = None) -> pd.DataFrame:
         river = _plain(attack["river"])
         near = (km <= REACH_KM[attack["kind"]]) & np.array([river in w for w in waters], dtype=bool)
         for key, distance in zip(bridged.index[near], km[near], strict=True):
-            rows.append({**attack.to_dict(), "target": str(key), "km": round(float(distance), 2)})
-    columns = [*attacks().columns, "target", "km"]
+            rows.append(
+                {**attack.to_dict(), "target": str(key), "km": round(float(distance), 2), "note": note}
+            )
+    columns = [*attacks().columns, "target", "km", "note"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -106,10 +113,13 @@ def against_optimum(
     ``side``'s units cutting every attacked bridge puts out of supply; ``best`` what the optimiser finds for
     the same number of cuts over every bridge of the map (or ``candidates``, ``river``; ``method``: greedy by
     default, the exact search being out of reach), and ``bound`` the most any such cuts could do.
-    ``share`` is ``history / best`` (NaN when no cut does anything).
+    ``share`` is ``history / best`` (NaN when no cut does anything).  A game whose rules give bridges no
+    effect on supply (``RuleSet.no_bridge_effect``: The Killing Ground, whose lines cross any river) is not
+    searched: its row keeps the attacks and cuts, leaves ``history``, ``best``, ``bound`` and ``share`` NaN,
+    and says why in ``note`` ("" for the other games).
     """
     from normandy_lab.engine.supply import supply
-    from normandy_lab.interdiction.best import _one_of, best_targets
+    from normandy_lab.interdiction.best import _one_of, best_targets, no_bridge_note
     from normandy_lab.sidebyside import _state_of, scenarios_on
 
     # Refused before the first scenario is stepped and searched, not by the first search.
@@ -120,8 +130,19 @@ def against_optimum(
         state = _state_of(spec)
         found = historical_targets(state, until=date)
         keys = sorted(set(found["target"]))
+        note = no_bridge_note(state)
         if not keys:
-            rows.append({"system": system, "scenario": spec, "attacks": 0, "cuts": 0})
+            rows.append({"system": system, "scenario": spec, "attacks": 0, "cuts": 0, "note": note})
+            continue
+        if note:  # no bridge cut changes this game's supply: no "0" of a search, but why
+            rows.append(
+                {
+                    "system": system, "scenario": spec, "attacks": found["bridge"].nunique(),
+                    "cuts": len(keys), "history": math.nan, "best": math.nan, "bound": math.nan, "method": "",
+                    "share": math.nan, "best_picks": "", "attacked": "; ".join(sorted(set(found["bridge"]))),
+                    "note": note,
+                }
+            )  # fmt: skip
             continue
         standing = state.evolve(destroyed_bridges=state.destroyed_bridges - set(keys))
         before = len(supply(standing).out_of_supply(side))
@@ -136,7 +157,7 @@ def against_optimum(
                 "history": history, "best": best.gain, "bound": best.bound, "method": best.method,
                 "share": history / best.gain if best.gain else math.nan,
                 "best_picks": ", ".join(t.key for t in best.picks),
-                "attacked": "; ".join(sorted(set(found["bridge"]))),
+                "attacked": "; ".join(sorted(set(found["bridge"]))), "note": "",
             }
         )  # fmt: skip
     return pd.DataFrame(rows)
