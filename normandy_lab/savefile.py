@@ -8,6 +8,8 @@ it private), and is then renamed over the target in one step.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -35,7 +37,7 @@ def write_bytes_atomically(path: str | Path, data: bytes) -> Path:
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     target.parent.mkdir(parents=True, exist_ok=True)
     mode = (target.stat().st_mode & 0o7777) if target.exists() else normal_file_mode()
-    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=temporary_prefix(target))
     try:
         with os.fdopen(descriptor, "wb") as handle:
             handle.write(data)
@@ -47,19 +49,49 @@ def write_bytes_atomically(path: str | Path, data: bytes) -> Path:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    _remove_stale_temporaries(target)
+    remove_stale_temporaries(target)
     return path
 
 
-def _remove_stale_temporaries(target: Path, older_than_s: float = 60.0) -> None:
-    """Remove the temporary files a killed writer of ``target`` left behind (older than a minute)."""
+def temporary_prefix(target: Path) -> str:
+    """Return the prefix of the temporary files (and folders) written beside ``target``.
+
+    It names the project, so that a leftover is recognisably ours: the clean-up below removes only names of
+    exactly this form, never a user's own hidden file (an editor's swap file ``.notes.html.swp``, say).
+    """
+    return f".{target.name}.normandy_lab-partial."
+
+
+_RANDOM_PART = re.compile(r"[a-z0-9_]{8}")  # what tempfile.mkstemp and mkdtemp append to the prefix
+# What a GeoPackage export writes in its temporary folder (SQLite's journal files beside the database).
+_EXPORT_FOLDER_FILES = {"export.gpkg", "export.gpkg-journal", "export.gpkg-wal", "export.gpkg-shm"}
+
+
+def remove_stale_temporaries(target: Path, older_than_s: float = 60.0) -> None:
+    """Remove the temporary files a killed writer of ``target`` left behind (older than a minute).
+
+    Only entries whose name is the writer's prefix followed by the 8 characters ``tempfile`` adds are
+    touched, compared as text (a ``*`` or ``?`` in the target's name is not a pattern); a folder only
+    when it holds nothing but a GeoPackage export's files.
+    """
     import time
 
-    now = time.time()
-    for leftover in target.parent.glob(f".{target.name}.*"):
+    prefix, now = temporary_prefix(target), time.time()
+    try:
+        names = os.listdir(target.parent)
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(prefix) and _RANDOM_PART.fullmatch(name[len(prefix) :])):
+            continue
+        leftover = target.parent / name
         try:
-            if now - leftover.stat().st_mtime > older_than_s:
+            if now - leftover.lstat().st_mtime <= older_than_s:
+                continue  # perhaps another writer's, still at work
+            if leftover.is_symlink() or leftover.is_file():
                 leftover.unlink()
+            elif leftover.is_dir() and set(os.listdir(leftover)) <= _EXPORT_FOLDER_FILES:
+                shutil.rmtree(leftover)
         except OSError:
             pass  # another writer's, or already gone
 

@@ -420,12 +420,25 @@ def test_a_process_killed_while_writing_leaves_the_previous_file_whole(tmp_path)
 
 def test_temporary_files_of_a_killed_writer_are_cleared_by_the_next_write(tmp_path):
     target = tmp_path / "s.json"
-    stale = tmp_path / ".s.json.abc123"
+    stale = tmp_path / ".s.json.normandy_lab-partial.abc12_yz"
     stale.write_text("half a study")
     old = time.time() - 3600
     os.utime(stale, (old, old))
     write_bytes_atomically(target, b"{}")
     assert not stale.exists() and target.read_bytes() == b"{}"
+
+
+def test_the_clean_up_never_touches_a_users_hidden_files(tmp_path):
+    """Review 2 fuzz, L1: the clean-up globbed '.<name>.*', deleting an editor's swap file, and took a '*'
+    or '?' in the target's name as a pattern, deleting unrelated dotfiles."""
+    old = time.time() - 3600
+    kept = [".notes.html.swp", ".notes.html.orig", ".notes.html.abcdefgh", ".env.local", ".xa.txt", ".x?.swp"]
+    for name in kept:
+        (tmp_path / name).write_text("mine")
+        os.utime(tmp_path / name, (old, old))
+    for target in ("notes.html", "*", "x?"):
+        write_bytes_atomically(tmp_path / target, b"page")
+    assert all((tmp_path / name).read_text() == "mine" for name in kept)
 
 
 # -------------------------------------------------------------------------------- typed schemas

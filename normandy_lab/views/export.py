@@ -8,7 +8,12 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from normandy_lab.savefile import normal_file_mode, write_bytes_atomically
+from normandy_lab.savefile import (
+    normal_file_mode,
+    remove_stale_temporaries,
+    temporary_prefix,
+    write_bytes_atomically,
+)
 from normandy_lab.views.export_marks import GEOPACKAGE_MARK, check_export_target, mark_html, mark_png
 
 # Chromium flags for a closed network: no background connections, no sandbox
@@ -209,7 +214,7 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path, *, overwrite
     # destroys an earlier file, and no file of the user's (a name like ours) is ever removed.
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     mode = (target.stat().st_mode & 0o7777) if target.exists() else normal_file_mode()
-    folder = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}."))
+    folder = Path(tempfile.mkdtemp(dir=target.parent, prefix=temporary_prefix(target)))
     try:
         temporary = folder / "export.gpkg"
         for layer, frame in frames.items():
@@ -224,4 +229,5 @@ def layers_to_geopackage(state: Any, report: Any, path: str | Path, *, overwrite
         os.replace(temporary, target)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    remove_stale_temporaries(target)
     return path
