@@ -9,7 +9,9 @@ fix it.  Under it:
   apply, a hex off the map, the end of the campaign): the message gives the reason and the rule;
 * ``UnknownNameError`` -- a name that is not there (a unit, a place), with the closest names;
 * ``ExportRefusedError`` -- an export that would replace a file it did not write (a ``RefusedError`` and
-  a ``FileExistsError``): nothing was changed.
+  a ``FileExistsError``): nothing was changed;
+* ``PathRefusedError`` -- a path no file can be written at (no file name, a folder, a name too long for
+  the file system; a ``RefusedError`` and an ``OSError``): nothing was written.
 
 Each keeps the built-in class it always had (``ValueError``, or ``KeyError`` for a name), so code that
 caught those still does.  Anything else that escapes is a defect of the program, not of the input.
@@ -40,3 +42,7 @@ class UnknownNameError(NormandyLabError, KeyError):
 
 class ExportRefusedError(RefusedError, FileExistsError):
     """An export that would replace a file it did not write (a study, a scenario, ...): nothing changed."""
+
+
+class PathRefusedError(RefusedError, OSError):
+    """A path no file can be written at (no name, a folder, a name too long): nothing was written."""

@@ -233,7 +233,10 @@ class HexGrid:
 
     def index(self, hex_id: str) -> int:
         """Return the dense index of a hex (any of its printed ids is accepted)."""
-        found = self._index_of_id.get(hex_id.strip().upper())
+        try:
+            found = self._index_of_id.get(hex_id.strip().upper())
+        except AttributeError:  # not text (None, a number): refused, not a defect
+            raise HexIdError(f"{self.system}: {hex_id!r:.80} is not a hex id; give it as text") from None
         if found is not None:
             return found
         h = self.axial(hex_id)

@@ -67,10 +67,28 @@ class ScenarioLauncher:
         self.app = w.VBox([w.HBox([self.choice, self.button]), self.output])
 
     def open(self, name: str | None = None):  # -> Explorer
-        """Open ``name`` (default: the chosen scenario) in the explorer, replacing the previous one."""
+        """Open ``name`` (default: the chosen scenario) in the explorer, replacing the previous one.
+
+        Raises
+        ------
+        ScenarioNotFoundError
+            For a name that is not one of the launcher's scenarios, with the nearest; the explorer
+            shown stays.
+        """
+        import difflib
+
+        from normandy_lab.engine.scenario import ScenarioNotFoundError
         from normandy_lab.views.explorer import explore
 
-        name = name or self.choice.value
+        name = self.choice.value if name is None else name
+        names = [value for _label, value in self.choice.options]
+        if not (isinstance(name, str) and name in names):
+            close = difflib.get_close_matches(name, names, n=3) if isinstance(name, str) else []
+            hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+            raise ScenarioNotFoundError(
+                f"open: name: {name!r:.80} is not a scenario of {self.directory}; {hint}"
+                f"give one of {', '.join(repr(n) for n in names)}"
+            )
         self.output.clear_output()
         self.explorer = explore(self.directory / f"{name}.yaml", **self.explorer_options)
         with self.output:

@@ -21,14 +21,24 @@ rules: every verdict shown comes from the engine.
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import Any
 
+from normandy_lab.engine.scenario import SCENARIO_DIR, ScenarioError
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.study import Study, load_study
 from normandy_lab.views import layers
 from normandy_lab.views.basemap import basemap
-from normandy_lab.views.explorer._common import ENEMY, FRONT_VIEW, MODES, VIEWS, _default_extent, _edit_ops
+from normandy_lab.views.explorer._common import (
+    ENEMY,
+    FRONT_VIEW,
+    MODES,
+    VIEWS,
+    _default_extent,
+    _edit_ops,
+    shown,
+)
 from normandy_lab.views.explorer.controls import _Controls
 from normandy_lab.views.explorer.drawing import _Drawing
 from normandy_lab.views.explorer.exports import _Exports
@@ -49,7 +59,7 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
     ) -> None:
         self._size = (width, height)
         self.changed_units: list[str] = []
-        self._set_source(source)
+        self._set_source(source, "explore")
         state = self.state
         self.system = state.system
         self._build_figure(extent)
@@ -79,9 +89,17 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
         # no change at all.)
         self.fig.on_event(Tap, self._on_tap)
 
-    def _set_source(self, source: Any) -> None:
+    def _set_source(self, source: Any, function: str) -> None:
         # Everything that can fail (reading the scenario or study) happens before
         # anything shown is replaced.
+        if isinstance(source, bool) or not isinstance(source, str | os.PathLike | Study | GameState):
+            names = sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
+            example = names[0] if names else "bfn_1944-06-13_am"
+            raise ScenarioError(
+                f"{function}: source: {shown(source)} is not a scenario's name or path; give a scenario's "
+                f"name (e.g. {example!r}), a scenario file's path, a saved study (.json), a Study or a "
+                "GameState"
+            )
         if isinstance(source, str | Path) and str(source).endswith(".json"):
             source = load_study(source)
         if isinstance(source, Study):
@@ -105,8 +123,15 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
 
         A saved study (``.json``) is loaded and replayed; a scenario on another
         game's map gets a new map.
+
+        Raises
+        ------
+        ScenarioError
+            For a source that is none of these (``None``, a number) or a scenario that is not there;
+            :class:`~normandy_lab.engine.study.StudyError` for a study file that cannot be read.
+            What is shown stays as it was.
         """
-        self._set_source(source)
+        self._set_source(source, "open")
         if self.state.system != self.system:
             self.system = self.state.system
             self._build_figure(None)
@@ -126,6 +151,12 @@ def explore(source: Any, **kwargs: Any) -> Explorer:
     Loads BokehJS from the installed package first (INLINE: nothing is
     fetched), then returns the :class:`Explorer`; display it (or
     ``explorer.app``) in a notebook cell.
+
+    Raises
+    ------
+    ScenarioError
+        For a source that is none of these (``None``, a number), or a scenario that is not there
+        (:class:`~normandy_lab.engine.scenario.ScenarioNotFoundError`, with the nearest names).
     """
     from normandy_lab.views.mapview import show_inline
 

@@ -101,7 +101,8 @@ class _Drawing:
         if selected:
             self.inspector.value = self.unit_report_html(selected)
         elif self.selected_formation:
-            self.inspector.value = self.formation_report_html(self.selected_formation)
+            # The formation may have no unit left in this state (all removed): its list says so.
+            self.inspector.value = self._formation_report(self.selected_formation)
         self._refresh_edits()
         self.changed_units = []
         self.message = ""
@@ -151,7 +152,7 @@ class _Drawing:
                 tooltip="remove this edit",
                 layout=w.Layout(width="28px", min_width="28px", height="24px"),
             )
-            remove.on_click(lambda _, k=index: self.remove_edit(k))
+            remove.on_click(lambda _, k=index: self._remove_from_button(k))
             words = w.HTML(html.escape(wording.edit_words(self.system, edit)), layout=w.Layout(width="320px"))
             rows.append(w.HBox([remove, words]))
         self.edits_box.children = [
@@ -192,7 +193,17 @@ class _Drawing:
         return "<br>".join(lines)
 
     def formation_report_html(self, key: str) -> str:
-        """Return the side panel's list of a formation's units and their supply (a click on its symbol)."""
+        """Return the side panel's list of a formation's units and their supply (a click on its symbol).
+
+        Raises
+        ------
+        UnknownNameError
+            For a key that is not one of :meth:`formations`, with the nearest.
+        """
+        self._check_formation("formation_report_html", key)
+        return self._formation_report(key)
+
+    def _formation_report(self, key: str) -> str:
         ids = layers.formation_units(self.state, key)
         rows = []
         for uid in ids:

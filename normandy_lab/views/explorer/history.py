@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.study import Study
-from normandy_lab.errors import NormandyLabError
+from normandy_lab.errors import NormandyLabError, RefusedError
 from normandy_lab.grids import grid
 from normandy_lab.views import layers, wording
-from normandy_lab.views.explorer._common import _edit_ops
+from normandy_lab.views.explorer._common import _edit_ops, refuse_unknown, shown
 
 
 class _History:
@@ -159,15 +160,42 @@ class _History:
         if self.redo_stack:
             self.apply(self.redo_stack.pop(), from_redo=True)
 
+    def _remove_from_button(self, index: int) -> None:
+        """Remove an edit from its ✕ button: a refusal goes to the banner, not to the notebook."""
+        try:
+            self.remove_edit(index)
+        except RefusedError as exc:  # a button of a list that changed since: say so
+            self.message = f"Cannot remove that edit: {exc}"
+            self._refresh_text()
+
     def remove_edit(self, index: int) -> bool:
         """Remove one edit from the study's list and replay the others; False (and why) if refused.
 
         The edits after it are replayed on the new history; if one of them no
-        longer applies (a move that needed the removed one), nothing changes.
+        longer applies (a move that needed the removed one), nothing changes,
+        the banner says why and False is returned.
+
+        Parameters
+        ----------
+        index
+            The edit's place in the list of every edit, phase steps included (``explorer.study.edits``,
+            or the explorer's own list for a bare state), from 0.
+
+        Raises
+        ------
+        RefusedError
+            For an index that is not a whole number or is outside the list; nothing changes.
         """
         edits = list(_edit_ops(self))
-        if not 0 <= index < len(edits):
-            return False
+        if isinstance(index, bool) or not isinstance(index, numbers.Integral) or not 0 <= index < len(edits):
+            allowed = (
+                f"a whole number from 0 to {len(edits) - 1}, the edit's place among the {len(edits)} edits "
+                "(phase steps included)"
+                if edits
+                else "none: there are no edits to remove"
+            )
+            raise RefusedError(f"remove_edit: index: {shown(index)} is not allowed; allowed: {allowed}")
+        index = int(index)
         kept = edits[:index] + edits[index + 1 :]
         before, before_report = self.state, self.report
         try:
@@ -193,9 +221,27 @@ class _History:
 
         ``other`` is a state, or an edit to try on the state shown without
         keeping it (``{"op": "weather", "weather": "Storm"}``).
+
+        Raises
+        ------
+        RefusedError
+            When ``other`` is neither a state nor an edit (a ``dict``), or ``titles`` is not two texts;
+            also when the edit is refused (the engine's reason).
         """
         from normandy_lab.views.compare import compare
 
+        if not isinstance(other, GameState | dict):
+            raise RefusedError(
+                f"compare: other: {shown(other)} is not allowed; give a GameState of the same map, or an "
+                "edit to try on the state shown, as a dict (e.g. {'op': 'weather', 'weather': 'Storm'})"
+            )
+        if titles is not None and not (
+            isinstance(titles, tuple | list) and len(titles) == 2 and all(isinstance(t, str) for t in titles)
+        ):
+            raise RefusedError(
+                f"compare: titles: {shown(titles)} is not allowed; give two texts, the words over each map "
+                "(e.g. ('as it is', 'in a storm')), or None"
+            )
         if isinstance(other, dict):
             words = wording.edit_words(self.system, other)
             other = apply_edit(self.state, other)
@@ -203,7 +249,16 @@ class _History:
         return compare(self.state, other, titles=titles or ("shown", "other"))
 
     def layer_hexes(self, name: str) -> list[str]:
-        """Return the hex ids a hex layer shows (``zoc_allied``, ``zoc_german``, ``range``, ``moves``...)."""
+        """Return the hex ids a hex layer shows (``zoc_allied``, ``zoc_german``, ``range``, ``moves``...).
+
+        Raises
+        ------
+        UnknownNameError
+            For a name that is not one of the map's hex layers, with the nearest.
+        """
+        names = list(self.layers.filters)
+        if not (isinstance(name, str) and name in names):
+            refuse_unknown("layer_hexes", "name", name, names, "a hex layer of the map")
         ids = grid(self.system).ids()
         return [ids[i] for i in self.layers.hexes(name)]
 

@@ -8,9 +8,17 @@ from typing import Any
 import numpy as np
 from bokeh.core.property.descriptors import UnsetValueError
 
+from normandy_lab.errors import UnknownNameError
 from normandy_lab.grids import grid
+from normandy_lab.grids.numbering import HexIdError
 from normandy_lab.views import layers, wording
-from normandy_lab.views.explorer._common import FRONT_VIEW, _default_extent
+from normandy_lab.views.explorer._common import (
+    FRONT_VIEW,
+    _default_extent,
+    map_coordinate,
+    refuse_unknown,
+    shown,
+)
 from normandy_lab.views.sectors import SECTORS
 from normandy_lab.views.situation import COUNTER_ZOOM_HEXES
 
@@ -26,9 +34,17 @@ class _Interaction:
         return span / (grid(self.system).georeference.hex_size_m * 1.5) < COUNTER_ZOOM_HEXES
 
     def go_to(self, sector: str) -> None:
-        """Show a named sector (:data:`normandy_lab.views.sectors.SECTORS`) or the scenario's front."""
+        """Show a named sector (:data:`normandy_lab.views.sectors.SECTORS`) or the scenario's front.
+
+        Raises
+        ------
+        UnknownNameError
+            For anything but a sector's name or :data:`FRONT_VIEW`, with the nearest sectors.
+        """
         from normandy_lab.views.mapview import to_mercator
 
+        if not (isinstance(sector, str) and (sector == FRONT_VIEW or sector in SECTORS)):
+            refuse_unknown("go_to", "sector", sector, [FRONT_VIEW, *SECTORS], "a sector of the map")
         west, south, east, north = _default_extent(self.state) if sector == FRONT_VIEW else SECTORS[sector]
         (x0, x1), (y0, y1) = to_mercator([west, east], [south, north])
         self._set_view(float(x0), float(x1), float(y0), float(y1))
@@ -46,7 +62,17 @@ class _Interaction:
         self.fig.y_range.update(start=cy - sy / 2, end=cy + sy / 2)
 
     def select_unit(self, unit_id: str | None) -> None:
-        """Select a unit: show its report (and its stack), its line, its blocking hex and movement range."""
+        """Select a unit: show its report (and its stack), its line, its blocking hex and movement range.
+
+        ``None`` selects none.  In the "remove unit" mode the unit is removed instead (an edit).
+
+        Raises
+        ------
+        UnknownNameError
+            For an id that is no unit of the state shown, with the nearest ids; nothing changes.
+        """
+        if unit_id is not None:
+            self._check_unit("select_unit", unit_id)
         self.selected_unit = unit_id
         self.selected_formation = None
         if self.mode.value == "remove unit" and unit_id:
@@ -54,10 +80,40 @@ class _Interaction:
             return
         self.refresh()
 
+    def _check_unit(self, function: str, unit_id: object) -> None:
+        """Refuse a unit id that is not text or names no unit of the state shown (before any change)."""
+        said = (
+            f"the ids of the {len(self.state.units):,} units of the state shown are in "
+            "explorer.state.units; None selects none"
+        )
+        if not isinstance(unit_id, str):
+            raise UnknownNameError(f"{function}: unit_id: {shown(unit_id)} is not a unit's id; {said}")
+        try:
+            self.state.unit(unit_id)
+        except UnknownNameError as exc:  # its message has the nearest ids
+            raise UnknownNameError(f"{function}: unit_id: {exc}; {said}") from None
+
+    def formations(self) -> list[str]:
+        """Return the formations of the state shown (the keys of the zoomed-out symbols), sorted."""
+        return sorted({layers.formation_key(u) for u in self.state.units if u.status == "active"})
+
+    def _check_formation(self, function: str, key: object) -> None:
+        """Refuse a formation that has no active unit in the state shown, with the nearest formations."""
+        names = self.formations()
+        if not (isinstance(key, str) and key in names):
+            refuse_unknown(function, "key", key, names, "a formation of the state shown")
+
     def select_formation(self, key: str) -> None:
-        """List a formation's units in the side panel and zoom the map to them (the zoomed-out click)."""
+        """List a formation's units in the side panel and zoom the map to them (the zoomed-out click).
+
+        Raises
+        ------
+        UnknownNameError
+            For a key that is not one of :meth:`formations`, with the nearest; nothing changes.
+        """
         from normandy_lab.views.mapview import to_mercator
 
+        self._check_formation("select_formation", key)
         self.selected_formation = key
         self.selected_unit = None
         ids = layers.formation_units(self.state, key)
@@ -68,11 +124,30 @@ class _Interaction:
         self._set_view(x.min() - margin, x.max() + margin, y.min() - margin, y.max() + margin)
         self.refresh()
 
-    def click_hex(self, hex_id: str) -> None:
-        """Act on a clicked hex according to the edit mode."""
-        mode = self.mode.value
+    def _hex_argument(self, function: str, hex_id: object) -> str:
+        """Return the visible id of a hex given as text, refusing anything else with :class:`HexIdError`."""
         g = grid(self.system)
-        hex_id = g.canonical(hex_id)
+        if not isinstance(hex_id, str):
+            example = self.state.units[0].hex if self.state.units else str(g.ids()[0])
+            raise HexIdError(
+                f"{function}: hex_id: {shown(hex_id)} is not a hex id; give a hex of the map as text, "
+                f"e.g. {example!r}"
+            )
+        try:
+            return g.canonical(hex_id)
+        except HexIdError as exc:  # its message says what an id of this map looks like
+            raise HexIdError(f"{function}: hex_id: {exc}") from None
+
+    def click_hex(self, hex_id: str) -> None:
+        """Act on a clicked hex according to the edit mode.
+
+        Raises
+        ------
+        HexIdError
+            For anything but the id of a hex of the map (a ``RefusedError``); nothing changes.
+        """
+        mode = self.mode.value
+        hex_id = self._hex_argument("click_hex", hex_id)
         if mode == "move unit":
             if not self.selected_unit:
                 self.message = "Select a unit first (switch to inspect and click it)."
@@ -100,6 +175,7 @@ class _Interaction:
 
     def add_copy(self, hex_id: str) -> bool:
         """Add a copy of the selected unit at a hex (a what-if reinforcement); False if refused."""
+        hex_id = self._hex_argument("add_copy", hex_id)
         if not self.selected_unit:
             self.message = "Select a unit to copy first (switch to inspect and click it)."
             self._refresh_text()
@@ -143,6 +219,7 @@ class _Interaction:
         from normandy_lab.engine.zoc import hex_control, zoc_mask
         from normandy_lab.terrain import terrain_map
 
+        hex_id = self._hex_argument("hex_report_html", hex_id)
         g = grid(self.system)
         state = self.state
         tmap = terrain_map(self.system, progress=False)
@@ -188,6 +265,7 @@ class _Interaction:
 
     def inspect_hex(self, hex_id: str) -> None:
         """Show everything about a hex in the side panel (and the selected unit's report if it is there)."""
+        hex_id = self._hex_argument("inspect_hex", hex_id)
         text = self.hex_report_html(hex_id)
         if self.selected_unit and any(
             u.id == self.selected_unit and u.hex == hex_id for u in self.state.units
@@ -210,6 +288,7 @@ class _Interaction:
 
     def unit_at(self, x: float, y: float) -> str | None:
         """Return the unit whose counter is drawn nearest a map point (Web Mercator), if within reach."""
+        x, y = map_coordinate("unit_at", "x", x), map_coordinate("unit_at", "y", y)
         data = self.sources["units"].data
         if not data.get("x"):
             return None
@@ -222,6 +301,7 @@ class _Interaction:
 
     def formation_at(self, x: float, y: float) -> str | None:
         """Return the formation whose symbol (zoomed out) is drawn at a map point, if any."""
+        x, y = map_coordinate("formation_at", "x", x), map_coordinate("formation_at", "y", y)
         data = self.sources["formations"].data
         if not data.get("x"):
             return None
@@ -231,6 +311,7 @@ class _Interaction:
 
     def bridge_at(self, x: float, y: float) -> tuple[str, str] | None:
         """Return the bridge (its two hexes) drawn nearest a map point, if within a quarter hex."""
+        x, y = map_coordinate("bridge_at", "x", x), map_coordinate("bridge_at", "y", y)
         data = self.sources["bridges"].data
         if not data.get("x"):
             return None
@@ -244,11 +325,19 @@ class _Interaction:
         """Return the hex under a map point (Web Mercator), or None off the map."""
         from normandy_lab.views.mapview import from_mercator
 
+        x, y = map_coordinate("hex_at", "x", x), map_coordinate("hex_at", "y", y)
         lon, lat = from_mercator(x, y)
         return grid(self.system).locate(float(lon), float(lat))
 
     def tap(self, x: float, y: float) -> None:
-        """Act on a click at a map point (Web Mercator), as the mode says: what a click on the map does."""
+        """Act on a click at a map point (Web Mercator), as the mode says: what a click on the map does.
+
+        Raises
+        ------
+        RefusedError
+            When ``x`` or ``y`` is not a finite number; nothing changes.
+        """
+        x, y = map_coordinate("tap", "x", x), map_coordinate("tap", "y", y)
         mode = self.mode.value
         if mode in ("inspect", "remove unit"):
             if self.zoomed_in():
