@@ -164,6 +164,69 @@ def test_a_local_cluster_needs_a_whole_number_of_workers(workers):
         local_cluster(workers)
 
 
+BAD_VARIANTS = [
+    {"name": "banana", "weather": "Banana"},
+    {"name": "nan", "weather": math.nan},
+    {"name": "number", "weather": 5},
+    {"name": "lower", "weather": "clear"},
+    {"name": "int cut", "cuts": [5]},
+    {"name": "pair cut", "cuts": [["B4015", "B4114"]]},
+    {"name": "half cut", "cuts": ["B4015|"]},
+    {"name": "off map", "cuts": ["Z9999"]},
+    {"name": "no bridge", "cuts": ["B4015|B4016"]},
+    {"name": "apart", "cuts": ["B4015|B4020"]},
+    {"name": "edit 5", "edits": [5]},
+    {"name": "marker", "edits": [{"op": "marker", "name": "mulberry", "value": 1}]},
+    {"name": "unknown op", "edits": [{"op": "bomb"}]},
+]
+
+
+def test_no_sweep_error_row_holds_a_python_exception_s_text():
+    table = nl.sweep(BASE, [{"name": "good"}, *BAD_VARIANTS], client=False, progress=False, reasons=False)
+    errors = _errors(table)
+    assert set(errors) == {v["name"] for v in BAD_VARIANTS}
+    for name, said in errors.items():
+        assert not any(e in said for e in ("KeyError", "TypeError", "AttributeError", "ValueError")), said
+        assert isinstance(said, str) and said.split(":")[0].endswith("Error")  # the project's, by class
+        assert f"variant {name!r}: " in said  # and the variant, then the field
+    assert "weather: 'Banana' is not a weather of The Battle for Normandy" in errors["banana"]
+    assert "did you mean 'Clear'" in errors["lower"] and "weather: nan is not a weather" in errors["nan"]
+    assert "cuts[0]: 5 is not a cut" in errors["int cut"]
+    assert "write 'B4015|B4114'" in errors["pair cut"]
+    assert "cuts[0]: " in errors["off map"] and "'Z9999' is not a hex id" in errors["off map"]
+    assert "edits[0]: 5 is not an edit" in errors["edit 5"]
+    assert "edits[0]: The Battle for Normandy lets no edit set 'mulberry'" in errors["marker"]
+
+
+def test_a_variant_made_directly_is_checked_as_its_mapping_is():
+    table = nl.sweep(BASE, [Variant(weather=math.nan, name="x")], client=False, progress=False)
+    assert "weather: nan is not a weather" in _errors(table)["x"]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "said"),
+    [
+        (
+            "bfn_1944-06-13_am",
+            "^The Battle for Normandy lets no edit set 'mulberry': its rules keep no marker",
+        ),
+        ("cobra_1944-07-16_gt15", "^Cobra lets no edit set 'suply_points'; did you mean 'supply_points'"),
+        ("gts_1944-06-08_0700", r"^The Greatest Day: Utah Beach lets no edit set 'x'; .*nearest first: "),
+        (
+            "kg_1944-06-07_t02",
+            "^The Killing Ground: OVERLORD lets no edit set 'mulbery_A'; did you mean 'mulberry_A'",
+        ),
+    ],
+)
+def test_a_marker_an_edit_cannot_set_is_refused_in_words_with_what_to_do(scenario, said):
+    from normandy_lab.engine.edits import apply_edit
+
+    name = {"bfn": "mulberry", "cobra": "suply_points", "gts": "x", "kg": "mulbery_A"}[scenario.split("_")[0]]
+    with pytest.raises(RefusedError, match=said) as caught:
+        apply_edit(nl.load_scenario(scenario), {"op": "marker", "name": name, "value": 1})
+    assert "the The" not in str(caught.value)
+
+
 def test_a_variant_mapping_with_an_unknown_field_is_refused_with_the_nearest():
     with pytest.raises(RefusedError, match="did you mean 'weather'"):
         Variant.of({"wether": "Clear"})
@@ -199,12 +262,65 @@ def test_k_is_a_positive_whole_number(june13, vire, k):
         ({"budget": "5"}, "budget: '5'"),
         ({"budget": True}, "budget: True"),
         ({"max_exact": 0}, "max_exact: 0"),
+        ({"river": "Vire", "client": 5}, "client: 5 is not a dask.distributed Client.*or None"),
+        (
+            {"client": "tcp://scheduler:8786"},
+            "client: 'tcp://scheduler:8786' is not a dask.distributed Client",
+        ),
+        ({"candidates": ["Z9999"]}, r"candidates\[0\]: 'Z9999' is not a hex of the bfn map.*hexside 'A\|B'"),
+        ({"candidates": ["B4015", 5]}, r"candidates\[1\]: 5 is not a candidate; a candidate is a hex id"),
+        ({"candidates": ["B4015|B4016"]}, r"candidates\[0\]: 'B4015\|B4016': no bridge on that hexside"),
+        ({"candidates": ["B4015|B4020"]}, r"candidates\[0\]: 'B4015\|B4020' is not a hexside"),
     ],
 )
 def test_best_targets_refuses_a_bad_argument_naming_it(june13, arguments, said):
     given = {"side": "german", "k": 1, **arguments}
     with pytest.raises(NormandyLabError, match=said):
         best_targets(june13, **given)
+
+
+@pytest.mark.parametrize(("k", "candidates", "n"), [(10**12, "bridges", None), (3, ["B4015"], 1)])
+def test_more_cuts_than_candidates_are_refused_at_once_with_both_numbers(june13, k, candidates, n):
+    n = n or len(targets(june13, "bridges"))
+    with pytest.raises(RefusedError, match=rf"^best_targets: k: {k:,} cuts asked, but .* only {n} target"):
+        best_targets(june13, "german", k, candidates=candidates)  # 10**12 used to run for minutes
+    with pytest.raises(RefusedError, match=f"give k={n}"):
+        best_targets(june13, "german", k, candidates=candidates, method="greedy")
+
+
+def test_an_exact_search_that_would_spend_its_time_ordering_the_picks_is_refused_too(june13):
+    n = len(targets(june13, "bridges"))  # one set of all of them, but n * (n + 1) / 2 runs to order it
+    with pytest.raises(RefusedError, match=rf"every set of {n}: 1 set and [\d,]+ more to order its picks"):
+        best_targets(june13, "german", n, method="exact")
+
+
+def test_a_list_of_candidates_may_name_bridges_by_their_hexside_and_hexes_by_their_id(june13):
+    listed = targets(june13, ["B4015|B4114", "b4015", "B4114|B4015"])  # the hexside either way round, once
+    assert [(t.kind, t.key) for t in listed] == [("bridge", "B4015|B4114"), ("hex", "B4015")]
+    assert listed[0] in targets(june13, "bridges", river="Vire")  # the same target, label and all
+    down = june13.evolve(destroyed_bridges=june13.destroyed_bridges | {"B4015|B4114"})
+    with pytest.raises(RefusedError, match=r"^targets: candidates\[0\]: 'B4015\|B4114': the bridge is down"):
+        targets(down, ["B4015|B4114"])
+    with pytest.raises(RefusedError, match=r"^targets: candidates\[0\]: 'Z9999'"):
+        targets(june13, ["Z9999"])
+
+
+def test_against_optimum_refuses_candidates_fewer_than_the_attacks_cut_before_any_search(monkeypatch):
+    from normandy_lab.interdiction import history
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched before refusing")
+
+    monkeypatch.setattr("normandy_lab.interdiction.best.best_targets", no_search)
+    with pytest.raises(RefusedError, match=r"^against_optimum: candidates: on bfn_1944-06-07_am .* cut 18"):
+        history.against_optimum("1944-06-07", candidates=["B4015|B4114"])
+    with pytest.raises(RefusedError, match=r"^against_optimum: river: .*'Vier'.*did you mean 'Vire'"):
+        history.against_optimum("1944-06-07", river="Vier")
+
+
+def test_a_sweep_refuses_a_client_that_is_not_one_before_any_work():
+    with pytest.raises(RefusedError, match=r"^sweep: client: 5 is not a dask.distributed Client.*False"):
+        nl.sweep(BASE, [{"weather": "Clear"}], client=5, progress=False)
 
 
 def test_a_river_is_matched_by_its_whole_name_not_a_part_of_another(june13):

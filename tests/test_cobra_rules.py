@@ -372,7 +372,7 @@ def test_14_3a_a_mission_is_planned_only_in_an_allied_combat_phase(gt15):
 
     with pytest.raises(RefusedError, match=r"14\.3a"):
         apply_edit(gt15, {"op": "marker", "name": "carpet_plan", "value": "A1305"})
-    with pytest.raises(RefusedError, match="not 'csp'"):
+    with pytest.raises(RefusedError, match="Cobra lets no edit set 'csp'"):
         apply_edit(gt15, {"op": "marker", "name": "csp", "value": 3})
     with pytest.raises(RefusedError, match="at most 12"):
         apply_edit(gt15, {"op": "marker", "name": "supply_points", "value": {"DE": 13}})

@@ -190,7 +190,8 @@ def best_targets(
     side
         ``"allied"`` or ``"german"``: the side whose supply the cuts hurt.
     k
-        How many targets to cut (the air effort): a whole number, at least 1.
+        How many targets to cut (the air effort): a whole number, at least 1 and at most the number of
+        candidates (more is refused, saying how many there are).
     candidates, river, within
         What may be cut (:func:`normandy_lab.interdiction.candidates.targets`): ``"bridges"``,
         ``"road_hexes"``, hex ids or a shapely area; bridges over the river of that whole name; targets
@@ -210,11 +211,12 @@ def best_targets(
         the budget covers them).  An exact search of more sets than ``max_exact`` (or than the budget,
         when one is given) is refused before it starts, with its size and an estimate of its time.
     max_exact
-        The most sets of k an exact search tries without a budget that covers them.
+        The most supply determinations an exact search makes without a budget that covers them: its sets
+        of k, and the few that order its picks (k = 300 of 300 targets is one set, but 45,150 to order).
     client
         A ``distributed.Client``: the sets are evaluated through :func:`normandy_lab.sweep` on its cluster,
         in batches (``"units_out"`` and ``"line_mp"`` only; a custom objective needs the report and runs
-        here).  None: one after the other in this process.
+        here).  None (or False): one after the other in this process; anything else is refused.
 
     Returns
     -------
@@ -224,9 +226,9 @@ def best_targets(
     ------
     RefusedError
         Before the search, for an argument that is none of these (the message names the argument, the
-        value, what is allowed and the nearest name), for candidates that leave nothing to cut, for bridges
-        under rules where no bridge changes supply, and for an exact search out of reach; during it, for an
-        objective that returns anything but a finite number.
+        value, what is allowed and the nearest name), for candidates that leave nothing to cut or fewer than
+        ``k``, for bridges under rules where no bridge changes supply, and for an exact search out of reach;
+        during it, for an objective that returns anything but a finite number.
     """
     from normandy_lab.engine.supply import supply
 
@@ -242,6 +244,7 @@ def best_targets(
     method = _one_of("method", method, ("auto", "exact", "greedy"))
     if not callable(objective):
         _one_of("objective", objective, ("units_out", "line_mp"), "or a function (report, side) -> float")
+    client = client_arg(client, "best_targets", "None (or False) to search in this process")
     if client is not None and callable(objective):
         raise RefusedError(
             "best_targets: objective: a custom objective reads the report, which stays on the cluster; run "
@@ -260,20 +263,23 @@ def best_targets(
             f"best_targets: candidates: nothing to cut: no {kind}{over} is still standing on the "
             f"{state.system} map{sheets}; repair some, or choose other candidates"
         )
-    k_used = min(k, n)
+    if k > n:  # k = 10**12 would run an exact "search" of one set, ordering its n picks: n**2 / 2 supply runs
+        raise RefusedError(too_many_cuts(k, n, "best_targets"))
+    k_used = k
     sets = math.comb(n, k_used)
     baseline_report = supply(state)
     # An exact search evaluates every set, the uncut state, and the smaller sets that order its picks.
     need = sets + k_used * (k_used + 1) // 2
     over_budget = budget is not None and need > budget
-    if method == "exact" and (over_budget or (budget is None and sets > max_exact)):
+    too_many = budget is None and need > max_exact
+    if method == "exact" and (over_budget or too_many):
         # The estimate's yardstick: one determination with a cut made, timed now that the first one has
         # paid for loading what every determination shares (the kernels, the map's tables).
         started = time.perf_counter()
         supply(found[0].cut(state))
         each = time.perf_counter() - started
         raise RefusedError(_too_large(n, k_used, sets, need, each, budget, max_exact))
-    if method == "greedy" or (method == "auto" and (sets > max_exact or over_budget)):
+    if method == "greedy" or (method == "auto" and (too_many or over_budget)):
         if budget is not None and budget < n + 1:
             raise RefusedError(
                 f"best_targets: budget: {budget} supply determinations are too few: greedy needs at least "
@@ -329,6 +335,32 @@ def no_bridge_words(state: GameState, caller: str) -> str:
     )
 
 
+def too_many_cuts(k: int, n: int, caller: str) -> str:
+    """Refuse ``k`` cuts of ``n`` candidates when ``k > n``: both numbers, and the ``k`` that would do."""
+    them, held = ("it", "1 target") if n == 1 else (f"all {n}", f"{n} targets")
+    return (
+        f"{caller}: k: {k:,} cuts asked, but the candidates hold only {held}; give k={n} to cut {them} (or "
+        "fewer), or more candidates"
+    )
+
+
+def client_arg(client: Any, caller: str, none: str) -> Any:
+    """Return a ``dask.distributed`` client argument (None for False); refuse anything else, naming it.
+
+    Anything else would fail deep in the search (``'int' object has no attribute 'scheduler_info'``).
+    """
+    if client is None or client is False:
+        return None
+    from distributed import Client
+
+    if not isinstance(client, Client):
+        raise RefusedError(
+            f"{caller}: client: {_shown(client)} is not a dask.distributed Client; give a Client "
+            f"(normandy_lab.sweeps.local_cluster(2), distributed.Client('tcp://...')), or {none}"
+        )
+    return client
+
+
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -371,9 +403,11 @@ def _too_large(n: int, k: int, sets: int, need: int, each: float, budget: int | 
         limit = f"the budget ({budget:,}; it needs {need:,} with the uncut state and the picks' order)"
     else:
         limit = f"max_exact ({max_exact:,})"
+    order = f" and {need - sets:,} more to order its picks" if need - sets > sets else ""
+    tried = f"{sets:,} {'set' if sets == 1 else 'sets'}{order}"
     return (
-        f"best_targets: method: an exact search over {n} targets tries every set of {k}: {sets:,} sets, "
-        f"one supply determination each, about {_duration(sets * each)} at {each:.2g} s a determination "
+        f"best_targets: method: an exact search over {n} targets tries every set of {k}: {tried}, one "
+        f"supply determination each, about {_duration(need * each)} at {each:.2g} s a determination "
         f"(one timed just now), more than {limit}; method='greedy' would do: it tries each target once "
         f"({n + 1:,} determinations with the uncut state), then a few more for each further pick; or give "
         f"fewer candidates (river=, within=, a shortlist), or a budget of at least {need:,} to run it anyway"

@@ -70,8 +70,9 @@ def targets(
     ----------
     candidates
         ``"bridges"`` (every road or rail bridge still standing), ``"road_hexes"`` (every land hex a road
-        runs through), a list of hex ids, a shapely geometry (longitude, latitude): the land hexes whose
-        centres lie inside it, or a list of :class:`Target` (a shortlist, taken as it is).
+        runs through), a list of text, each a hex id (``"B2816"``: cut, it is interdicted) or a bridge's
+        hexside (``"B4015|B4114"``: cut, it is destroyed), a shapely geometry (longitude, latitude): the land
+        hexes whose centres lie inside it, or a list of :class:`Target` (a shortlist, taken as it is).
     river
         Keep only the bridges over water of this name (``"Orne"``, ``"Vire"``: the map's ``water_name``).
         The whole name is matched, without regard to case or accents: ``"Vire"`` takes a bridge over the
@@ -93,8 +94,9 @@ def targets(
     RefusedError
         For a ``candidates`` that is none of these (an empty list, a number, a misspelt kind, an area that
         holds no land hex), a ``river`` that is not text or not a water any bridge of the map crosses
-        (with the nearest names), a ``within`` that is not an area, is empty or holds no target;
-        ``HexIdError`` for a hex id that is malformed or off the map.
+        (with the nearest names), a ``within`` that is not an area, is empty or holds no target; and for an
+        item of a list that is not a hex of the map, or a hexside with no standing bridge (``candidates[n]``,
+        the value and why).
     """
     return _targets(state_arg(state, "targets"), candidates, river, within, "targets", hqs)
 
@@ -176,7 +178,7 @@ def _targets(
                 f"{state.system} map; check the area (longitude, latitude, in that order) or widen it"
             )
     else:
-        ids = [g.canonical(h) for h in ids_given]
+        return _listed(state, ids_given, within, hqs, caller)
     if within is not None:
         from shapely import contains_xy
 
@@ -198,6 +200,81 @@ def _targets(
             )
     seen: dict[str, None] = dict.fromkeys(ids)
     return [Target("hex", h, f"HQ in hex {h}: {at_hq[h]}" if h in at_hq else f"hex {h}") for h in seen]
+
+
+#: What an item of a list of candidates may be, for the refusals.
+A_CANDIDATE = "a candidate is a hex id ('B2816'), a bridge's hexside 'A|B' ('B4015|B4114') or a Target"
+
+
+def _listed(state: GameState, given: list[str], within: Any, hqs: bool, caller: str) -> list[Target]:
+    """Return the targets a list of text names, in its order: hex ids and bridges' hexsides ``"A|B"``.
+
+    Each item is checked here, so that a refusal names it (``candidates[2]``), its value and why, rather
+    than failing later in the search with the grid's bare message.
+    """
+    from shapely import contains_xy
+
+    from normandy_lab.grids import grid
+    from normandy_lab.terrain import terrain_map
+
+    g = grid(state.system)
+    sides = terrain_map(state.system, progress=False).hexsides
+    at_hq = hq_hexes(state)
+    found: list[Target] = []
+    for n, text in enumerate(given):
+        said = f"{caller}: candidates[{n}]: {_shown(text)}"
+        parts = [p.strip() for p in text.split("|")]
+        try:
+            ids = [g.canonical(p) for p in parts]
+        except RefusedError as exc:  # HexIdError: malformed, or off the map
+            what = "a bridge's hexside" if len(parts) > 1 else "a hex"
+            raise RefusedError(
+                f"{said} is not {what} of the {state.system} map ({exc}); {A_CANDIDATE}"
+            ) from None
+        if len(ids) == 1:
+            h = ids[0]
+            if not hqs and h in at_hq:
+                continue
+            found.append(Target("hex", h, f"HQ in hex {h}: {at_hq[h]}" if h in at_hq else f"hex {h}"))
+            continue
+        if len(ids) != 2 or g.distance(ids[0], ids[1]) != 1:
+            raise RefusedError(
+                f"{said} is not a hexside: a bridge's hexside is two adjacent hexes, 'A|B'; {A_CANDIDATE}"
+            )
+        key = "|".join(sorted(ids))
+        if key not in sides.index or not (sides.at[key, "road_bridge"] or sides.at[key, "rail_bridge"]):
+            raise RefusedError(
+                f"{said}: no bridge on that hexside of the {state.system} map, so nothing to cut there; give "
+                "a bridged hexside (targets(state, 'bridges') lists them) or a hex id to interdict"
+            )
+        if key in state.destroyed_bridges:
+            raise RefusedError(
+                f"{said}: the bridge is down already, so cutting it changes nothing; leave it out, or repair "
+                "it first (the repair_bridge edit)"
+            )
+        found.append(Target("bridge", key, _bridge_words(sides.loc[key])))
+    if not found:
+        raise RefusedError(
+            f"{caller}: hqs: every hex chosen holds an HQ, and hqs=False leaves them out; choose other "
+            "hexes, or hqs=True to strike the HQs"
+        )
+    if within is not None:
+        lon, lat = _centres(state.system)
+        places = [
+            sides.at[t.key, "geometry"].interpolate(0.5, normalized=True).coords[0]
+            if t.kind == "bridge"
+            else (lon[g.index(t.key)], lat[g.index(t.key)])
+            for t in found
+        ]
+        inside = contains_xy(within, [x for x, _ in places], [y for _, y in places])
+        found = [t for t, keep in zip(found, inside, strict=True) if keep]
+        if not found:
+            raise RefusedError(
+                f"{caller}: within: the area {_bounds(within)} holds no target: none of the hexes and "
+                "bridges chosen has its centre or middle inside it; check the area (longitude, latitude, in "
+                "that order)"
+            )
+    return list(dict.fromkeys(found))
 
 
 def hq_hexes(state: GameState) -> dict[str, str]:
@@ -262,8 +339,8 @@ def _hex_ids_given(candidates: Any, caller: str) -> list[str] | None:
     for n, item in enumerate(given):
         if not isinstance(item, str):
             raise RefusedError(
-                f"{caller}: candidates[{n}]: {_shown(item)} is not a hex id; a list of candidates is all "
-                "hex ids (text, e.g. 'B2816') or all Targets"
+                f"{caller}: candidates[{n}]: {_shown(item)} is not a candidate; {A_CANDIDATE}, and a list "
+                "holds text only (hex ids and hexsides) or Targets only"
             )
     return given
 

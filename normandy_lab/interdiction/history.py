@@ -125,12 +125,18 @@ def against_optimum(
     # Refused before the first scenario is stepped and searched, not by the first search.
     _one_of("side", side, ("allied", "german"), caller="against_optimum")
     _one_of("method", method, ("auto", "exact", "greedy"), caller="against_optimum")
-    rows = []
+    games = []
     for system, spec in scenarios_on(date).items():
         state = _state_of(spec)
         found = historical_targets(state, until=date)
         keys = sorted(set(found["target"]))
         note = no_bridge_note(state)
+        standing = state.evolve(destroyed_bridges=state.destroyed_bridges - set(keys))
+        if keys and not note:  # the candidates checked in every game before the first search
+            _enough(standing, spec, date, len(keys), candidates, river)
+        games.append((system, spec, found, keys, note, standing))
+    rows = []
+    for system, spec, found, keys, note, standing in games:
         if not keys:
             rows.append({"system": system, "scenario": spec, "attacks": 0, "cuts": 0, "note": note})
             continue
@@ -144,7 +150,6 @@ def against_optimum(
                 }
             )  # fmt: skip
             continue
-        standing = state.evolve(destroyed_bridges=state.destroyed_bridges - set(keys))
         before = len(supply(standing).out_of_supply(side))
         cut = standing
         for key in keys:
@@ -161,3 +166,22 @@ def against_optimum(
             }
         )  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _enough(standing: GameState, spec: str, date: Any, cuts: int, candidates: Any, river: Any) -> None:
+    """Refuse candidates (or a river) that hold fewer targets than the attacks cut: the search gets as many.
+
+    Checked for every game before the first search, as ``best_targets`` checks ``k``, so that a bad
+    ``candidates`` or ``river`` is refused naming ``against_optimum``'s own argument.
+    """
+    from normandy_lab.errors import RefusedError
+    from normandy_lab.interdiction.candidates import _targets
+
+    n = len(_targets(standing, candidates, river, None, "against_optimum"))
+    if cuts > n:
+        given = f"candidates={candidates!r:.60}" + (f", river={river!r}" if river is not None else "")
+        raise RefusedError(
+            f"against_optimum: candidates: on {spec} the attacks up to {date} cut {cuts} bridges, so the "
+            f"optimiser is given {cuts} cuts, but {given} hold only {n}; give candidates that hold at least "
+            f"{cuts} (candidates='bridges' without river= holds every bridge standing)"
+        )

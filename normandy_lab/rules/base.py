@@ -285,7 +285,7 @@ class RuleSet:
         """
         from normandy_lab.errors import RefusedError
 
-        raise RefusedError(f"the {self.title or self.system} rules let no edit set {name!r}")
+        raise RefusedError(no_marker_edit(self.title or self.system, name))
 
     def move_stops(self, state: GameState, unit: Any) -> Any:
         """Return the hexes where ``unit``'s move must end besides enemy zones of control (None: none)."""
@@ -418,6 +418,27 @@ class CalendarEntry:
     event: str
     rules: str
     effect: str = ""
+
+
+def no_marker_edit(title: str, name: Any, settable: tuple[str, ...] = (), more: str = "") -> str:
+    """Say that a ``marker`` edit cannot set ``name`` under the game ``title``, and what to do instead.
+
+    ``settable`` are the names an edit may set, listed nearest to ``name`` first (``more`` adds to the
+    list); a game with none says so, and names the edits that do change its situation.
+    """
+    import difflib
+
+    if not settable:
+        return (
+            f"{title} lets no edit set {name!r}: its rules keep no marker an edit may set; change the "
+            "situation with the other edits (move, weather, air, destroy_bridge, repair_bridge, interdict, "
+            "clear_interdiction, add_unit, remove_unit, next_phase)"
+        )
+    ranked = difflib.get_close_matches(str(name), settable, n=len(settable), cutoff=0)
+    close = difflib.get_close_matches(str(name), settable, n=1)
+    hint = f"did you mean {close[0]!r}? " if close else ""
+    listed = ", ".join(ranked)
+    return f"{title} lets no edit set {name!r}; {hint}it lets an edit set, nearest first: {listed}{more}"
 
 
 @runtime_checkable

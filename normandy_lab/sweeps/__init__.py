@@ -134,13 +134,20 @@ def sweep(
     ------
     RefusedError
         Before any work, for a sweep that is not a list of variants, is empty, has a variant that is not a
-        mapping or has a field a variant does not, or names two variants alike; the ``base`` argument's
-        own errors (``ScenarioError`` for a scenario that is not there).
+        mapping or has a field a variant does not, or names two variants alike, or for a ``client`` that
+        is not a ``distributed.Client``, None or False; the ``base`` argument's own errors
+        (``ScenarioError`` for a scenario that is not there).
     """
     from tqdm.auto import tqdm
 
     wanted = _wanted(variants)
     _check_options(chunk_size, on_rows)
+    if client is not False:
+        from normandy_lab.interdiction.best import client_arg
+
+        client = client_arg(
+            client, "sweep", "None to start a local cluster for the sweep, or False to run here"
+        )
     bases, failed = _bases(base, wanted)
     order = {v.name: i for i, v in enumerate(wanted)}
     rows: dict[str, list[Any]] = {c: [] for c in COLUMNS}

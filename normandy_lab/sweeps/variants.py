@@ -33,7 +33,8 @@ class Variant:
     """One situation of a sweep (see the module's docstring).
 
     ``problem`` says why the variant cannot run when its own fields are malformed (options that are not a
-    mapping, cuts given as one text): the sweep makes it one ``error`` row, as it does a bad cut.
+    mapping, cuts given as one text, a weather that is not text, a cut that is not a hex id or a hexside
+    ``"A|B"``, an edit that is not a mapping): the sweep makes it one ``error`` row, as it does a bad cut.
     """
 
     base: str = ""
@@ -93,9 +94,19 @@ class Variant:
         else:
             problems.append(f"edits: {_shown(raw_edits)} is not a list of edits")
             bad.append(f"edits={_shown(raw_edits)}")
+        weather = spec.get("weather")
+        found = field_problems(weather, cuts, edits)
+        problems += found
+        if found:  # named as written; a cut list or a weather that is not text would make an odd name
+            if weather is not None and not isinstance(weather, str):
+                bad.append(f"weather={_shown(weather)}")
+            if any(p.startswith("cuts[") for p in found):
+                bad.append(f"cuts={_shown(list(cuts))}")
+                cuts = ()
+            weather = weather if isinstance(weather, str) else None
         variant = cls(
             base=str(spec.get("base") or ""),
-            weather=spec.get("weather"),
+            weather=weather,
             cuts=cuts,
             options=options,
             edits=edits,
@@ -104,6 +115,42 @@ class Variant:
         )
         # A malformed field is named as written, so that two malformed variants keep their names apart.
         return variant if variant.name else _named(variant, extra=bad)
+
+
+#: What a cut is, for the refusals.
+A_CUT = (
+    "a cut is text: a hex id to interdict ('B2816') or a bridge's hexside 'A|B' to destroy ('B4015|B4114')"
+)
+
+
+def field_problems(weather: Any, cuts: Sequence[Any], edits: Sequence[Any]) -> list[str]:
+    """Say what is malformed in a variant's weather, cuts and edits, each naming its field; [] when nothing.
+
+    Only the form is judged here (a weather is text, a cut is a hex id or a hexside ``"A|B"``, an edit a
+    mapping); whether the weather is one of the game's, and the hex on its map, is the base's to judge
+    (:func:`normandy_lab.sweeps.worker.situation`).  So the sweep's error row reads as a refusal, not as
+    ``KeyError: nan`` or ``AttributeError: 'list' object has no attribute 'strip'``.
+    """
+    problems = []
+    if weather is not None and not isinstance(weather, str):
+        problems.append(f"weather: {_shown(weather)} is not a weather; give its name as text, e.g. 'Clear'")
+    for n, cut in enumerate(cuts):
+        if isinstance(cut, str):
+            parts = cut.split("|")
+            if len(parts) <= 2 and all(p.strip() for p in parts):
+                continue
+            problems.append(f"cuts[{n}]: {_shown(cut)} is not a hex id or a hexside 'A|B'; {A_CUT}")
+        elif isinstance(cut, list | tuple) and len(cut) == 2 and all(isinstance(c, str) for c in cut):
+            problems.append(
+                f"cuts[{n}]: {_shown(cut)} is not a cut; {A_CUT}: for the bridge between them write "
+                f"{'|'.join(cut)!r}, for the two hexes list each: cuts: {list(cut)!r}"
+            )
+        else:
+            problems.append(f"cuts[{n}]: {_shown(cut)} is not a cut; {A_CUT}, or a Target")
+    for n, edit in enumerate(edits):
+        if not isinstance(edit, Mapping):
+            problems.append(f"edits[{n}]: {_shown(edit)} is not an edit; an edit is a mapping, {{'op': ...}}")
+    return problems
 
 
 def _shown(value: Any) -> str:

@@ -32,29 +32,60 @@ def situation(bases: Mapping[str, GameState], variant: Variant) -> GameState:
     RefusedError
         A malformed variant (:attr:`Variant.problem`), or options its game does not have or values of the
         wrong kind: the checker of a scenario file's ``options``, so that a sweep cannot run a reading
-        that does not exist (``what_if_interdiction: blok`` is refused, not taken as the default).
+        that does not exist (``what_if_interdiction: blok`` is refused, not taken as the default); a
+        weather that is not the game's (with the nearest), a cut that is not a hex of its map or a bridge
+        on it, an edit its rules refuse: each message begins with the variant and the field
+        (``variant 'x': cuts[1]: ...``), never a bare ``KeyError``.
     UnknownNameError
         A base that is not among the sweep's.
     """
     from normandy_lab.engine.edits import apply_edit
+    from normandy_lab.errors import NormandyLabError
     from normandy_lab.interdiction.candidates import Target
+    from normandy_lab.sweeps.variants import field_problems
 
-    if variant.problem:
-        raise RefusedError(f"variant {variant.name!r}: {variant.problem}")
+    problem = variant.problem or "; ".join(field_problems(variant.weather, variant.cuts, variant.edits))
+    if problem:  # a Variant made directly is checked as its mapping form is
+        raise RefusedError(f"variant {variant.name!r}: {problem}")
     if variant.base not in bases:
         known = ", ".join(repr(b) for b in bases)
         raise UnknownNameError(f"variant {variant.name!r}: no base {variant.base!r} (bases: {known})")
     state = bases[variant.base]
     if variant.weather:
-        state = state.evolve(weather=variant.weather)
+        state = state.evolve(weather=_weather(state, variant))
     if variant.options:
         given = checked_options(state.rules, dict(variant.options), f"variant {variant.name!r}: options")
         state = state.evolve(options={**state.options, **given})
-    for key in variant.cuts:
-        state = Target("bridge" if "|" in key else "hex", key).cut(state)
-    for edit in variant.edits:
-        state = apply_edit(state, dict(edit))
+    for n, key in enumerate(variant.cuts):
+        try:
+            state = Target("bridge" if "|" in key else "hex", key.strip()).cut(state)
+        except NormandyLabError as exc:  # a hex off the map, a hexside without a bridge: named as the cut
+            raise RefusedError(f"variant {variant.name!r}: cuts[{n}]: {exc}") from None
+    for n, edit in enumerate(variant.edits):
+        try:
+            state = apply_edit(state, dict(edit))
+        except NormandyLabError as exc:
+            raise RefusedError(f"variant {variant.name!r}: edits[{n}]: {exc}") from None
     return state
+
+
+def _weather(state: GameState, variant: Variant) -> str:
+    """Return a variant's weather, refusing one that is not its game's, with the nearest names."""
+    import difflib
+
+    weathers = list(state.rules.weather_effects)
+    given = str(variant.weather)
+    if given in weathers:
+        return given
+    by_case = {w.casefold(): w for w in weathers}
+    close = [by_case[given.casefold()]] if given.casefold() in by_case else []
+    close = close or difflib.get_close_matches(given, weathers, n=2)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    title = state.rules.title or state.system
+    raise RefusedError(
+        f"variant {variant.name!r}: weather: {given!r} is not a weather of {title}; {hint}"
+        f"give one of {', '.join(repr(w) for w in weathers)}"
+    )
 
 
 @lru_cache(maxsize=16)

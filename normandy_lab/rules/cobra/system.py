@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from normandy_lab.rules.base import Disengaging, RuleSet
+from normandy_lab.rules.base import Disengaging, RuleSet, no_marker_edit
 from normandy_lab.rules.cobra.data import MAX_STEPS, STRENGTH_PER_STEP, turn_dates, turn_of
 
 if TYPE_CHECKING:
@@ -140,10 +140,9 @@ class CobraRules(RuleSet):
             if not isinstance(value, bool):
                 raise RefusedError(f"{name} is true or false, not {value!r}")
             return state.evolve(allied_exited=value)
-        raise RefusedError(
-            "Cobra lets an edit set carpet_plan, army_boundary, boundary_extension, supply_points, "
-            f"allied_income, command_limits, allied_exited, south_edge_lost; not {name!r}"
-        )
+        settable = ("carpet_plan", "army_boundary", "boundary_extension", "supply_points", "allied_income",
+                    "command_limits", "allied_exited", "south_edge_lost")  # fmt: skip
+        raise RefusedError(no_marker_edit(self.title, name, settable))
 
     def forbidden_steps(self, state: GameState, unit: Any) -> set[tuple[int, int]] | None:
         """Refuse a crossing of a major river into an EZOC hex unless 5.1e allows it.

@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from normandy_lab.rules.base import RuleSet
+from normandy_lab.rules.base import RuleSet, no_marker_edit
 from normandy_lab.rules.gts.data import EIGHTY_SECOND, TURNS
 
 if TYPE_CHECKING:
@@ -98,10 +98,10 @@ class GtsRules(RuleSet):
                     "hypothetical_82nd", "abandoned_transport"):  # fmt: skip
             # The checks a scenario's section gets (rules.gts.section): types, names, 17.1, 17.3, 17.6.
             return state.evolve(**{name: checked(state, name, value)})
+        settable = ("supplied_divisions", "fighter_bombers_on_interdiction", "supply_drop_zone",
+                    "hypothetical_82nd", "abandoned_transport")  # fmt: skip
         raise RefusedError(
-            "The Greatest Day lets an edit set supplied_divisions, fighter_bombers_on_interdiction, "
-            f"supply_drop_zone, hypothetical_82nd, abandoned_transport; not {name!r} (the {EIGHTY_SECOND}'s "
-            "rules: 17.6)"
+            no_marker_edit(self.title, name, settable, f" (the {EIGHTY_SECOND}'s rules: 17.6)")
         )
 
     def scenario_schema(self) -> Any:

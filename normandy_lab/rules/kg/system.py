@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from normandy_lab.rules.base import RuleSet
+from normandy_lab.rules.base import RuleSet, no_marker_edit
 from normandy_lab.rules.kg.data import FIRST_DAY, FULL_STEPS, turn_of
 
 if TYPE_CHECKING:
@@ -91,14 +91,13 @@ class KgRules(RuleSet):
                 continue
             checked(state, marker, value, said)  # the scenario schema's mapping, its keys and ranges
             return state.evolve(**{marker: {**state.markers[marker], **(value or {})}})
-        raise RefusedError(
-            "The Killing Ground lets an edit set mulberry_A, mulberry_B, army_sp_US, army_sp_UK, army_sp_DE, "
-            "depot_sp_US, depot_sp_UK (or mulberry, army_sp, depot_sp as mappings), mulberry_boost, "
-            "depot_improve, rail_move, cherbourg_sp, cherbourg_rail, rail_capacity, rail_interdiction_level, "
-            "fortress_cherbourg, cherbourg_withdrawal, air_supply_ap, air_rail, air_rail_value, "
-            "air_omm_targets; "
-            f"not {name!r}"
-        )
+        settable = ("mulberry_A", "mulberry_B", "army_sp_US", "army_sp_UK", "army_sp_DE", "depot_sp_US",
+                    "depot_sp_UK", "mulberry_boost", "depot_improve", "rail_move", "cherbourg_sp",
+                    "cherbourg_rail", "rail_capacity", "rail_interdiction_level", "fortress_cherbourg",
+                    "cherbourg_withdrawal", "air_supply_ap", "air_rail", "air_rail_value",
+                    "air_omm_targets")  # fmt: skip
+        more = " (and mulberry, army_sp, depot_sp as mappings)"
+        raise RefusedError(no_marker_edit(self.title, name, settable, more))
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
         """Say what a phase shows: air (26.15), SP (26.10), naval fire (26.8.2), construction (26.19)."""
