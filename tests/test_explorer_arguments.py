@@ -295,3 +295,14 @@ def test_the_launcher_refuses_a_scenario_it_does_not_list():
 def test_every_refusal_here_is_in_the_tree():
     for error in (PathRefusedError, HexIdError, UnknownNameError, ScenarioError):
         assert issubclass(error, NormandyLabError)
+
+
+def test_step_until_and_the_unit_report_refuse_bad_arguments(explorer):
+    shown = explorer.state
+    with pytest.raises(RefusedError, match=r"^step_until: done: 5 is not allowed"):
+        explorer.step_until(5)
+    with pytest.raises(RefusedError, match=r"^step_until: limit: 0 is not allowed"):
+        explorer.step_until(lambda s: True, limit=0)
+    assert explorer.state is shown
+    with pytest.raises(UnknownNameError, match=r"^unit_report_html: unit_id: no unit 'NOPE'"):
+        explorer.unit_report_html("NOPE")

@@ -161,9 +161,16 @@ class _Drawing:
         ]
 
     def unit_report_html(self, unit_id: str) -> str:
-        """Return the side panel's text for a unit: verdict in sentences, chain, strengths, its stack."""
+        """Return the side panel's text for a unit: verdict in sentences, chain, strengths, its stack.
+
+        Raises
+        ------
+        UnknownNameError
+            For an id that is no unit of the state shown, with the nearest ids.
+        """
         from normandy_lab.engine.movement import allowance
 
+        self._check_unit("unit_report_html", unit_id)
         state = self.state
         unit = state.unit(unit_id)
         r = self.report[unit_id]

@@ -98,7 +98,23 @@ class _History:
             self.apply({"op": "next_phase"})
 
     def step_until(self, done: Any, limit: int = 40) -> None:
-        """Step until ``done(state)`` holds (at most ``limit`` phases), one redraw at the end."""
+        """Step until ``done(state)`` holds (at most ``limit`` phases), one redraw at the end.
+
+        Raises
+        ------
+        RefusedError
+            When ``done`` is not callable or ``limit`` is not a whole number of at least 1; nothing changes.
+        """
+        if not callable(done):
+            raise RefusedError(
+                f"step_until: done: {shown(done)} is not allowed; give a function of a state that says when "
+                "to stop (e.g. lambda s: s.turn == 3)"
+            )
+        if isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 1:
+            raise RefusedError(
+                f"step_until: limit: {shown(limit)} is not allowed; limit is the most phases to step: "
+                "a whole number, at least 1"
+            )
         before, before_report = self.state, self.report
         refused = ""
         for _ in range(limit):
