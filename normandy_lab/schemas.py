@@ -62,7 +62,7 @@ NOT_BLANK = r"\S"
 HEX_ID = r"^[A-Za-z0-9.]+$"
 UNIT_ID = f"^{UNIT_ID_PATTERN.pattern}$"
 DATE = r"^\d{4}-\d{2}-\d{2}$"
-WHAT_IF_INTERDICTION = r"^(block|\+[0-9]+)$"
+WHAT_IF_INTERDICTION = r"^(block|\+[1-9][0-9]?)$"  # +1 to +99 MP: +0 would interdict nothing
 MAP_LETTER = r"^[A-Z]$"
 SHA256 = r"^[0-9a-f]{64}$"
 SLUG = r"^[A-Za-z0-9_-]+$"
@@ -71,7 +71,7 @@ _PATTERN_WORDS = {
     HEX_ID: "a hex id is letters, digits and dots, as the map prints it (C2913, 30.027)",
     UNIT_ID: "an id is letters, digits and . _ : + -, starting with a letter or digit, at most 64 of them",
     DATE: "write the date as YYYY-MM-DD, e.g. 1944-06-13",
-    WHAT_IF_INTERDICTION: "write block, or + and a number of MP (+2)",
+    WHAT_IF_INTERDICTION: "write block, or + and a number of MP from 1 to 99 (+2)",
     MAP_LETTER: "a map is one capital letter (A, B, C ...)",
     SHA256: "it is written by save_study; save the study again rather than edit it",
     SLUG: "an id is letters, digits, _ and -",
@@ -156,9 +156,10 @@ class ScenarioSchema(_Strict):
     interdiction: list[HexId] | None = None
     control: dict[HexId, Side] | None = None
     units: Annotated[list[UnitSchema], Field(min_length=1)]
-    sources: list[Any] | None = None
+    sources: list[Text] | None = None
     description: str | None = None
-    off_map: list[Any] | None = None
+    # Units the set-up leaves off the map, for the record: each a line of text or a mapping of its fields.
+    off_map: list[Text | dict[Text, Any]] | None = None
     options: dict[str, Any] | None = None
     independent_formations: list[Text] | None = None
     expected_out_of_supply: list[ExpectedOutSchema] | None = None
@@ -439,9 +440,13 @@ def validate(model: type[BaseModel] | TypeAdapter, data: Any, path: str, error: 
     a category it lists the values allowed and suggests the nearest.  Data
     without lines (JSON, or a value from code) is reported as ``file: field: ...``.
     """
-    if data is None and not isinstance(model, TypeAdapter):  # an empty file, or one of comments only
+    if not isinstance(model, TypeAdapter) and not isinstance(data, dict):
         title = model.model_config.get("title") or "data"
-        raise error(f"{path}:1: the file is empty; write the fields of a {title} file ({_doc_page(model)})")
+        what = "empty" if data is None else f"a {'list' if isinstance(data, list) else type(data).__name__}"
+        raise error(
+            f"{path}:1: the file is {what}, not a mapping of fields; write the fields of a {title} file "
+            f"({_doc_page(model)})"
+        )
     try:
         if isinstance(model, TypeAdapter):
             model.validate_python(data)
@@ -449,9 +454,43 @@ def validate(model: type[BaseModel] | TypeAdapter, data: Any, path: str, error: 
             model.model_validate(data)
     except ValidationError as exc:
         errors = exc.errors()
+        kinds = _union_kinds(errors)
+        if kinds:  # a value none of a union's kinds takes: name them all, not the first one tried
+            first = errors[0]
+            loc = tuple(first["loc"][:-1])
+            value = first.get("input")
+            hint = (
+                f" (write {int(value)}, not {value})"
+                if isinstance(value, float) and value.is_integer() and "a whole number" in kinds
+                else ""
+            )
+            raise error(
+                f"{_where(path, data, loc)}: {_field_name(loc, data)}: {value!r} is none of the kinds this "
+                f"value may be: {', '.join(kinds)}{hint}"
+            ) from None
         first = _most_useful(errors)
         message = _message(first, data, path, _doc_page(model))
         raise error(message + _misspelt(first, errors, model)) from None
+
+
+# What each kind a union may take is called, for a value that is none of them (a marker edit's value).
+_KIND_WORDS = {
+    "bool_type": "true or false",
+    "int_type": "a whole number",
+    "string_type": "text",
+    "dict_type": "a mapping",
+    "list_type": "a list",
+    "float_type": "a number",
+}
+
+
+def _union_kinds(errors: list[dict[str, Any]]) -> list[str]:
+    """Return the kinds a union offered, when every error is one branch's type refusing one value; else []."""
+    if len(errors) < 2 or len({tuple(e["loc"][:-1]) for e in errors}) != 1:
+        return []
+    if not all(e["type"] in _KIND_WORDS or e["type"] == "none_required" for e in errors):
+        return []
+    return list(dict.fromkeys(_KIND_WORDS[e["type"]] for e in errors if e["type"] in _KIND_WORDS))
 
 
 @functools.lru_cache(maxsize=8)

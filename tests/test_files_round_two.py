@@ -406,3 +406,156 @@ def test_bfn_supply_cities_given_with_no_value_are_refused_not_taken_as_none(tmp
         ScenarioError, match=rf"nocities.yaml:{line}: german_supply_cities: is given with no value"
     ):
         nl.load_scenario(path)
+
+
+# ----------------------------------------------------------------------------- a second fuzz, after the fixes
+
+
+def _scenario_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    from normandy_lab.engine.scenario import scenario_path
+
+    text = scenario_path(name).read_text(encoding="utf-8")
+    assert old in text, old
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def test_a_partial_strength_table_keeps_the_rules_values_and_a_bad_one_is_refused(tmp_path):
+    """options.strength_per_step was any mapping: a partial one crashed the explorer (KeyError: 'armor')."""
+    partial = _scenario_with(
+        tmp_path,
+        "bfn_1944-06-13_am",
+        "\nunits:",
+        "\noptions:\n  strength_per_step: {infantry: [2, 3]}\nunits:",
+    )
+    state = nl.load_scenario(partial)
+    from normandy_lab.rules.bfn.sequence import unit_strength
+
+    armour = next(u for u in state.units if u.type == "armor" and u.attack is None)
+    infantry = next(u for u in state.units if u.type == "infantry" and u.attack is None)
+    assert unit_strength(state, armour) == unit_strength(nl.load_scenario("bfn_1944-06-13_am"), armour)
+    assert unit_strength(state, infantry) == (2 * infantry.steps, 3 * infantry.steps)
+    bad = _scenario_with(
+        tmp_path,
+        "bfn_1944-06-13_am",
+        "\nunits:",
+        "\noptions:\n  strength_per_step: {infantry: banana}\nunits:",
+    )
+    with pytest.raises(ScenarioError, match=r"options.strength_per_step.infantry"):
+        nl.load_scenario(bad)
+
+
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        ("night_halving_until: '1950-01-01'", "outside the campaign"),
+        ("what_if_interdiction: '+0'", "not in the form required"),
+        ("what_if_interdiction: '+99999999999999999999'", "not in the form required"),
+    ],
+)
+def test_options_outside_what_they_can_mean_are_refused(tmp_path, option, said):
+    path = _scenario_with(tmp_path, "bfn_1944-06-13_am", "\nunits:", f"\noptions:\n  {option}\nunits:")
+    with pytest.raises(ScenarioError, match=said):
+        nl.load_scenario(path)
+
+
+def test_a_sweep_variant_is_held_to_the_same_option_checks():
+    variants = [{"name": "late", "options": {"night_halving_until": "1950-01-01"}}]
+    rows = nl.sweep("bfn_1944-06-13_am", variants, client=False, progress=False, reasons=False)
+    assert list(rows["code"]) == ["error"] and "outside the campaign" in rows["rule"].iloc[0]
+
+
+def test_an_independent_formation_that_no_unit_has_is_refused(tmp_path):
+    path = _scenario_with(
+        tmp_path,
+        "bfn_1944-06-07_am",
+        "independent_formations:\n",
+        "independent_formations:\n- No Such Formation\n",
+    )
+    with pytest.raises(ScenarioError, match="'No Such Formation' is the formation of no unit"):
+        nl.load_scenario(path)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "said"),
+    [
+        (
+            "german_supply_cities:\n- Cherbourg\n",
+            "german_supply_cities:\n- Cherbourg\n- Cherbourg\n",
+            "Cherbourg given twice",
+        ),
+    ],
+)
+def test_bfn_lists_given_twice_are_refused(tmp_path, old, new, said):
+    with pytest.raises(ScenarioError, match=said):
+        nl.load_scenario(_scenario_with(tmp_path, "bfn_1944-06-13_am", old, new))
+
+
+def test_the_same_weapons_nest_twice_is_refused_but_two_nests_of_one_name_apart_load(tmp_path):
+    """22.7 prints two 'Afld WN' in N1309 and N1416; the same nest in the same hex twice is a copy."""
+    assert nl.load_scenario("kg_1944-06-19_t14")
+    doubled = _scenario_with(
+        tmp_path,
+        "kg_1944-06-19_t14",
+        "- name: Afld WN\n  hex: N1309\n  state: set_up\n",
+        "- name: Afld WN\n  hex: N1309\n  state: set_up\n- name: Afld WN\n  hex: N1309\n  state: set_up\n",
+    )
+    with pytest.raises(ScenarioError, match="'Afld WN' in N1309 is listed twice"):
+        nl.load_scenario(doubled)
+
+
+def test_a_misspelt_gts_division_is_refused_not_supplied_as_corps_troops(tmp_path):
+    """17.3 counts divisions by name: a misspelt one stood outside the count, Supplied without a word."""
+    small = ROOT / "tests" / "data" / "gts_utah_1944-06-08_small.yaml"
+    text = small.read_text(encoding="utf-8")
+    path = tmp_path / "gts.yaml"
+    path.write_text(
+        text.replace("formation: 4th Infantry Division", "formation: 4th Infantry Divison", 1), "utf-8"
+    )
+    with pytest.raises(ScenarioError, match="did you mean '4th Infantry Division'"):
+        nl.load_scenario(path)
+
+
+def test_a_section_marker_given_with_no_value_is_refused(tmp_path):
+    """Cobra `army_boundary:` with no value loaded, while the edit refused None."""
+    path = _scenario_with(tmp_path, "cobra_1944-07-16_gt15", "army_boundary: 24", "army_boundary:")
+    with pytest.raises(ScenarioError, match=r"army_boundary: None: Input should be a valid integer"):
+        nl.load_scenario(path)
+
+
+def test_side_by_side_refuses_a_scenario_of_another_day():
+    with pytest.raises(NormandyLabError, match="'bfn_1944-07-25_am' is on 1944-07-25, not 1944-06-07"):
+        nl.side_by_side("1944-06-07", scenarios={"bfn": "bfn_1944-07-25_am", "kg": "kg_1944-06-07_t02"})
+
+
+def test_a_fact_citing_an_unknown_source_key_is_refused_at_its_line(tmp_path):
+    from normandy_lab.history.facts import facts
+
+    path = tmp_path / "facts_x.yaml"
+    path.write_text(
+        "sources: {A: a book}\nfacts:\n- place: Caen\n  date: '1944-07-09'\n  side: allied\n"
+        "  event: taken\n  source: NOPE\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(HistoryError, match=r":7: facts\[0\].source: unknown source key 'NOPE'"):
+        facts([path])
+
+
+def test_a_record_file_that_is_a_list_says_so_at_line_1(tmp_path):
+    path = tmp_path / "lodgement_x.yaml"
+    path.write_text("- 1\n- 2\n", encoding="utf-8")
+    with pytest.raises(HistoryError, match=r":1: the file is a list, not a mapping of fields"):
+        records([path])
+
+
+def test_a_marker_value_of_no_kind_names_the_kinds_it_may_be(tmp_path):
+    study = Study("kg_1944-06-07_t02")
+    saved = save_study(study, tmp_path / "kg.study.json")
+    payload = json.loads(saved.read_text())
+    payload["edits"] = [{"op": "marker", "name": "rail_capacity", "value": 2.0}]
+    saved.write_text(json.dumps(payload))
+    with pytest.raises(
+        StudyError, match=r"2.0 is none of the kinds this value may be: .*a whole number.*write 2"
+    ):
+        load_study(saved)

@@ -7,7 +7,7 @@ them against the rules and refuses an illegal one with the reason.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import asdict, replace
 
 from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
 from normandy_lab.engine.movement import move_unit
@@ -112,6 +112,10 @@ def _refuse_what_a_scenario_may_not_hold(state: GameState, unit: Unit) -> None:
     formation already in the state passed at loading (it has its HQ, or the scenario lists it as
     independent), so only a new formation needs its HQ.
     """
+    one = state.rules.unit_problem(asdict(unit))  # the game's check of one unit's entry (BfN 3.4, GTS 17.3)
+    if one is not None:
+        field_name, what, fix = one
+        raise RefusedError(f"cannot add {unit.id}: {field_name}: {what}; {fix}")
     units = [*state.units, unit]
     known = sorted({u.formation for u in state.units if u.formation})
     data = {"units": [{} for _ in units], "independent_formations": known}

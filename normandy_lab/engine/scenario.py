@@ -202,19 +202,36 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     return state
 
 
+def option_value(rules: Any, key: str, value: Any) -> tuple[Any, tuple[str, str] | None]:
+    """Return an option's value as a state keeps it, and what is wrong with it beyond its type, if anything.
+
+    The one check of a value a type cannot say, for a scenario file's ``options`` and a sweep's variants
+    alike: ``night_halving_until`` (BfN 10.7) must be a real day of the campaign, kept as its ISO text.
+    The problem is ``(what is wrong, how to fix it)``, or None.
+    """
+    if key != "night_halving_until":
+        return value, None
+    try:
+        day = value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
+    except ValueError:
+        return value, (f"{value!r} is not a real date", "write a day that exists, as YYYY-MM-DD")
+    first, last = (dt.date.fromisoformat(d) for d in rules.campaign)
+    if not first <= day <= last:
+        return value, (
+            f"{day} is outside the campaign ({first} to {last})",
+            "give a day of the campaign (the rules' own is 1944-07-01, 10.7)",
+        )
+    return day.isoformat(), None
+
+
 def _options(check: _Checker, data: LineDict, rules) -> dict[str, Any]:
     """Return the rule system's options with the scenario's (their keys and values passed the schema)."""
     options = dict(rules.options)
     given = data.get("options") or {}
     for key, value in given.items():
-        if key == "night_halving_until":
-            try:
-                value = dt.date.fromisoformat(str(value)).isoformat()
-            except ValueError:
-                raise check.fail(
-                    given, f"options.{key}", f"{value!r} is not a real date", "write YYYY-MM-DD"
-                ) from None
-        options[key] = value
+        options[key], problem = option_value(rules, key, value)
+        if problem:
+            raise check.fail(given, f"options.{key}", *problem)
     return options
 
 
@@ -393,6 +410,17 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
             )
         seen[unit.id] = getattr(entry, "line", 0)
         units.append(unit)
+    formations = {u.formation for u in units if u.formation}
+    for name in data.get("independent_formations") or []:
+        if name not in formations:  # a misspelling would leave the formation it meant without its exemption
+            close = difflib.get_close_matches(str(name), sorted(formations), n=3)
+            hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+            raise check.fail(
+                data,
+                "independent_formations",
+                f"{name!r} is the formation of no unit in the scenario",
+                f"{hint}name formations as the units give them",
+            )
     # What the game says of the units together (BfN: each division's HQ, 7.2; stacking, 6.0).
     problem = rules.units_problem(data, units)
     if problem:

@@ -361,7 +361,8 @@ def load_study(path: str | Path, replay: bool = False) -> Study:
             study = Study(scenario, title=payload.get("title", ""))
     except (ValueError, OSError) as exc:  # ScenarioError is a ValueError
         raise StudyError(f"{path}: its scenario cannot be loaded: {exc}") from None
-    changed = bool(recorded) and study.scenario_sha256 != recorded
+    # The text kept in the study is the one the edits were made on: no file of it has changed.
+    changed = bool(recorded) and study.scenario_file is not None and study.scenario_sha256 != recorded
     from normandy_lab.schemas import check_game_fields
 
     for n, edit in enumerate(edits):  # the fields that are the game's own, before any edit is replayed

@@ -55,6 +55,12 @@ def facts(files: Sequence[str | Path] | None = None):  # -> pandas.DataFrame
                 point, path, entry, f"{where}.{'lonlat' if 'lonlat' in entry else 'place'}"
             )
             source = str(entry["source"])
+            if source not in sources and len(source) <= 25:  # a key, as the lodgement files check theirs
+                known = ", ".join(sources) or "none"
+                raise HistoryError(
+                    f"{path}:{entry.line_of('source')}: {where}.source: unknown source key {source!r}; "
+                    f"add it to the file's sources, or write the citation out (known: {known})"
+                )
             rows.append(
                 {
                     "place": str(entry["place"]),

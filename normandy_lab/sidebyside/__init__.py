@@ -176,14 +176,17 @@ def _state_of(spec: str) -> Any:
     return state
 
 
-def _by_formation(name: str) -> pd.DataFrame:
-    """Return one scenario's supply by formation: units, in supply, the rules behind, where they stand."""
+def _by_formation(name: str, state: Any = None) -> pd.DataFrame:
+    """Return one scenario's supply by formation: units, in supply, the rules behind, where they stand.
+
+    ``state`` is the state ``name`` names when the caller has it already.
+    """
     import numpy as np
 
     from normandy_lab.engine.supply import supply
     from normandy_lab.grids import grid
 
-    state = _state_of(name)
+    state = _state_of(name) if state is None else state
     report = supply(state)
     g = grid(state.system)
     rows = []
@@ -349,7 +352,17 @@ def side_by_side(date: Any, scenarios: dict[str, str] | None = None) -> SideBySi
             f"{day} is covered by {', '.join(chosen) or 'no game'}: side by side needs two; dates two games "
             f"cover: {', '.join(covered)}"
         )
-    table = pd.concat([_by_formation(name) for name in chosen.values()], ignore_index=True)
+    states = {game: _state_of(spec) for game, spec in chosen.items()}
+    for game, spec in chosen.items():  # a scenario of another day would compare two dates as one
+        state = states[game]
+        last = max(state.date, state.rules.next_date(state.date) - dt.timedelta(days=1))  # a turn of days
+        if not state.date <= day <= last:
+            held = f"{state.date}" if last == state.date else f"{state.date} to {last}"
+            raise RefusedError(
+                f"side_by_side: scenarios: {game}: {spec!r} is on {held}, not {day}; give a scenario of "
+                f"{day} (scenarios_on({day.isoformat()!r}) lists them) or leave scenarios out"
+            )
+    table = pd.concat([_by_formation(spec, states[game]) for game, spec in chosen.items()], ignore_index=True)
     return SideBySide(day, chosen, table)
 
 

@@ -6,7 +6,6 @@ and a few variants, and returns plain rows, so that the same code runs on a clus
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -104,17 +103,13 @@ def checked_options(rules: Any, given: dict[str, Any], where: str) -> dict[str, 
     from normandy_lab.schemas import validate
 
     validate(_options_schema(rules), given, where, RefusedError)
-    out = dict(given)
-    if isinstance(out.get("night_halving_until"), dt.date):  # kept as text, as a scenario file's is
-        out["night_halving_until"] = out["night_halving_until"].isoformat()
-    elif "night_halving_until" in out:
-        try:
-            out["night_halving_until"] = dt.date.fromisoformat(str(out["night_halving_until"])).isoformat()
-        except ValueError:
-            raise RefusedError(
-                f"{where}: night_halving_until: {out['night_halving_until']!r} is not a real date; "
-                "write a day that exists, as YYYY-MM-DD"
-            ) from None
+    from normandy_lab.engine.scenario import option_value
+
+    out = {}
+    for key, value in given.items():  # what a type cannot say, checked as a scenario file's options are
+        out[key], problem = option_value(rules, key, value)
+        if problem:
+            raise RefusedError(f"{where}: {key}: {problem[0]}; {problem[1]}")
     return out
 
 

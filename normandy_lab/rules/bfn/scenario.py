@@ -67,6 +67,11 @@ def scenario_markers(rules: Any, data: Any, path: str, g: Any) -> dict[str, Any]
                     f"maps are {', '.join(sorted(g.scheme.sheets))}",
                 )
         points[key] = dict(part)
+    for listed in ("pathfinders", "german_supply_cities", "mulberries"):
+        values = [str(v).upper() if listed == "pathfinders" else str(v) for v in data.get(listed) or []]
+        twice = sorted({v for v in values if values.count(v) > 1})
+        if twice:  # a slip: a second entry adds nothing, and may hide the one meant
+            raise check.fail(data, listed, f"{', '.join(twice)} given twice", "give each once")
     if "german_supply_cities" in data and data["german_supply_cities"] is None:
         # An empty line is not "none" (that is []) nor the rules' list (that is no line): say which.
         default = ", ".join(sorted(rules.supply["german_supply_cities"]))

@@ -9,7 +9,7 @@ the Mulberries (19.4), the pathfinders (17.1), the German supply cities (7.4), t
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import ConfigDict, Field, StrictBool
 
@@ -55,13 +55,20 @@ class AirSchema(_Strict):
     german_aa: Points | None = None
 
 
+StepStrengths = Annotated[
+    list[Annotated[float, Field(ge=0, le=20)]], Field(min_length=2, max_length=2)
+]  # [attack, defense] a step
+
+
 class BfnOptionsSchema(_Strict):
     """The options a scenario may set (their meanings: ``rules.bfn``, ``docs/engine.md``)."""
 
     historical_weather: StrictBool | None = None
     what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
     night_halving_until: Date | None = None
-    strength_per_step: dict[str, Any] | None = None
+    # (attack, defense) strength a step of each unit type, for counters without printed values (RECONSTRUCTED
+    # by default): a scenario may give some types; the others keep the rules' values.
+    strength_per_step: dict[UnitType, StepStrengths] | None = None
     german_artillery_attach: Literal["counts", "free"] | None = None
     combat_supply_chain: Literal["own_army", "any_army"] | None = None
     isolation_corps_hq: Literal["in_supply", "any"] | None = None

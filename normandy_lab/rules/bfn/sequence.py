@@ -95,7 +95,8 @@ def phase_results(state: GameState, phase: Phase) -> dict[str, Any]:
 
 def unit_strength(state: GameState, unit) -> tuple[int, int]:
     """Return a unit's (attack, defense) strength: printed values, or the RECONSTRUCTED per-step ones."""
-    per_step = state.options.get("strength_per_step") or state.rules.options["strength_per_step"]
+    # A scenario's own values for some types stand beside the rules' for the others.
+    per_step = {**state.rules.options["strength_per_step"], **(state.options.get("strength_per_step") or {})}
     attack_per, defense_per = per_step[unit.type]
     attack = unit.attack if unit.attack is not None else math.ceil(attack_per * unit.steps)
     defense = unit.defense if unit.defense is not None else math.ceil(defense_per * unit.steps)

@@ -68,7 +68,8 @@ class CobraScenarioSchema(ScenarioSchema):
     allied_income: TrackLineSchema | None = None  # 11.1a: SP a turn, as the analyst reads the track
     command_limits: TrackLineSchema | None = None  # 11.3: attacks (and overruns) a turn
     # 5.9.1a: the boundary stays between the 3300 and 4000 hex rows of map B, columns 23 to 30 of map A.
-    army_boundary: Annotated[StrictInt, Field(ge=23, le=30)] | None = None
+    # No null: an empty line is no column (the edit refuses None too); leave the line out for none given.
+    army_boundary: Annotated[StrictInt, Field(ge=23, le=30)] = None  # type: ignore[assignment]
     south_of_vire_gt: Annotated[StrictInt, Field(ge=1, le=28)] | None = None  # 5.9.1b
     boundary_extension: Annotated[list[HexId], Field(min_length=2, max_length=2)] | None = None  # 5.9.1b-c
     south_edge_lost: StrictBool = False

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 
 def _supply_points(raw: Any, rules: Any) -> dict[str, int]:
-    points = dict(raw or {})
-    return {army: points.get(army, 0) for army in ("US", "UK", "DE")}
+    """Return the three armies' points: an army a file leaves out keeps the rules' value."""
+    return {**rules.markers["supply_points"], **dict(raw or {})}
 
 
 def _track_line(raw: Any, rules: Any) -> dict[str, int] | None:

@@ -104,6 +104,30 @@ class GtsRules(RuleSet):
             no_marker_edit(self.title, name, settable, f" (the {EIGHTY_SECOND}'s rules: 17.6)")
         )
 
+    def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
+        """Refuse an American formation the designation does not know (17.3 counts divisions by name).
+
+        A misspelt division would otherwise stand outside the count as corps troops, supplied without a
+        word; corps troops give no formation.
+        """
+        from normandy_lab.rules.gts.data import ALWAYS_SUPPLIED, US_DIVISIONS
+
+        formation = entry.get("formation")
+        if entry.get("side") != "allied" or formation is None:
+            return None
+        known = [*US_DIVISIONS, *ALWAYS_SUPPLIED]
+        if formation in known:
+            return None
+        import difflib
+
+        close = difflib.get_close_matches(str(formation), known, n=2)
+        hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+        return (
+            "formation",
+            f"{formation!r} is not a division the American supply limit counts (17.3)",
+            f"{hint}give one of {', '.join(known)}, or leave formation out for corps troops",
+        )
+
     def scenario_schema(self) -> Any:
         """Return the GTS scenario schema (:mod:`.schema`)."""
         from normandy_lab.rules.gts.schema import GtsScenarioSchema

@@ -73,8 +73,8 @@ KG_RULES = KgRules(
     markers=MARKERS,
     map_features=frozenset({"zones"}),
     # 22.6.8 and 22.7 list destroyed bridges ("N3436/N3337, N3436/N3435, N3436/3437"; "N3725/N3726,
-    # N3847/N3948") on hexsides where the derived map has no bridge (N3436's have no water at all): the
-    # printed map's bridges, which the derived map lacks, so destroying them changes nothing here.
+    # N3847/N3948"); the derived map has a bridge on N3725/N3726 only (N3436's hexsides cross no water at
+    # all): the others are the printed map's bridges, which the derived map lacks.
     unordered_markers=frozenset({"weapons_nests"}),  # each nest stands for itself (26.2.3-26.2.4)
     bridges_named_by_the_rules=frozenset(
         {"N3337|N3436", "N3435|N3436", "N3436|N3437", "N3725|N3726", "N3847|N3948"}

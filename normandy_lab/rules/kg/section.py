@@ -46,8 +46,20 @@ def _omm_targets(raw: Any, rules: Any) -> dict[str, int]:
 def _nests(raw: Any, rules: Any) -> tuple[tuple[tuple[str, str], ...], ...]:
     """Return the Weapons Nests as the state keeps them: each its sorted fields, a printed hex canonical."""
     out = []
+    seen: dict[tuple[str, str], int] = {}
     for n, nest in enumerate(raw or ()):
         fields = dict(nest)
+        # Each nest is one work on the map (26.2.4); two of one name may stand apart (22.7 prints two
+        # "Afld WN"), but one name twice in one hex, or twice with no hex, is the same nest copied.
+        key = (str(fields.get("name")), str(fields.get("hex") or "").upper())
+        if key in seen:
+            where = f" in {key[1]}" if key[1] else ""
+            raise MarkerValueError(
+                f"{key[0]!r}{where} is listed twice (first as entry {seen[key] + 1})",
+                "keep one entry",
+                (n, "name"),
+            )
+        seen[key] = n
         if fields.get("hex") is not None:
             fields["hex"] = hex_on_map(rules, fields["hex"], (n, "hex"))
         out.append(tuple(sorted((k, str(v)) for k, v in fields.items() if v is not None)))
