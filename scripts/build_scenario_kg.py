@@ -18,6 +18,7 @@ reinforcement track, and 8NW(A) (placed on the West map only), are not in play o
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -36,6 +37,33 @@ MARKS = (
     "printed", "steps_lost", "disorganized", "regroup", "out_of_supply", "delayed", "marks",
     "type_suffix", "alt_hex", "effectiveness_lost", "cadre", "improved_position", "starts_reduced",
 )  # fmt: skip
+
+# 22.0: a unit is written Regiment/Division/Corps.  The German corps whose HQs the scenarios place or
+# name (84, 86, I SS, II Parachute, XLVII, XXV, LXXIV): a printed designation ending in one of them is a
+# unit "with a Corps designation" (26.11.2).  "2SS" is the 2nd SS Panzer Division (KG/2SS, 4/2SS), "3Flk"
+# the III Flak Corps, which has no HQ counter: neither is read as a corps designation.
+GERMAN_CORPS = ("84", "86", "1SS", "2P", "47", "25", "74")
+# 26.2.3: a German breakdown battalion is a battalion of a regiment, printed with its Roman numeral
+# ("I/914/352"); 22.7 removes "All breakdown battalions ... not listed", and lists these.
+BREAKDOWN = re.compile(r"^(I|II|III|IV)/")
+
+
+def designations(unit: dict) -> dict:
+    """Return what a German unit's printed designation says: its corps (22.0, 26.11.2), breakdown (26.2.3)."""
+    if unit.get("side") != "german" or not unit.get("printed"):
+        return {}
+    printed = str(unit["printed"]).split("{")[0].strip()
+    head = re.split(r"-\d|-E\d| with |\(OOS\)|\(cadre\)", printed)[0]
+    plain = re.sub(r"(\([A-Za-z]+\))+$", "", head).strip()
+    parts = plain.split("/")
+    out: dict = {}
+    if len(parts) >= 2 and parts[-1] in GERMAN_CORPS and unit.get("type") != "hq":
+        out["corps"] = parts[-1]
+    tank = "(T)" in printed  # a tank battalion is a standard counter (22.7 keeps 1/100/21Pz(T), 26.17.3)
+    if BREAKDOWN.match(plain) and unit.get("size") == "battalion" and not tank:
+        out["breakdown"] = True
+    return out
+
 
 HEADER = """\
 # The Killing Ground with OVERLORD, scenario 22.6.8: the June 7 start (Turn 2), built by
@@ -75,6 +103,7 @@ def unit_entry(unit: dict, source: str = "OVERLORD 22.6.8") -> dict:
         entry["formation"] = unit["formation"]
     if unit["type"] == "hq":
         entry["hq"] = "corps"
+    entry |= designations(unit)
     if unit.get("box"):
         entry["box"] = unit["box"]
         entry["status"] = "off_map"

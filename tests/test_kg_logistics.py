@@ -291,13 +291,14 @@ def test_26_10_1_the_corps_and_artillery_support_segment_pays_for_an_hq_beyond_t
     ashore = _hq_ashore(t3, _one_sp_hex(t3))
     paid = step_to(ashore, "Corps and Artillery Support")
     assert paid.markers["army_sp"]["US"] == ashore.markers["army_sp"]["US"] - 1
-    # 26.10.6 (the printed German cost summary's "Support an HQ Unit 1"): of the three German HQs with a
-    # line to a box, one goes free and two cost 1 SP each; the Cherbourg HQ pays nothing while N1410 traces.
+    # 26.10.6 (the printed German cost summary's "Support an HQ Unit 1"): of the two German corps HQs with a
+    # line to a box (84 and I SS; 7AOK is Sturm-Bataillon AOK 7, not an HQ), one goes free and one costs 1 SP;
+    # the Cherbourg HQ pays nothing while N1410 traces.
     assert dict(paid.markers["hq_support_paid"]) == {
         "on": "1944-06-08",
         "US": 1,
         "UK": 0,
-        "DE": 2,
+        "DE": 1,
         "cherbourg": 0,
         "began_unsupported": [],
     }
@@ -341,4 +342,4 @@ def test_26_11_1_turn_2_pays_nothing_for_allied_hq_support(t2, t3):
     assert (after["US"], after["UK"]) == (before["US"], before["UK"])
     paid = segment.markers["hq_support_paid"]
     assert (paid["US"], paid["UK"], paid["began_unsupported"]) == (0, 0, [])
-    assert after["DE"] == before["DE"] - paid["DE"] and paid["DE"] == 2
+    assert after["DE"] == before["DE"] - paid["DE"] and paid["DE"] == 1  # 84 Corps; I SS free (7AOK no HQ)

@@ -106,23 +106,23 @@ def test_26_10_6_one_german_hq_is_supported_free_and_each_other_for_1_sp(t3):
     """26.10.6: "only one Corps HQ each turn can be freely supported"; the German cost summary prints
     "Support an HQ Unit 1".
 
-    On 8 June three German HQs have a line to an off-map box (I SS Corps, AOK 7, LXXXIV Corps): one goes
-    free and the other two cost 1 SP each.  With 1 SP the last of them (in the order of unit ids, the
-    engine's stand-in for the German player's choice) goes unsupported, and its corps units with it.
+    On 8 June two German corps HQs have a line to an off-map box (I SS Corps, LXXXIV Corps; 7AOK is
+    Sturm-Bataillon AOK 7, a combat unit): one goes free and the other costs 1 SP.  With none the second (in
+    the order of unit ids, the engine's stand-in for the German player's choice) goes unsupported.
     """
-    hqs = ("DE-1SSCorpsHQ", "DE-7AOK", "DE-84CorpsHQ")
+    hqs = ("DE-1SSCorpsHQ", "DE-84CorpsHQ")
     state = t3.evolve(hq_support_paid={})
-    for held, supported in ((2, hqs), (1, hqs[:2]), (0, hqs[:1])):
+    for held, supported in ((2, hqs), (1, hqs), (0, hqs[:1])):
         report = nl.supply(state.evolve(army_sp={**state.markers["army_sp"], "DE": held}))
         assert tuple(h for h in hqs if report[h].general) == supported, held
-    report = nl.supply(state.evolve(army_sp={**state.markers["army_sp"], "DE": 1}))
+    report = nl.supply(state.evolve(army_sp={**state.markers["army_sp"], "DE": 0}))
     row = report["DE-84CorpsHQ"]
-    assert row.rule == "26.10.6" and "would need 2 SP and holds 1" in row.reason
-    assert "for 1 SP of the German SP" in report["DE-7AOK"].traced_to
+    assert row.rule == "26.10.6" and "would need 1 SP and holds 0" in row.reason
+    assert report["DE-7AOK"].unit_id and nl.load_scenario("kg_1944-06-07_t02").unit("DE-7AOK").hq is None
     assert "free" in report["DE-1SSCorpsHQ"].traced_to
-    # The segment pays them: 2 SP leave the German SP.
+    # The segment pays them: 1 SP leaves the German SP.
     paid = step_to(state.evolve(army_sp={**state.markers["army_sp"], "DE": 5}), "Corps and Artillery Support")
-    assert paid.markers["army_sp"]["DE"] == 3 and paid.markers["hq_support_paid"]["DE"] == 2
+    assert paid.markers["army_sp"]["DE"] == 4 and paid.markers["hq_support_paid"]["DE"] == 1
 
 
 def test_26_20_1_two_german_hqs_go_free_once_v_panzer_army_is_active(t3):
@@ -134,9 +134,9 @@ def test_26_20_1_two_german_hqs_go_free_once_v_panzer_army_is_active(t3):
         v_panzer={"active": True, "space": 6, "support": 3},
     )
     report = nl.supply(active)
-    assert [h for h in ("DE-1SSCorpsHQ", "DE-7AOK", "DE-84CorpsHQ") if report[h].general] == [
+    assert [h for h in ("DE-1SSCorpsHQ", "DE-84CorpsHQ") if report[h].general] == [
         "DE-1SSCorpsHQ",
-        "DE-7AOK",
+        "DE-84CorpsHQ",
     ]
 
 

@@ -106,12 +106,12 @@ def test_26_11_1_turn_3_allied_units_trace_three_hexes_to_a_beach(t3):
 def test_26_11_2_german_city_supply_and_cherbourg_while_n1410_is_german(t3):
     report = nl.supply(t3)
     assert {"N1410", "N3945"} <= set(report.sources["german"])  # Cherbourg and Caen serve
-    # Under the reading that splits German units in two (26.11.2), the 709th's battalion traces to a
-    # Cherbourg city hex; by default it may use its Cherbourg HQ (on its hex) as well.
+    # Under the reading that splits German units in two (26.11.2), a division unit that is no breakdown
+    # battalion traces to a city hex alone; the 709th's breakdown battalion keeps its Cherbourg HQ (on its
+    # hex) by 26.2.3 ("Any supported friendly HQ can supply a breakdown battalion").
     cities_only = nl.supply(t3.evolve(options={**t3.options, "german_division_supply": "city_only"}))
-    assert (
-        cities_only["DE-II-739-709"].general and "N15" in cities_only["DE-II-739-709"].traced_to
-    )  # 3 hexes from Cherbourg
+    row = cities_only["DE-II-739-709"]
+    assert row.general and "N1811" in row.traced_to and "26.2.3" in row.traced_to
     assert report["DE-II-739-709"].general and report["DE-II-739-709"].traced_kind == "corps HQ"
     # Every German off-map box in Allied hands: Caen's road leads nowhere German; Cherbourg still serves (N1410).
     boxes = {name: "allied" for name, box in t3.rules.boxes.items() if box.side == "german"}

@@ -139,6 +139,9 @@ BOXES = _boxes()
 SUPPLY = {
     "allied_unit_range": 3,  # 26.11.1: 3 hexes to a supported HQ or a beach landing hex
     "german_unit_range": 6,  # 26.11.1-2, KG 11.4.1: to a supported corps HQ, or a city hex
+    # The standard rules' reach to a supported HQ, which 26.11.1's 3 hexes replace in the Build-up: "the 6 hex
+    # range of the standard rules (see 11.4.1)".
+    "standard_unit_range": 6,
     "city_range": 6,  # 26.11.2
     # 26.10.5: the Corps HQ Support Radius by Mulberry level; the one point the text gives is 5 -> 3.
     # RECONSTRUCTED for the other levels (monotone through it): 0-2 -> 1, 3-4 -> 2, 5+ -> 3.
@@ -146,6 +149,12 @@ SUPPLY = {
     "cherbourg_key_hex": "N1410",  # 26.11.2, 26.10.7
     "exempt_until_turn": 2,  # 26.11.1: every Allied unit in supply on Turns 1 and 2
 }
+
+# 26.19.3, 26.21.2: the depots are placed on the map at the Transition, each in an Allied-controlled hex
+# within 3 hexes of its Mulberry beach hex; the only placement the text prints is 22.7.2's "Depot
+# Locations" (U.S. N3224, Commonwealth N3538), used wherever the standard rules trace to the depots (the
+# reading standard_rules).
+DEPOT_HEXES = {"US": "N3224", "UK": "N3538"}
 
 # Where the text is open, the engine's reading of it: options a scenario, a study or an analyst may change
 # (state.options, checked by the options schema, rules.kg.schema); a verdict that rests on one names it.
@@ -163,6 +172,15 @@ READINGS = {
     # 26.4.3: each rail move's die adds "other modifiers indicated in the German Rail Reinforcement box (see
     # Map)": not in the text.  0 by default; the analyst may set what the map prints (-3 to 3).
     "rail_box_modifier": 0,
+    # 22.7.1: 22.7 "does not use the OVERLORD: The Build-up expansion rules; apply instead the standard
+    # The Killing Ground rules", and the Build-up gives way to them at the Transition (26.3.2, 26.21.2); the
+    # standard rules are not in the text.  "standard": trace by them as far as the text gives them
+    # (rules.kg.supply: 6 hexes to a supported HQ, 11.4.1 per 26.11.1; Allied HQs to their army's depot,
+    # 22.7.2's hexes; German HQs to the off-map boxes as before; German city hexes only Cherbourg's, 22.7.6a
+    # keeping 26.11.2's "Cherbourg and Supply").  "by_stage": standard once the marker stage is
+    # killing_ground.  "build_up" (the default for now): the Build-up's rules everywhere, 22.7 under its
+    # caveat (the fortress and withdrawal tests still read 22.7 that way; see docs/rule-systems.md).
+    "standard_rules": "build_up",
 }
 
 OPTIONS = {

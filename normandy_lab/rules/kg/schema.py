@@ -63,6 +63,7 @@ class KgOptionsSchema(_Strict):
     german_division_supply: Literal["hq_or_city", "city_only"] | None = None  # 26.11.2 (READINGS)
     depot_sp_improvement: Annotated[StrictInt, Field(ge=1, le=5)] | None = None  # 26.19.3 (READINGS)
     rail_box_modifier: Annotated[StrictInt, Field(ge=-3, le=3)] | None = None  # 26.4.3 (READINGS)
+    standard_rules: Literal["by_stage", "standard", "build_up"] | None = None  # 22.7.1, 26.21.2 (READINGS)
 
 
 class ArmySpSchema(_Strict):

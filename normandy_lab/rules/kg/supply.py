@@ -37,7 +37,7 @@ from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.engine.zoc import hex_control, zoc_mask
 from normandy_lab.gamemap import game_map
 from normandy_lab.rules.kg.cities import provenance
-from normandy_lab.rules.kg.data import BEACH_HEXES, CW_BEACHES, US_BEACHES, turn_of
+from normandy_lab.rules.kg.data import BEACH_HEXES, CW_BEACHES, DEPOT_HEXES, US_BEACHES, turn_of
 from normandy_lab.rules.kg.nests import standing_nests
 
 # 26.11.2's target for a German unit without a corps designation: the derived map's city hexes (RECONSTRUCTED
@@ -46,6 +46,9 @@ CITY_WORDS = (
     "German city hex whose road reaches an off-map box "
     "(the derived map's: RECONSTRUCTED but Caen and Cherbourg)"
 )
+# By the standard rules (22.7) the German city hexes serve no more; Cherbourg's do (22.7.6a keeps 26.11.2's
+# "Cherbourg and Supply").
+CHERBOURG_WORDS = "Cherbourg city hex, serving while N1410 is German (26.11.2, kept by 22.7.6a)"
 ARMY = {"US": "US", "FR": "US", "UK": "UK", "CA": "UK", "PL": "UK"}
 
 
@@ -159,10 +162,11 @@ def determine(state: GameState) -> SupplyReport:
     rows: dict[str, UnitSupply] = {}
     sources: dict[str, list[str]] = {}
     ranges = KgRanges(state)
+    standard = standard_rules(state)
     for side in ("allied", "german"):
         net = _net(state, side, situation)
         ranges.nets[side] = net
-        determine_side = _allied if side == "allied" else _german
+        determine_side = (_allied_standard if standard else _allied) if side == "allied" else _german
         side_rows, side_sources = determine_side(state, situation, control, net, ranges)
         rows.update(side_rows)
         sources[side] = side_sources
@@ -281,6 +285,90 @@ def support_radius(rules: Any, level: int) -> int:
 def support_cost(distance: int, radius: int) -> int:
     """Return the SP to support an HQ ``distance`` hexes from its beach (26.10.5: 0 within the radius)."""
     return 0 if distance <= radius else math.ceil(distance / radius) - 1
+
+
+def standard_rules(state: GameState) -> bool:
+    """Tell whether a state is traced by the standard rules' supply (the reading ``standard_rules``).
+
+    ``by_stage`` (the default): once the Build-up is over (the marker ``stage`` is ``killing_ground``: 26.3.2,
+    26.21.2; 22.7 starts there, 22.7.1); ``standard`` or ``build_up`` force one or the other.
+    """
+    reading = _reading(state, "standard_rules")
+    if reading == "by_stage":
+        return state.markers["stage"] == "killing_ground"
+    return reading == "standard"
+
+
+STANDARD_WORDS = "standard rules (reading standard_rules)"
+
+
+def _allied_standard(state: GameState, situation: Situation, control: dict, net: _Net, ranges: KgRanges):
+    """Allied supply by the standard rules as far as the text gives them (22.7.1, 26.21.2, 26.11.1).
+
+    * Sources: each army's depot (26.19.3: the depots stand for the base game's depot locations, 11.1.3;
+      26.21.2 places them and ends the beaches' service, 26.11.1 "until the Depots are built"); the hexes are
+      22.7's printed Depot Locations (``data.DEPOT_HEXES``), held unless German controlled.
+    * A corps HQ is supported when a line of any length reaches its army's depot (as a German HQ's to its
+      box: KG 11.2 RECONSTRUCTED).  10.5.1's support radius and its SP are the base game's: not in the text,
+      so not charged (said in the reason).
+    * A combat unit is in supply within 6 hexes of a supported HQ of its army (26.11.1: the Build-up's 3
+      hexes replace "the 6 hex range of the standard rules (see 11.4.1)").
+    """
+    rules = state.rules
+    limit = rules.supply["standard_unit_range"]
+    units = [u for u in state.units if u.side == "allied" and u.status in ("active", "off_map")]
+    words = f"{limit} hexes to a supported HQ of its army (11.4.1 per 26.11.1; {STANDARD_WORDS})"
+    rows, by_army = _rows_and_groups(units, words, lambda u: ARMY.get(u.nationality, "UK"))
+    depots = {}
+    for army, hex_id in DEPOT_HEXES.items():
+        i = net.index(hex_id)
+        if not control["german"][i]:
+            depots[army] = i
+            ranges.hubs["allied"][f"{army} depot {hex_id}"] = i
+    supported: dict[str, list[int]] = {"US": [], "UK": []}
+    for u in units:
+        if u.hq is None:
+            continue
+        row = rows[u.id]
+        row.fill(readings={"standard_rules": _reading(state, "standard_rules")})
+        if u.status != "active":
+            row.fill(general=True, combat=True, traced_kind="offshore", code=EXEMPT, rule="26.21.2")
+            row.traced_to = row.reason = f"in {u.box or 'reserve'}, off the map: supported (26.21.2)"
+            continue
+        army = ARMY.get(u.nationality, "UK")
+        row.limit = f"any length to its army's depot ({STANDARD_WORDS})"
+        depot = depots.get(army)
+        count, path = net.line([depot], situation.position[u.id]) if depot is not None else (FAR, [])
+        if count >= FAR:
+            row.fill(code=CUT_OFF, rule="26.21.2", isolated=True)
+            row.reason = (
+                f"unsupported: no line of any length to the {army} depot at {DEPOT_HEXES[army]} (22.7.2's "
+                f"Depot Locations, 26.19.3, 26.21.2; {STANDARD_WORDS})"
+            )
+            continue
+        row.fill(general=True, combat=True, traced_kind="supported", path=path, length_hexes=float(count),
+                 traced_id=path[-1])  # fmt: skip
+        row.traced_to = (
+            f"supported: its line reaches the {army} depot at {DEPOT_HEXES[army]} (22.7.2's Depot "
+            f"Locations), {count} hexes; the base game's support radius and SP cost (10.5.1) are not in the "
+            f"text and not charged ({STANDARD_WORDS})"
+        )
+        supported[army].append(situation.position[u.id])
+        ranges.hubs["allied"][u.id] = situation.position[u.id]
+    ranges.limits["allied"] = limit
+    for army, members in by_army.items():
+        found = net.lines(supported[army], [situation.position[u.id] for u in members])
+        for u, (count, path) in zip(members, found, strict=True):
+            row = rows[u.id]
+            row.fill(readings={"standard_rules": _reading(state, "standard_rules")})
+            if count > limit:
+                _explain(row, count, limit, f"supported HQ of its army ({STANDARD_WORDS})", "11.4.1, 26.11.1")
+                continue
+            end = path[-1]
+            _traced(row, count, path, "corps HQ",
+                    lambda end=end, count=count: f"a supported corps HQ at {end}, {count} hexes (11.4.1 per "
+                    f"26.11.1; {STANDARD_WORDS})")  # fmt: skip
+    return rows, sorted(net.ids[list(depots.values())].tolist())
 
 
 def _allied(state: GameState, situation: Situation, control: dict, net: _Net, ranges: KgRanges):
@@ -590,36 +678,58 @@ def _german(state: GameState, situation: Situation, control: dict, net: _Net, ra
     rdist, _ = roads.search(np.array([omm]), rblocked)
     cbest, _ = roads.from_origins(rdist, rblocked, city)
     names = _place_names(state.system)
+    standard = standard_rules(state)
     cities = [
         int(c)
         for c, d in zip(city, cbest, strict=True)
-        if d < FAR or (names[c] == "Cherbourg" and cherbourg_open)
+        # By the standard rules the city hexes of the Build-up serve no more (26.11.2: "During the
+        # Build-up"); Cherbourg's do, 22.7.6 keeping "26.11.2 Cherbourg and Supply" in effect.
+        if (d < FAR and not standard) or (names[c] == "Cherbourg" and cherbourg_open)
     ]
     # The Cherbourg city hexes that serve by the port alone (their roads reach no box, 26.11.2).
-    by_port = {int(c) for c, d in zip(city, cbest, strict=True) if d >= FAR and names[c] == "Cherbourg"}
+    by_port = {
+        int(c) for c, d in zip(city, cbest, strict=True) if (d >= FAR or standard) and names[c] == "Cherbourg"
+    }
     # Mechanized and corps units to the supported corps HQs, the others to the serving city hexes.
     for c in cities:
         ranges.hubs["german"][str(net.ids[c])] = c
     ranges.limits["german"] = limit
-    either = _reading(state, "german_division_supply") == "hq_or_city"
-    hq_lines = _division_hq_lines(situation, net, by_kind.get(False, []), supported if either else [])
+    # A unit without a corps designation may trace to a supported HQ: a breakdown battalion always ("Any
+    # supported friendly HQ can supply a breakdown battalion", 26.2.3), every unit by the standard rules, the
+    # others in the Build-up by the reading german_division_supply.
+    either = standard or _reading(state, "german_division_supply") == "hq_or_city"
+    division = by_kind.get(False, [])
+    to_hqs = [u for u in division if either or u.breakdown]
+    hq_lines = _division_hq_lines(situation, net, to_hqs, supported)
+    city_words = CHERBOURG_WORDS if standard else CITY_WORDS
 
     for to_hq, members in by_kind.items():
         targets = supported if to_hq else cities
-        what = "supported corps HQ" if to_hq else CITY_WORDS
+        what = "supported corps HQ" if to_hq else city_words
         found = net.lines(targets, [situation.position[u.id] for u in members])
         for u, (count, path) in zip(members, found, strict=True):
             row = rows[u.id]
+            if standard:
+                row.fill(readings={"standard_rules": _reading(state, "standard_rules")})
             if not to_hq:  # 26.11.2 read: "may" trace to a city hex, or to a supported HQ as ever
-                row.fill(readings={"german_division_supply": "hq_or_city" if either else "city_only"})
+                if not standard:
+                    row.fill(readings={"german_division_supply": "hq_or_city" if either else "city_only"})
                 if u.id in hq_lines and hq_lines[u.id][0] < count:  # a tie keeps the city
                     count, path = hq_lines[u.id]
                     if count <= limit:
-                        _traced(row, count, path, "corps HQ", _division_hq_words(path[-1], count))
+                        _traced(row, count, path, "corps HQ",
+                                _division_hq_words(path[-1], count, u.breakdown, standard))  # fmt: skip
                         continue
             if count > limit:
-                _explain(row, count, limit, what if to_hq or not either else f"supported corps HQ or {what}",
-                         "26.11.2")  # fmt: skip
+                if to_hq:
+                    why = "supported corps HQ"
+                    if u.corps and not u.mechanized:
+                        why += f" (a unit with a corps designation, {u.corps}, must trace to one)"
+                elif u.id in hq_lines or ((either or u.breakdown) and supported):
+                    why = f"supported HQ or {what}"
+                else:
+                    why = what
+                _explain(row, count, limit, why, "26.11.2" if not standard else "11.4.1, 26.11.2")
                 continue
             port = not to_hq and net.index_of[path[-1]] in by_port
             kind = "corps HQ" if to_hq else "city"
@@ -659,8 +769,17 @@ def _division_hq_lines(
     return {u.id: line for u, line in zip(members, found, strict=True) if line[0] < FAR}
 
 
-def _division_hq_words(end: str, count: int) -> Any:
-    """Return the words of a division unit's line to a supported corps HQ, with the reading it rests on."""
+def _division_hq_words(end: str, count: int, breakdown: bool = False, standard: bool = False) -> Any:
+    """Return the words of a division unit's line to a supported corps HQ, with the rule or reading."""
+    if standard:
+        return lambda: (
+            f"the supported corps HQ at {end}, {count} hexes (11.4.1 per 26.11.1; {STANDARD_WORDS})"
+        )
+    if breakdown:
+        return lambda: (
+            f"the supported corps HQ at {end}, {count} hexes: any supported friendly HQ can supply a "
+            "breakdown battalion (26.2.3)"
+        )
     return lambda: (
         f"the supported corps HQ at {end}, {count} hexes: a unit without a corps designation may trace to a "
         "city hex (26.11.2) or, as the standard rules have it, to a supported HQ (26.10.7, 26.20.6; reading "
@@ -774,15 +893,37 @@ def _fortress_cherbourg(
         "cherbourg" in u.name.lower() and u.status == "active" for u in state.units_of("german") if u.hq
     )
     out_of_sp = hq_gone and state.markers["cherbourg_sp"] == 0
-    for to_hq, members in by_kind.items():
-        either = _reading(state, "german_division_supply") == "hq_or_city"
-        mine = supported if to_hq else cities + (supported if either else [])
+    either = standard_rules(state) or _reading(state, "german_division_supply") == "hq_or_city"
+    groups = [(True, by_kind.get(True, []))] if by_kind.get(True) else []
+    division = by_kind.get(False, [])  # a breakdown battalion may trace to any supported HQ (26.2.3)
+    groups += [
+        (k, [u for u in division if ("hq_or_city" if either or u.breakdown else "city") == k])
+        for k in ("hq_or_city", "city")
+    ]
+    for to_hq, members in groups:
+        if not members:
+            continue
+        mine = supported if to_hq is True else cities + (supported if to_hq == "hq_or_city" else [])
         others = [t for t in mine if t not in is_cherbourg]
         at = [situation.position[u.id] for u in members]
         elsewhere = net.lines(others, at)
         to_key = net.lines([key], at)
         for u, (count, _), (key_count, _) in zip(members, elsewhere, to_key, strict=True):
             row = rows[u.id]
+            if not row.general and u.status == "active" and count >= FAR:
+                # Out of supply, and no line of any length to a source but Cherbourg's: a Cherbourg Unit too
+                # (26.20.6 speaks of Cherbourg Units "more than 6 hexes from N1410" and of their isolation).
+                row.reason += (
+                    "; a Cherbourg Unit of Fortress Cherbourg (26.20.6): no line of any length to a source "
+                    "but Cherbourg's"
+                )
+                if key_count >= FAR or out_of_sp:
+                    row.isolated = True
+                    no = "no line to N1410" if key_count >= FAR else "no Cherbourg HQ or SP"
+                    row.reason += f", isolated: {no}"
+                else:
+                    row.isolated = False
+                continue
             if not row.general or count <= limit or net.index(row.traced_id) not in is_cherbourg:
                 continue
             row.traced_to += "; a Cherbourg Unit of Fortress Cherbourg (26.20.6)"

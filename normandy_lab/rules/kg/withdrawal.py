@@ -67,7 +67,8 @@ def candidates(state: GameState) -> list[str]:
     report = supply(state)
     found = []
     for u in state.units_of("german"):
-        if "709" in (u.formation or "") or "a Cherbourg Unit" not in report[u.id].traced_to:
+        row = report[u.id]  # a Cherbourg Unit in supply says so in its line, one out of supply in its reason
+        if "709" in (u.formation or "") or "a Cherbourg Unit" not in f"{row.traced_to} {row.reason}":
             continue
         if min((g.distance(u.hex, c) for c in coast), default=COAST_REACH + 1) <= COAST_REACH:
             found.append(u.id)
