@@ -212,6 +212,9 @@ class AddUnitEdit(_Edit):
 
     op: Literal["add_unit"]
     unit: UnitSchema
+    # The unit's formation has no HQ of its own (an independent brigade, as a scenario's
+    # independent_formations): BfN 7.2 then asks for none.
+    independent_formation: StrictBool = False
 
 
 class RemoveUnitEdit(_Edit):

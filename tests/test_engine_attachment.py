@@ -45,8 +45,8 @@ def _unit(uid, hex_id, utype="infantry", formation=None, nationality="UK"):
 
 
 def _with(state, *units):
-    for unit in units:
-        state = add_unit(state, unit)
+    for unit in units:  # the brigades here have no HQ of their own (independent, as BfN's CW brigades)
+        state = add_unit(state, unit, independent_formation=unit.formation is not None)
     return state
 
 

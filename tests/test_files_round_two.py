@@ -559,3 +559,22 @@ def test_a_marker_value_of_no_kind_names_the_kinds_it_may_be(tmp_path):
         StudyError, match=r"2.0 is none of the kinds this value may be: .*a whole number.*write 2"
     ):
         load_study(saved)
+
+
+def test_an_added_unit_of_an_independent_formation_says_so_and_loads():
+    """The edit's independent_formation stands for a scenario's independent_formations (BfN 7.2)."""
+    edit = _added(
+        "X1",
+        side="allied",
+        nationality="UK",
+        type="armor",
+        size="battalion",
+        formation="27th Armoured Brigade",
+        hex="C2913",
+        steps=3,
+    )
+    with pytest.raises(NormandyLabError, match="independent_formation: true"):
+        Study(str(SMALL)).apply(edit)
+    study = Study(str(SMALL))
+    study.apply({**edit, "independent_formation": True})
+    assert study.state.unit("X1").formation == "27th Armoured Brigade"

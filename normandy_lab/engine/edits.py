@@ -88,8 +88,13 @@ def set_air(
     )
 
 
-def add_unit(state: GameState, unit: Unit) -> GameState:
-    """Add a unit (its hex must be a land hex, its id new and of the allowed characters)."""
+def add_unit(state: GameState, unit: Unit, independent_formation: bool = False) -> GameState:
+    """Add a unit (its hex must be a land hex, its id new and of the allowed characters).
+
+    The game's checks of a scenario's units hold for it (BfN 7.2: a unit of a new formation needs that
+    formation's HQ, unless ``independent_formation`` says it has none, as a scenario's
+    ``independent_formations`` does; 6.0 stacking).
+    """
     problem = check_unit_id(unit.id)
     if problem:
         raise RefusedError(f"cannot add the unit: {problem}")
@@ -100,11 +105,11 @@ def add_unit(state: GameState, unit: Unit) -> GameState:
         raise RefusedError(f"{hex_id} is a sea hex")
     unit = replace(unit, hex=hex_id)
     state, unit = state.rules.unit_arrives(state, unit)  # what arriving does in the game (KG 26.16.2)
-    _refuse_what_a_scenario_may_not_hold(state, unit)
+    _refuse_what_a_scenario_may_not_hold(state, unit, independent_formation)
     return state.evolve(units=(*state.units, unit), log=state.log.then(f"add {unit.id} at {hex_id}"))
 
 
-def _refuse_what_a_scenario_may_not_hold(state: GameState, unit: Unit) -> None:
+def _refuse_what_a_scenario_may_not_hold(state: GameState, unit: Unit, independent: bool = False) -> None:
     """Refuse an added unit that a scenario file could not hold: the game's checks of the units together.
 
     The same check the scenario loader makes (``RuleSet.units_problem``: BfN 7.2 a division's units need
@@ -117,7 +122,9 @@ def _refuse_what_a_scenario_may_not_hold(state: GameState, unit: Unit) -> None:
         field_name, what, fix = one
         raise RefusedError(f"cannot add {unit.id}: {field_name}: {what}; {fix}")
     units = [*state.units, unit]
-    known = sorted({u.formation for u in state.units if u.formation})
+    known = sorted(
+        {u.formation for u in state.units if u.formation} | ({unit.formation} if independent else set())
+    )
     data = {"units": [{} for _ in units], "independent_formations": known}
     problem = state.rules.units_problem(data, units)
     if problem is None:
@@ -125,7 +132,12 @@ def _refuse_what_a_scenario_may_not_hold(state: GameState, unit: Unit) -> None:
     before = state.rules.units_problem({**data, "units": data["units"][:-1]}, units[:-1])
     if problem[0] == len(units) - 1 or before is None:  # the new unit makes it, not a later move
         _, _, what, _ = problem
-        raise RefusedError(f"cannot add {unit.id} at {unit.hex}: {what}")
+        advice = (
+            "; add its HQ first, or give the edit independent_formation: true for a formation without one"
+            if "no HQ" in what
+            else ""
+        )
+        raise RefusedError(f"cannot add {unit.id} at {unit.hex}: {what}{advice}")
 
 
 def remove_unit(state: GameState, unit_id: str) -> GameState:
@@ -203,7 +215,7 @@ def _apply(state: GameState, edit: dict) -> GameState:
     if op == "air":
         return set_air(state, edit.get("allied"), edit.get("german_aa"))
     if op == "add_unit":
-        return add_unit(state, _unit_of_edit(state, edit["unit"]))
+        return add_unit(state, _unit_of_edit(state, edit["unit"]), bool(edit.get("independent_formation")))
     if op == "remove_unit":
         return remove_unit(state, edit["unit"])
     if op == "next_phase":
