@@ -188,6 +188,10 @@ def test_26_11_2_a_division_unit_may_trace_to_a_supported_hq_as_well_as_to_a_cit
     The reading ``german_division_supply`` (``hq_or_city`` by default, ``city_only`` the other) decides;
     a verdict resting on it names it.
     """
+    # 26.11.2's city supply is the Build-up's ("During the Build-up"): pinned to the reading standard_rules:
+    # build_up on 22.7's positions, which by default are traced by the standard rules (22.7.1), where every
+    # unit may trace to a supported HQ and the reading german_division_supply does not arise.
+    t14 = t14.evolve(options={**t14.options, "standard_rules": "build_up"})
     default = nl.supply(t14)
     split = nl.supply(t14.evolve(options={**t14.options, "german_division_supply": "city_only"}))
     gained = [

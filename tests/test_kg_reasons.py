@@ -21,6 +21,7 @@ import pytest
 import normandy_lab as nl
 from normandy_lab.engine.reasons import CUT_OFF, OUT_OF_RANGE
 from normandy_lab.engine.sequence import next_phase
+from normandy_lab.rules.kg.supply import standard_rules
 
 
 def _turn_3():
@@ -31,14 +32,21 @@ def _turn_3():
     return state
 
 
-@pytest.fixture(scope="module", params=["22.6.8, Turn 3", "22.7, Turn 14"])
+@pytest.fixture(scope="module", params=["22.6.8, Turn 3", "22.7, Turn 14", "22.7, Turn 14, build_up"])
 def case(request):
     state = _turn_3() if request.param.startswith("22.6.8") else nl.load_scenario("kg_1944-06-19_t14")
+    if request.param.endswith("build_up"):
+        # The Build-up's HQ support (26.10.5's radius and SP) on 22.7's positions: the reading pinned, as 22.7
+        # is traced by the standard rules by default (22.7.1), which charge no SP.
+        state = state.evolve(options={**state.options, "standard_rules": "build_up"})
     return state, nl.supply(state)
 
 
 def _with_ranges(state, allied: int, german: int):
-    supply = {**state.rules.supply, "allied_unit_range": allied, "german_unit_range": german}
+    """Determine supply with the units' ranges set: the Allied one is the standard rules' (11.4.1) when the
+    state is traced by them (the reading standard_rules), else the Build-up's (26.11.1)."""
+    key = "standard_unit_range" if standard_rules(state) else "allied_unit_range"
+    supply = {**state.rules.supply, key: allied, "german_unit_range": german}
     return nl.supply(
         state.with_rules(replace(state.rules, supply=supply, variant=f"ranges {allied}/{german}"))
     )
@@ -55,7 +63,8 @@ def test_out_of_range_is_exactly_the_count_of_the_best_line(case):
             mine = [r for r in same if r.side == side]
             if not mine:
                 continue
-            wider = {"allied": rules["allied_unit_range"], "german": rules["german_unit_range"], side: count}
+            allied = rules["standard_unit_range" if standard_rules(state) else "allied_unit_range"]
+            wider = {"allied": allied, "german": rules["german_unit_range"], side: count}
             narrower = {**wider, side: count - 1}
             reached = _with_ranges(state, wider["allied"], wider["german"])
             short = _with_ranges(state, narrower["allied"], narrower["german"])
@@ -67,7 +76,10 @@ def test_out_of_range_is_exactly_the_count_of_the_best_line(case):
 def test_an_unsupported_corps_hq_is_supported_by_the_sp_its_reason_names(case):
     state, report = case
     hqs = [r for r in report.out_of_supply() if r.code == OUT_OF_RANGE and state.unit(r.unit_id).hq]
-    assert hqs or state.turn == "Turn 3"  # 22.7's US corps HQs stand far inland: some go unsupported
+    if standard_rules(state):  # the standard rules' support radius and SP (10.5.1) are not in the text
+        assert not hqs
+    else:  # 22.7's US corps HQs stand far inland: by the Build-up's radius some go unsupported
+        assert hqs or state.turn == "Turn 3"
     for r in hqs:
         need, held = (int(x) for x in re.search(r"would need (\d+) SP and holds (\d+)", r.reason).groups())
         unit = state.unit(r.unit_id)

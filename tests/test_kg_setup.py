@@ -175,7 +175,24 @@ def test_22_7_markers_weather_bridges_and_the_storm(t14):
     assert t14.unit("DE-84CorpsHQ").hex == "N3816" and t14.unit("US-7CorpsHQ").hex == "N2815"
 
 
-def test_22_7_supply_is_traced_by_the_build_up_rules_and_says_so(t14):
+def test_22_7_supply_is_traced_by_the_standard_rules_and_says_so(t14):
+    """22.7.1: the scenario "does not use the OVERLORD: The Build-up expansion rules; apply instead the
+    standard The Killing Ground rules": by default (standard_rules: by_stage, 22.7's stage killing_ground)
+    an Allied corps HQ is supported by a line to its army's depot (22.7.2's Depot Locations) and a unit traces
+    6 hexes to a supported HQ (11.4.1, named by 26.11.1)."""
+    report = nl.supply(t14)
+    hq = report["UK-1CorpsHQ"]
+    assert hq.general and "N3538" in hq.traced_to and "10.5.1" in hq.traced_to
+    assert hq.readings == {"standard_rules": "by_stage"}
+    assert all(report[u.id].general for u in t14.units if u.hq and u.side == "allied")  # no SP charged
+    far = [r for r in report.out_of_supply() if r.side == "allied"]
+    assert far and all(r.rule == "11.4.1, 26.11.1" and r.length_hexes > 6 for r in far)
+
+
+def test_22_7_traced_by_the_build_up_rules_when_the_reading_says_so(t14):
+    # The Build-up's supply (26.10.5's radius and SP, 26.11.1's 3 hexes) on 22.7's positions: the reading
+    # standard_rules: build_up, pinned, as 22.7's rules by default are the standard ones (22.7.1).
+    t14 = t14.evolve(options={**t14.options, "standard_rules": "build_up"})
     report = nl.supply(t14)
     hq = report["UK-1CorpsHQ"]
     assert hq.general and "26.10.5" in hq.traced_to

@@ -177,10 +177,11 @@ READINGS = {
     # standard rules are not in the text.  "standard": trace by them as far as the text gives them
     # (rules.kg.supply: 6 hexes to a supported HQ, 11.4.1 per 26.11.1; Allied HQs to their army's depot,
     # 22.7.2's hexes; German HQs to the off-map boxes as before; German city hexes only Cherbourg's, 22.7.6a
-    # keeping 26.11.2's "Cherbourg and Supply").  "by_stage": standard once the marker stage is
-    # killing_ground.  "build_up" (the default for now): the Build-up's rules everywhere, 22.7 under its
-    # caveat (the fortress and withdrawal tests still read 22.7 that way; see docs/rule-systems.md).
-    "standard_rules": "build_up",
+    # keeping 26.11.2's "Cherbourg and Supply").  "by_stage" (the default, as the text has it): standard
+    # once the marker stage is killing_ground (22.7 starts there, 22.7.1; 26.3.2: "The Killing Ground
+    # rules ... begin with the next game turn" after the Transition).  "build_up": the Build-up's rules
+    # everywhere, 22.7 under its caveat (the old reading, kept selectable).
+    "standard_rules": "by_stage",
 }
 
 OPTIONS = {
