@@ -32,6 +32,7 @@ OUT = ROOT / "scenarios" / "kg_1944-06-07_t02.yaml"
 SEA = VOCABULARIES["kg"].sea
 EXPECTED = ROOT / "scenarios" / "parts" / "kg_1944-06-07_t02_expected.yaml"
 PART_22_7 = ROOT / "scenarios" / "parts" / "kg_1944-06-19_t14_setup.yaml"
+EXPECTED_22_7 = ROOT / "scenarios" / "parts" / "kg_1944-06-19_t14_expected.yaml"
 OUT_22_7 = ROOT / "scenarios" / "kg_1944-06-19_t14.yaml"
 MARKS = (
     "printed", "steps_lost", "disorganized", "regroup", "out_of_supply", "delayed", "marks",
@@ -165,8 +166,8 @@ HEADER_22_7 = """\
 # doubt).  Do not edit by hand: edit the part and rebuild.
 #
 # 22.7 is played with the standard Killing Ground rules (22.7.1), which are not in the text: the engine
-# applies the Build-up's supply rules (26.9-26.11) as the nearest it has, a RECONSTRUCTION said in the
-# description.
+# traces them as far as the text gives them (the reading standard_rules, said in the description); the
+# units expected out of supply are in scenarios/parts/kg_1944-06-19_t14_expected.yaml.
 # Positions are the printed hexes; a unit 22.7 places by a rule stands on a hex this script chose by a fixed
 # procedure (its `placement` says which rule and how).  Units on the reinforcement track and 8NW(A) (three-map
 # game only) are not in play on Turn 14 and are left out.  Steps are RECONSTRUCTED as for 22.6.8; artillery
@@ -312,8 +313,11 @@ def build_22_7() -> None:
         "description": (
             "19 June 1944 on OVERLORD's North map, the morning of the great storm: the Americans closing on "
             "Cherbourg, the British and Canadians before Caen, as 22.7 sets them up. 22.7 is played with the "
-            "standard Killing Ground rules, which are not in the text: the engine traces supply by the "
-            "Build-up's rules (26.9-26.11), a RECONSTRUCTION. 22.7 gives no Mulberry level: both are at 0."
+            "standard Killing Ground rules (22.7.1), which are not in the text: the engine traces supply by "
+            "them as far as the text gives them (the reading standard_rules: 6 hexes to a supported HQ, "
+            "11.4.1; Allied corps HQs to 22.7.2's depots; German city hexes only Cherbourg's, 22.7.6a); the "
+            "Build-up's rules (26.9-26.11) by the reading standard_rules: build_up. 22.7 gives no Mulberry "
+            "level: both are at 0."
         ),
         "sources": [part["source"]],
         "stage": "killing_ground",
@@ -333,6 +337,12 @@ def build_22_7() -> None:
     first = load_scenario_text(yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True))
     place_by_rule(by_rule, on_hex, first)
     scenario["units"] = on_hex + [unit_entry(u, source) for u in by_rule]
+    expected = expected_entries(yaml.safe_load(EXPECTED_22_7.read_text(encoding="utf-8")))
+    pocketed = {e["unit"] for e in expected if e["why"] == "history"}
+    for entry in scenario["units"]:
+        if entry["id"] in pocketed:  # really cut off: what history.compare and the summaries read
+            entry["cut_off"] = True
+    scenario["expected_out_of_supply"] = expected
     text = HEADER_22_7 + yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=110)
     OUT_22_7.write_text(text, encoding="utf-8")
     print("wrote", OUT_22_7)

@@ -1,7 +1,9 @@
-"""KG 22.6.8 on Turn 2 and stepped into Turn 3: every unit out of supply is on the scenario's list, with its reason.
+"""KG 22.6.8 on Turn 2 and stepped into Turn 3, and 22.7 on Turn 14: every unit out of supply is on the
+scenario's list, with its reason.
 
 The Allies trace from Turn 3 (26.11.1), so the scenario's expectations name their turn (``date`` and ``turn`` on
 each entry of ``expected_out_of_supply``; the list is ``scenarios/parts/kg_1944-06-07_t02_expected.yaml``).
+22.7's list is ``scenarios/parts/kg_1944-06-19_t14_expected.yaml``, traced by the standard rules (22.7.1).
 """
 
 from __future__ import annotations
@@ -82,3 +84,56 @@ def test_an_expected_entry_for_a_later_turn_is_checked_when_it_loads():
         broken = text.replace(first + entry, first + stripped + "\n" + bad.rstrip("\n"), 1)
         with pytest.raises(ScenarioError, match=words):
             load_scenario_text(broken)
+
+
+# -- 22.7 (19 June, Turn 14), by the standard rules (22.7.1; the reading standard_rules, by_stage) -----------
+
+
+@pytest.fixture(scope="module")
+def t14():
+    return nl.load_scenario("kg_1944-06-19_t14")
+
+
+def test_22_7_the_engine_leaves_out_exactly_the_expected_units(t14):
+    """The list is scenarios/parts/kg_1944-06-19_t14_expected.yaml: 31 out (11 Allied, 20 German), more than
+    issue 29's 20, said in the part and in docs/rule-systems.md; nothing was tuned to meet it."""
+    from normandy_lab.rules.kg.supply import standard_rules
+
+    assert standard_rules(t14)  # 22.7.1: the standard rules, by default
+    out = {r.unit_id for r in nl.supply(t14).out_of_supply()}
+    expected = {e.unit_id for e in t14.expected_now()}
+    assert out - expected == set(), f"out of supply but not expected: {sorted(out - expected)}"
+    assert expected - out == set(), f"expected out but in supply: {sorted(expected - out)}"
+    sides = [t14.unit(u).side for u in expected]
+    assert (sides.count("allied"), sides.count("german")) == (11, 20)
+
+
+def test_22_7_each_expected_reason_is_the_rule_the_engine_applied(t14):
+    """A reason names the rule and the reading the engine applied; a verdict on the derived map would say so."""
+    from normandy_lab.engine.whatif import supply_summary
+
+    report = nl.supply(t14)
+    kinds = set()
+    for e in t14.expected_now():
+        row, unit = report[e.unit_id], t14.unit(e.unit_id)
+        kinds.add(e.why)
+        assert row.code == OUT_OF_RANGE and row.length_hexes > 6  # the standard 6 hexes (11.4.1)
+        assert row.readings.get("standard_rules") == "by_stage" and "standard_rules" in e.reason
+        assert "11.4.1" in e.reason
+        if unit.side == "allied":
+            assert row.rule == "11.4.1, 26.11.1" and "26.11.1" in e.reason
+        else:
+            assert row.rule == "11.4.1, 26.11.2" and "26.11.2" in e.reason
+            if unit.corps:  # a corps designation (22.0) limits a unit to corps HQs
+                assert "corps designation" in row.reason and "corps designation" in e.reason
+        if e.why == "history":  # the Germans north of the Barneville cut: a real pocket, cited and marked
+            assert e.source and unit.cut_off and unit.side == "german"
+            assert "a Cherbourg Unit" in row.reason and "no line of any length to a source but" in row.reason
+            assert "26.20.6" in e.reason and not row.isolated
+        if e.why == "setup":  # a hex the build script chose for a unit 22.7 places by a rule
+            assert "placed by rule" in unit.note
+        if e.why == "map":
+            assert "derived map" in e.reason
+    assert kinds == {"history", "rules", "setup"}
+    said = supply_summary(report)
+    assert "31 are expected by the scenario" in said and "not expected" not in said
