@@ -175,9 +175,10 @@ class KgRules(RuleSet):
             state = state.evolve(
                 stage="killing_ground",
                 log=state.log.then(
-                    "both depots complete: the Build-up ends with this turn (26.3.2); the Transition "
-                    "(26.21.2) and the standard Killing Ground rules are not in the text, so supply is still "
-                    "traced by the Build-up's rules, as for 22.7"
+                    "both depots complete: the Build-up ends with this turn (26.3.2); from the next turn "
+                    "supply is traced by the standard Killing Ground rules as far as the text gives them "
+                    "(the reading standard_rules, by_stage; the depots at 22.7.2's Depot Locations), as for "
+                    "22.7; the rest of the Transition (26.21.2) is not played"
                 ),
             )
         return state
