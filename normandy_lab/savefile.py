@@ -7,6 +7,7 @@ it private), and is then renamed over the target in one step.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -59,7 +60,11 @@ def temporary_prefix(target: Path) -> str:
     It names the project, so that a leftover is recognisably ours: the clean-up below removes only names of
     exactly this form, never a user's own hidden file (an editor's swap file ``.notes.html.swp``, say).
     """
-    return f".{target.name}.normandy_lab-partial."
+    name = target.name
+    if len(name.encode("utf-8")) > 150:  # room for the prefix and tempfile's 8 characters in 255 bytes
+        digest = hashlib.sha256(name.encode("utf-8")).hexdigest()[:12]
+        name = f"{name.encode('utf-8')[:100].decode('utf-8', 'ignore')}~{digest}"
+    return f".{name}.normandy_lab-partial."
 
 
 _RANDOM_PART = re.compile(r"[a-z0-9_]{8}")  # what tempfile.mkstemp and mkdtemp append to the prefix

@@ -58,7 +58,11 @@ HqKind = Literal["division", "corps", "kg"]
 Why = Literal[tuple(EXPECTED_WHY)]  # type: ignore[valid-type]
 
 # The patterns text fields must match, and what each means in words (for the advice of an error).
-NOT_BLANK = r"\S"
+# Some text, and no control character but tab and line breaks: an ESC or a NUL written as a YAML escape
+# ("\e", "\0") would reach tables, GeoPackages and terminals as it is.
+_NO_CONTROL = r"[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+NOT_BLANK = rf"^{_NO_CONTROL}*[^\s\x00-\x1f\x7f-\x9f]{_NO_CONTROL}*$"
+NO_CONTROL = rf"^{_NO_CONTROL}*$"
 HEX_ID = r"^[A-Za-z0-9.]+$"
 UNIT_ID = f"^{UNIT_ID_PATTERN.pattern}$"
 DATE = r"^\d{4}-\d{2}-\d{2}$"
@@ -67,7 +71,8 @@ MAP_LETTER = r"^[A-Z]$"
 SHA256 = r"^[0-9a-f]{64}$"
 SLUG = r"^[A-Za-z0-9_-]+$"
 _PATTERN_WORDS = {
-    NOT_BLANK: "it may not be blank",
+    NOT_BLANK: "it may not be blank, nor hold a control character (ESC, NUL, ...; tab and new lines may)",
+    NO_CONTROL: "it may not hold a control character (ESC, NUL, ...; tab and new lines may)",
     HEX_ID: "a hex id is letters, digits and dots, as the map prints it (C2913, 30.027)",
     UNIT_ID: "an id is letters, digits and . _ : + -, starting with a letter or digit, at most 64 of them",
     DATE: "write the date as YYYY-MM-DD, e.g. 1944-06-13",
@@ -275,7 +280,7 @@ class StudySchema(BaseModel):
     model_config = ConfigDict(extra="forbid", title="normandy_lab study")
 
     format: Literal["normandy_lab.study/1"]
-    title: str = ""
+    title: Annotated[str, Field(pattern=NO_CONTROL)] = ""
     scenario: Text
     scenario_file: str | None = None
     scenario_sha256: Annotated[str, Field(pattern=SHA256)] | None = None

@@ -106,7 +106,7 @@ def read_user_text(path: str | Path, error: type[Exception], what: str = "file")
         raise error(f"{path}: not a regular file (a device, pipe or folder); give the path of a {what}")
     if status.st_size > MAX_FILE_BYTES:
         raise error(
-            f"{path}: {status.st_size / 1e6:.1f} MB is larger than the {MAX_FILE_BYTES / 1e6:.0f} MB "
+            f"{path}: {status.st_size:,} bytes is larger than the {MAX_FILE_BYTES:,} bytes (20 MiB) "
             f"a {what} may have; is it the right file?"
         )
     with path.open("rb") as handle:
@@ -126,6 +126,8 @@ def _encoding_problem(data: bytes, exc: UnicodeDecodeError) -> str:
     return f"line {line}: byte 0x{data[exc.start]:02x} is not UTF-8 (the file may be Latin-1 or Windows-1252)"
 
 
+#: The most parser events (values, keys, lists and mappings opened and closed) a data file may have.
+MAX_EVENTS = 300_000
 #: The most aliases a file that may use them (the historical record) may have.
 MAX_ALIASES = 1000
 
@@ -143,8 +145,13 @@ def check_structure(text: str, path: str, error: type[Exception], aliases: bool 
     """
     depth, anchored, used = 0, [], 0
     try:
-        for event in yaml.parse(text, Loader=SAFE_LOADER):
+        for count, event in enumerate(yaml.parse(text, Loader=SAFE_LOADER)):
             line = event.start_mark.line + 1
+            if count > MAX_EVENTS:  # a file of millions of tiny values: refused before any is built
+                raise error(
+                    f"{path}:{line}: more than {MAX_EVENTS:,} values and entries; the largest scenario has "
+                    "about 11,000 (5,000 units about 170,000): is it the right file?"
+                )
             is_alias = isinstance(event, yaml.AliasEvent)
             if not aliases and (is_alias or getattr(event, "anchor", None)):
                 raise error(

@@ -88,7 +88,9 @@ def fingerprints() -> dict[str, str]:
     """The fingerprint of every historical scenario as loaded, and after a few edits of each kind.
 
     A saved study is refused when its replay's fingerprint differs: a change of how a state is held (a field
-    moved into the rule system's markers) must leave these the same, or every saved study is lost.
+    moved into the rule system's markers) must leave these the same, or every saved study is lost.  These are
+    the file-order fingerprints studies were saved with before issue 28 (``fingerprint(state,
+    file_order=True)``), which ``load_study`` still accepts beside today's order-free one.
     """
     import normandy_lab as nl
     from normandy_lab.engine.edits import apply_edit
@@ -98,7 +100,7 @@ def fingerprints() -> dict[str, str]:
     out = {}
     for name in historical_scenarios():
         state = nl.load_scenario(name)
-        out[name] = fingerprint(state)
+        out[name] = fingerprint(state, file_order=True)
         hexes = sorted(u.hex for u in state.units)
         for edit in (
             {"op": "interdict", "hex": hexes[len(hexes) // 2]},
@@ -108,7 +110,7 @@ def fingerprints() -> dict[str, str]:
             {"op": "next_phase"},
         ):
             state = apply_edit(state, edit)
-        out[f"{name}|edited"] = fingerprint(state)
+        out[f"{name}|edited"] = fingerprint(state, file_order=True)
     return out
 
 

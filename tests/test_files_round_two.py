@@ -77,7 +77,7 @@ def test_a_scenario_with_more_units_than_the_cap_is_refused_before_its_units_are
 
 def test_a_scenario_text_beyond_the_cap_is_refused_before_it_is_parsed():
     text = "name: x\n" + "# padding\n" * 500_000
-    with pytest.raises(ScenarioError, match="million characters"):
+    with pytest.raises(ScenarioError, match=r"[0-9,]+ characters, more than the 4,194,304"):
         load_scenario_text(text, "long.yaml")
 
 
@@ -578,3 +578,80 @@ def test_an_added_unit_of_an_independent_formation_says_so_and_loads():
     study = Study(str(SMALL))
     study.apply({**edit, "independent_formation": True})
     assert study.state.unit("X1").formation == "27th Armoured Brigade"
+
+
+# ----------------------------------------------------------------------------- a third look, after the second fuzz
+
+
+def test_a_study_title_that_could_not_reopen_is_refused_when_given():
+    for title in (5, None, ["x"], "t\x1b[2J"):
+        with pytest.raises(StudyError, match="a study's title is text"):
+            Study(str(SMALL), title=title)
+
+
+@pytest.mark.parametrize("name", ["kg_1944-06-19_t14", "cobra_1944-07-16_gt15", "gts_1944-06-08_0700"])
+def test_the_air_edit_is_refused_by_a_game_without_air_points_by_map(name):
+    with pytest.raises(NormandyLabError, match="keeps no air points by map sheet"):
+        Study(name).apply({"op": "air", "allied": {"N": 3}})
+
+
+def test_a_long_file_name_the_file_system_takes_can_be_saved_and_exported(tmp_path):
+    from bokeh.plotting import figure
+
+    from normandy_lab.views.export import save_html
+
+    page = save_html(figure(), tmp_path / ("n" * 240 + ".html"))
+    assert page.exists() and sorted(p.name for p in tmp_path.iterdir()) == [page.name]
+    saved = save_study(Study(str(SMALL)), tmp_path / ("s" * 230 + ".study.json"))
+    assert load_study(saved).edits == []
+
+
+def test_a_study_of_another_format_version_is_not_replaced(tmp_path):
+    target = tmp_path / "new.study.json"
+    target.write_text(json.dumps({"format": "normandy_lab.study/2", "edits": []}))
+    before = target.read_bytes()
+    with pytest.raises(ExportRefusedError, match="another format"):
+        save_study(Study(str(SMALL)), target)
+    assert target.read_bytes() == before
+
+
+def test_a_study_cannot_grow_past_the_units_a_scenario_may_hold(monkeypatch):
+    import normandy_lab.engine.scenario as scenario_module
+
+    study = Study(str(SMALL))
+    monkeypatch.setattr(scenario_module, "MAX_UNITS", len(study.state.units))
+    with pytest.raises(NormandyLabError, match="at most"):
+        study.apply(_added("X9", type="infantry", size="battalion", hex="C3516", steps=3))
+
+
+def test_a_file_of_millions_of_tiny_values_is_refused_while_being_read():
+    from normandy_lab.yamllines import MAX_EVENTS
+
+    text = SMALL.read_text(encoding="utf-8") + "off_map:\n" + "-\n" * (MAX_EVENTS + 10)
+    with pytest.raises(ScenarioError, match=f"more than {MAX_EVENTS:,} values"):
+        load_scenario_text(text, "tiny.yaml")
+
+
+def test_control_characters_written_as_yaml_escapes_are_refused(tmp_path):
+    text = SMALL.read_text(encoding="utf-8").replace(
+        'name: "12.5.4 example', 'name: "12.5.4\\e[2J example', 1
+    )
+    path = tmp_path / "escaped.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ScenarioError, match=r"escaped.yaml:\d+: name: .*control character"):
+        nl.load_scenario(path)
+
+
+def test_a_study_or_a_notebook_opened_as_a_scenario_says_what_it_is(tmp_path):
+    saved = save_study(Study(str(SMALL)), tmp_path / "a.study.json")
+    with pytest.raises(ScenarioError, match=r"this is a study, not a scenario; open it with nl\.load_study"):
+        nl.load_scenario(saved)
+    notebook = tmp_path / "n.ipynb"
+    notebook.write_text(json.dumps({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    with pytest.raises(ScenarioError, match="this is a Jupyter notebook"):
+        nl.load_scenario(notebook)
+
+
+def test_side_by_side_given_one_game_says_so():
+    with pytest.raises(NormandyLabError, match="1 game given \\(kg\\); side by side needs two or more"):
+        nl.side_by_side("1944-06-19", scenarios={"kg": "kg_1944-06-19_t14"})

@@ -75,12 +75,26 @@ def set_weather(state: GameState, weather: str) -> GameState:
 def set_air(
     state: GameState, allied: dict[str, int] | None = None, german_aa: dict[str, int] | None = None
 ) -> GameState:
-    """Set Allied air points and German AA points per map (11.1)."""
-    sheets = set(grid(state.system).scheme.sheets)
+    """Set Allied air points and German AA points per map (BfN 11.1).
+
+    Only a game whose state keeps air points by map sheet (The Battle for Normandy) has this edit; the
+    others keep their air as their own markers (KG's 26.15 allocations, Cobra's carpet bombing), set by
+    the marker edit.
+    """
+    if "air_points" not in state.markers or "aa_points" not in state.markers:
+        title = state.rules.title or state.system
+        raise RefusedError(
+            f"air: {title} keeps no air points by map sheet (that is The Battle for Normandy's 11.1); set "
+            "its own air markers with {'op': 'marker', 'name': ..., 'value': ...} (docs/rule-systems.md)"
+        )
+    sheets = sorted(s for s in grid(state.system).scheme.sheets if s)
     for name, values in (("allied", allied or {}), ("german_aa", german_aa or {})):
         for sheet, points in values.items():
             if sheet not in sheets or points < 0:
-                raise RefusedError(f"{name}: map {sheet!r} must be one of {sorted(sheets)} with points >= 0")
+                raise RefusedError(
+                    f"air: {name}: map {sheet!r} with {points} points: give a map of {', '.join(sheets)} "
+                    "and points of 0 or more"
+                )
     return state.evolve(
         air_points={**state.air_points, **(allied or {})},
         aa_points={**state.aa_points, **(german_aa or {})},
@@ -98,6 +112,10 @@ def add_unit(state: GameState, unit: Unit, independent_formation: bool = False) 
     problem = check_unit_id(unit.id)
     if problem:
         raise RefusedError(f"cannot add the unit: {problem}")
+    from normandy_lab.engine.scenario import MAX_UNITS
+
+    if len(state.units) >= MAX_UNITS:  # what a scenario file may hold, a study may not outgrow
+        raise RefusedError(f"cannot add {unit.id}: a state holds at most {MAX_UNITS:,} units")
     if any(u.id == unit.id for u in state.units):
         raise RefusedError(f"a unit with id {unit.id!r} already exists")
     hex_id = grid(state.system).canonical(unit.hex)

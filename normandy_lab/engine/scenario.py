@@ -89,9 +89,9 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     check = _Checker(path)
     if len(text) > MAX_SCENARIO_CHARS:
         raise ScenarioError(
-            f"{path}: {len(text) / 1e6:.1f} million characters, more than the {MAX_SCENARIO_CHARS / 1e6:.1f}"
-            " million a scenario may have (the largest shipped is 0.2); is it the right file? Split it into"
-            " scenarios of at most 5,000 units"
+            f"{path}: {len(text):,} characters, more than the {MAX_SCENARIO_CHARS:,} a scenario may have (the"
+            " largest shipped has 170,000); is it the right file? Split it into scenarios of at most 5,000"
+            " units"
         )
     data = load_yaml_with_lines(text, path, ScenarioError)
     if not isinstance(data, dict):
@@ -113,6 +113,11 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     from normandy_lab.schemas import validate
 
     system = data.get("system")
+    kind = str(data.get("format", ""))
+    if system is None and (kind.startswith("normandy_lab.study/") or "nbformat" in data):
+        what = "a study" if "nbformat" not in data else "a Jupyter notebook"
+        how = "open it with nl.load_study(path)" if "nbformat" not in data else "give a scenario's YAML file"
+        raise ScenarioError(f"{path}:1: this is {what}, not a scenario; {how}")
     if system is None:
         raise check.fail(
             data.line, "system", "missing required field", f"add 'system:' ({', '.join(available())})"

@@ -13,9 +13,11 @@ the new one is complete.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import hashlib
 import json
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import fields, is_dataclass
 from pathlib import Path
@@ -30,6 +32,7 @@ from normandy_lab.yamllines import MAX_FILE_BYTES, read_user_text
 
 FORMAT = "normandy_lab.study/1"
 STUDY_FORMATS = "normandy_lab.study/"  # every version of the format: a file that is a study
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # what no title may hold (tab and newline may)
 
 #: The most edits a study may hold.  The longest study of a campaign's worth of moves has a few thousand;
 #: replaying 20,000 takes seconds, while 200,000 took minutes, with nothing to show for the wait.
@@ -125,6 +128,9 @@ class Study:
         scenario_text: str | None = None,
     ) -> None:
         self.scenario = str(scenario)
+        if not isinstance(title, str) or _CONTROL.search(title):
+            # What a study file may hold as its title, checked now: a study that saves must reopen.
+            raise StudyError(f"a study's title is text with no control characters, not {title!r:.80}")
         self.title = title
         #: Why the edits led to another state than the one saved, for a study opened with ``replay=True``
         #: (:func:`load_study`); "" otherwise.
@@ -239,10 +245,15 @@ def _refuse_to_replace_another_file(path: Path, overwrite: bool) -> None:
         raise ExportRefusedError(f"{path}: is a folder or a device, not a file; nothing was changed")
     try:
         payload = json.loads(read_user_text(target, StudyError, "study file"))
-        is_study = isinstance(payload, dict) and str(payload.get("format", "")).startswith(STUDY_FORMATS)
+        found = str(payload.get("format", "")) if isinstance(payload, dict) else ""
     except (StudyError, ValueError, RecursionError, OSError):
-        is_study = False
-    if not is_study:
+        found = ""
+    if found.startswith(STUDY_FORMATS) and found != FORMAT:  # a study of another version: not ours to rewrite
+        raise ExportRefusedError(
+            f"{path}: a study of another format ({found}) is already there; nothing was changed. Save under "
+            "another name, or pass overwrite=True to replace it with a study of this version"
+        )
+    if not found.startswith(STUDY_FORMATS):
         raise ExportRefusedError(
             f"{path}: a file that is not a study is already there; nothing was changed. Choose another "
             "name, move the file away, or pass overwrite=True to replace it"
@@ -291,9 +302,14 @@ def save_study(study: Study, path: str | Path, *, overwrite: bool = False) -> Pa
         return write_text_atomically(path, json.dumps(payload, indent=2, ensure_ascii=False))
     except OSError as exc:
         kept = "the version saved before is kept" if path.exists() else "no file was written"
+        advice = {
+            errno.ENAMETOOLONG: "Choose a shorter file name",
+            errno.EACCES: "Choose a folder you may write to",
+            errno.EROFS: "Choose a folder you may write to",
+        }.get(exc.errno or 0, "Free some space or choose a folder you may write to")
         raise StudySaveError(
-            f"{path}: could not save the study: {exc.strerror or exc}; {kept}. Free some space or choose "
-            "a folder you may write to, and save again (the study is still open)"
+            f"{path}: could not save the study: {exc.strerror or exc}; {kept}. {advice}, and save again "
+            "(the study is still open)"
         ) from exc
 
 

@@ -345,6 +345,11 @@ def side_by_side(date: Any, scenarios: dict[str, str] | None = None) -> SideBySi
     """
     day = _day("side_by_side", date)
     chosen = _checked_scenarios(scenarios) if scenarios is not None else scenarios_on(day)
+    if len(chosen) < 2 and scenarios is not None:
+        raise RefusedError(
+            f"side_by_side: scenarios: {len(chosen)} game given ({', '.join(chosen) or 'none'}); side by "
+            f"side needs two or more: add another game's scenario of {day}, or leave scenarios out"
+        )
     if len(chosen) < 2:
         days = {d for _, _, first, last in _spans() for d in _days(first, last)}
         covered = sorted(d.isoformat() for d in days if len(scenarios_on(d)) >= 2)
