@@ -406,7 +406,12 @@ SYSTEMS = ["bfn", "cobra", "kg", "gts"]
 def test_any_section_drawn_from_the_schema_loads_and_draws_or_is_refused_at_its_line(system):
     from hypothesis import HealthCheck, given, settings
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], database=None)
+    @settings(
+        max_examples=40,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        database=None,
+    )
     @given(_sections(system))
     def check(pair):
         _load_or_refuse(system, *pair)
@@ -426,7 +431,12 @@ def test_a_schema_valid_value_of_a_marker_with_no_rule_beyond_its_type_always_lo
     schema = json_schema(KIND[system])
     plain = {name for name, m in section_of(nl.rules.get(system)).items() if m.check is None}
 
-    @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], database=None)
+    @settings(
+        max_examples=40,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        database=None,
+    )
     @given(_sections(system))
     def check(pair):
         field, value = pair
@@ -477,7 +487,12 @@ def test_a_marker_is_accepted_by_a_scenario_exactly_when_an_edit_setting_it_is(s
 
     base = _base(system)
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], database=None)
+    @settings(
+        max_examples=60,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        database=None,
+    )
     @given(_sections(system))
     def check(pair):
         field, value = pair
