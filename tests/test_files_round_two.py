@@ -655,3 +655,10 @@ def test_a_study_or_a_notebook_opened_as_a_scenario_says_what_it_is(tmp_path):
 def test_side_by_side_given_one_game_says_so():
     with pytest.raises(NormandyLabError, match="1 game given \\(kg\\); side by side needs two or more"):
         nl.side_by_side("1944-06-19", scenarios={"kg": "kg_1944-06-19_t14"})
+
+
+def test_a_bfn_beachhead_is_one_of_the_five_beaches(tmp_path):
+    """7.4: the beachheads are the landing beaches; 'Banana' loaded as a supply source."""
+    path = _scenario_with(tmp_path, "bfn_1944-06-13_am", "name: Utah", "name: Banana")
+    with pytest.raises(ScenarioError, match=r"beachheads\[0\].name: 'Banana' is not allowed"):
+        nl.load_scenario(path)

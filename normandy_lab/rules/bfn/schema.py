@@ -41,9 +41,9 @@ class BfnUnitSchema(UnitSchema):
 
 
 class BeachheadSchema(_Strict):
-    """An Allied beachhead: a supply source (7.4)."""
+    """An Allied beachhead: a supply source (7.4), one of the five landing beaches."""
 
-    name: Text
+    name: Literal["Utah", "Omaha", "Gold", "Juno", "Sword"]
     nationality: Literal["US", "UK", "CA"]
     hex: HexId
 
