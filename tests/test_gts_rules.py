@@ -151,7 +151,7 @@ def test_15_0_the_remount_path_of_a_unit_under_an_abandoned_transport_marker_is_
 def test_17_1_interdiction_odds_by_the_planes_the_weather_and_the_night(june8):
     state = june8.evolve(german_reinforcement_hexes=("60.001",))
     four = apply_edit(state, {"op": "marker", "name": "fighter_bombers_on_interdiction", "value": 4})
-    assert kept_out_probability(four) == 0.4  # a d10 at or under 4
+    assert kept_out_probability(four) == 0.5  # a d10 (0-9) at or under 4: five faces of ten
     assert kept_out_probability(four.evolve(turn="Night", phase_index=0)) == 0.0  # never at night
     with pytest.raises(RefusedError, match="0 to 2"):
         apply_edit(
@@ -164,7 +164,7 @@ def test_17_1_interdiction_odds_by_the_planes_the_weather_and_the_night(june8):
             {"op": "marker", "name": "fighter_bombers_on_interdiction", "value": 1},
         )
     table = nl.phase_effects(four.evolve(turn="0900", phase_index=0)).results
-    assert table["interdiction at 60.001"].startswith("40% that nobody enters")
+    assert table["interdiction at 60.001"].startswith("50% that nobody enters")
 
 
 def test_17_1_the_interdiction_roll_is_seeded_and_recorded(june8):
@@ -402,3 +402,75 @@ def test_2_3_7_each_utah_causeway_carries_wheels_across_the_inundations_to_its_v
     path = nx.shortest_path(wheels, g.index(near[0]), g.index(g.locate(*lookup(village))))
     crossed = [ids[i] for i in path if terrain[i] == "Marsh"]
     assert len(crossed) >= 2, (exit_point, [ids[i] for i in path])  # over the flooded meadows, on the road
+
+
+# -- issue 30: the die reads 0-9 (17.1, 3.4.2) --------------------------------------------------------
+
+
+def test_17_1_the_d10_reads_0_to_9_so_n_planes_block_on_n_plus_1_faces(june8):
+    """17.1: "If he rolls equal to or less than the number of Fighter Bombers"; 3.4.2: "Rolls of 0 are
+    always treated as 0": the d10 reads 0-9, so 4 planes keep the Germans out 50 %, 2 planes 30 %."""
+    from normandy_lab.rules.gts.air import D10, at_or_under
+
+    state = june8.evolve(german_reinforcement_hexes=("60.001",))
+    assert [at_or_under(n) for n in (0, 1, 2, 4, 9, 12)] == [0.1, 0.2, 0.3, 0.5, 1.0, 1.0]
+    assert kept_out_probability(state.evolve(fighter_bombers_on_interdiction=2)) == 0.3
+    overcast = state.evolve(weather="Overcast", fighter_bombers_on_interdiction=2)
+    assert (
+        nl.phase_effects(overcast.evolve(turn="0900", phase_index=0))
+        .results["interdiction at 60.001"]
+        .startswith("30% that nobody enters (a d10 (0-9)")
+    )
+    # The seeded generator draws the faces 0-9; a hex is kept out exactly on a face at or under the planes.
+    hexes = tuple(f"{c}.001" for c in range(40, 60))
+    many = june8.evolve(german_reinforcement_hexes=hexes, fighter_bombers_on_interdiction=1)
+    after, kept = roll_interdiction(many)
+    faces = many.rng().integers(*D10, size=len(hexes)).tolist()
+    assert D10 == (0, 10) and set(faces) <= set(range(10)) and after.draws == many.draws + len(hexes)
+    assert kept == {h: f <= 1 for h, f in zip(hexes, faces, strict=True)}
+
+
+def test_17_1_reading_interdiction_with_no_planes(june8):
+    """17.1: "If he rolls equal to or less than the number of Fighter Bombers he has on Interdiction":
+    with none, by default no roll (``no_roll``); the reading ``roll`` lets a 0 keep them out (10 %)."""
+    state = june8.evolve(german_reinforcement_hexes=("60.001",), fighter_bombers_on_interdiction=0)
+    assert kept_out_probability(state) == 0.0
+    after, kept = roll_interdiction(state)
+    assert kept == {"60.001": False} and after.draws == state.draws
+    rolling = replace(state, options={**state.options, "interdiction_with_no_planes": "roll"})
+    assert kept_out_probability(rolling) == 0.1
+    assert roll_interdiction(rolling)[0].draws == state.draws + 1
+    from normandy_lab.rules.gts.data import OPTIONS
+    from normandy_lab.rules.gts.schema import GtsOptionsSchema
+
+    assert OPTIONS["interdiction_with_no_planes"] == "no_roll"
+    assert GtsOptionsSchema(interdiction_with_no_planes="roll").interdiction_with_no_planes == "roll"
+    with pytest.raises(ValueError):
+        GtsOptionsSchema(interdiction_with_no_planes="maybe")
+
+
+def test_17_1_terrain_air_defence_on_a_0_to_9_die(june8):
+    """17.1: "Town: 2" ... "rolls that value or less with a D10": AD 2 aborts on 0, 1, 2 (30 %)."""
+    from normandy_lab.rules.gts.air import air_defence
+
+    terrain = nl.terrain_map("gts", progress=False).hexes["terrain"]
+    town = next(h for h in terrain.index if terrain[h] == "Town")
+    assert "AD 2, aborts on a d10 (0-9) of 2 or less (30%)" in air_defence(june8, town)["terrain"]
+    city = next((h for h in terrain.index if terrain[h] == "City"), None)
+    if city is not None:
+        assert "(50%)" in air_defence(june8, city)["terrain"]
+
+
+def test_17_1_aa_under_a_barrage_marker_fires_at_1_hex(june8):
+    """17.1: AA units "are subject to the FZ restrictions from an adjacent enemy Unit and Barrage markers
+    (ie. range is reduced to 1 hex)"."""
+    from normandy_lab.rules.gts.air import air_defence
+
+    g = nl.grid("gts")
+    flak = replace(_german("DE-FLAK", "45.022"), type="flak")
+    near = next(h for h in g._ids if 5 <= g.distance(h, "45.022") <= 8)
+    next_door = g.canonical(g.neighbors("45.022")[0])
+    barraged = june8.evolve(units=(*june8.units, replace(flak, attrs=(("barrage", True),))))
+    assert air_defence(barraged, near)["aa_units"] == []
+    assert air_defence(barraged, next_door)["aa_units"] == ["DE-FLAK"]
+    assert air_defence(june8.evolve(units=(*june8.units, flak)), near)["aa_units"] == ["DE-FLAK"]

@@ -29,7 +29,7 @@ CONTROLS = (
         "fighter_bombers_on_interdiction", "Fighter-bombers on interdiction", "17.1", "number", "marker",
         "fighter_bombers_on_interdiction", button="Set",
         help="Up to 4 of the day's fighter-bombers (2 when overcast) may go on interdiction; at each German "
-        "reinforcement hex a d10 at or under their number keeps the Germans out this turn (17.1).",
+        "reinforcement hex a d10 (0-9) at or under their number keeps the Germans out this turn (17.1).",
     ),
 )  # fmt: skip
 

@@ -5,12 +5,39 @@ The Allies get 9 fighter-bombers a clear day, 5 an overcast one, none in a storm
 enter at a reinforcement hex, a d10 at or under the number on interdiction keeps every unit of that hex
 off the map this turn; they try again next turn.  Planes never fly at night: at night every reinforcement
 enters.  Air defence does not touch the planes on interdiction (17.1).
+
+The game's d10 reads 0 to 9 (3.4.2: "Rolls higher than 9 are treated as a roll of 9"; "Rolls of 0 are
+always treated as 0"; 3.3, Airborne Drift: "If you roll a 0, the Unit stays"), so a roll "equal to or less
+than" n succeeds on n + 1 faces of ten: 4 planes keep the Germans out half the time, AD 2 aborts 30 %.
 """
 
 from __future__ import annotations
 
 from normandy_lab.engine.state import GameState
 from normandy_lab.rules.gts.data import AIR_ALLOCATION_FROM, WEATHER_EFFECTS
+
+D10 = (0, 10)  # the faces 0 to 9, as numpy's integers(low, high) draws them
+
+
+def at_or_under(value: int) -> float:
+    """Return the chance a d10 reading 0 to 9 rolls ``value`` or less (17.1: "equal to or less than")."""
+    return min(max(value + 1, 0), 10) / 10.0
+
+
+def _planes(state: GameState) -> int:
+    return min(state.markers["fighter_bombers_on_interdiction"], interdiction_limit(state))
+
+
+def _rolls(state: GameState) -> bool:
+    """Say whether the Allies roll for interdiction this turn: never at night; with no plane, by reading.
+
+    17.1: "If he rolls equal to or less than the number of Fighter Bombers he has on Interdiction": with
+    none, a 0 would still be "equal"; the reading ``interdiction_with_no_planes`` says whether he rolls
+    (``roll``) or not (``no_roll``, the default: an empty Interdiction box interdicts nothing).
+    """
+    if state.turn == "Night":
+        return False
+    return _planes(state) > 0 or state.options.get("interdiction_with_no_planes", "no_roll") == "roll"
 
 
 def interdiction_limit(state: GameState) -> int:
@@ -23,16 +50,21 @@ def interdiction_limit(state: GameState) -> int:
 
 def kept_out_probability(state: GameState) -> float:
     """Return the chance that the Germans entering at one reinforcement hex are kept out this turn."""
-    if state.turn == "Night":
-        return 0.0  # 17.1: planes never fly at night
-    planes = min(state.markers["fighter_bombers_on_interdiction"], interdiction_limit(state))
-    return min(planes, 10) / 10.0  # a d10 at or under the planes on interdiction
+    if not _rolls(state):
+        return 0.0  # 17.1: planes never fly at night; no plane, no roll (by default)
+    return at_or_under(_planes(state))  # a d10 (0-9) at or under the planes on interdiction
 
 
 def interdiction_table(state: GameState) -> dict[str, str]:
     """Return, for each German reinforcement hex this turn, the chance nobody enters there, in words."""
     p = kept_out_probability(state)
-    why = "Night: planes never fly (17.1)" if state.turn == "Night" else "a d10 at or under the planes (17.1)"
+    why = (
+        "Night: planes never fly (17.1)"
+        if state.turn == "Night"
+        else "a d10 (0-9) at or under the planes (17.1)"
+        if _rolls(state)
+        else "no plane on interdiction, no roll (17.1; reading interdiction_with_no_planes)"
+    )
     return {
         hex_id: f"{p:.0%} that nobody enters ({why})"
         for hex_id in state.markers["german_reinforcement_hexes"]
@@ -45,10 +77,10 @@ def roll_interdiction(state: GameState) -> tuple[GameState, dict[str, bool]]:
     Returns the state after the draws and, for each hex, whether its reinforcements are kept out.
     """
     hexes = list(state.markers["german_reinforcement_hexes"])
-    if state.turn == "Night" or not hexes:
+    if not _rolls(state) or not hexes:
         return state, dict.fromkeys(hexes, False)
-    planes = min(state.markers["fighter_bombers_on_interdiction"], interdiction_limit(state))
-    dice = state.rng().integers(1, 11, size=len(hexes)).tolist()
+    planes = _planes(state)
+    dice = state.rng().integers(*D10, size=len(hexes)).tolist()  # 0 to 9
     kept = {h: d <= planes for h, d in zip(hexes, dice, strict=True)}
     return state.after_draws(len(hexes)), kept
 
@@ -74,8 +106,9 @@ def set_interdiction(state: GameState, value: object) -> GameState:
 
 
 # 17.1 Air Defense: terrain gives a value in its hex and the hexes next to it (one roll, the best terrain);
-# units with an AA value reach 8 hexes (1 when an enemy unit is next to them).  The derived map has no
-# Fortified hexes (the overlay's strongpoints are on the map only): Town and City carry their values.
+# units with an AA value reach 8 hexes (1 under a Barrage marker or when an enemy unit is next to them).
+# The derived map has no Fortified hexes (the overlay's strongpoints are on the map only): Town and City
+# carry their values.
 TERRAIN_AIR_DEFENCE = {"Fortified": 5, "City": 4, "Town": 2}
 AA_RANGE = 8
 
@@ -102,13 +135,15 @@ def air_defence(state: GameState, target_hex: str) -> dict[str, object]:
     for u in state.units_of("german"):
         if u.type != "flak":
             continue
-        pressed = any(g.canonical(n) in allied_at for n in g.neighbors(u.hex))
+        # 17.1: "subject to the FZ restrictions from an adjacent enemy Unit and Barrage markers (ie. range
+        # is reduced to 1 hex)": either one alone cuts the reach.
+        pressed = bool(u.attr("barrage")) or any(g.canonical(n) in allied_at for n in g.neighbors(u.hex))
         if g.distance(u.hex, target_hex) <= (1 if pressed else AA_RANGE):
             aa.append(u.id)
     return {
         "terrain": (
-            f"{terrain[best[1]]} at {best[1]}: AD {best[0]}, aborts on a d10 of {best[0]} or less "
-            f"({best[0] / 10:.0%}) (17.1)"
+            f"{terrain[best[1]]} at {best[1]}: AD {best[0]}, aborts on a d10 (0-9) of {best[0]} or less "
+            f"({at_or_under(best[0]):.0%}) (17.1)"
             if best[0]
             else "no terrain air defence (17.1)"
         ),

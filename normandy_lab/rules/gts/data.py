@@ -110,6 +110,10 @@ OPTIONS = {
     # that fires) for the remount path (15.0), switchable off.
     "fire_zone_stand_in": True,
     "what_if_interdiction": "block",
+    # 17.1: "If he rolls equal to or less than the number of Fighter Bombers he has on Interdiction": the
+    # d10 reads 0-9, so with no plane a 0 would still be "equal".  ``no_roll`` (default): an empty
+    # Interdiction box interdicts nothing; ``roll``: the Allies roll anyway, a 0 keeping the Germans out.
+    "interdiction_with_no_planes": "no_roll",
 }
 
 RULE_NOTES = {
@@ -120,7 +124,7 @@ RULE_NOTES = {
     "17.6": "The 82nd's supply drops (hypothetical western drops): closed by a German unit in the zone or by "
     "Storm; link-up is a continuous road path from the drop zone to the Utah Beach Reinforcement hex.",
     "17.1": "Fighter-bombers: 9 a clear day, 5 overcast, none in a storm; up to 4 (2 overcast) on "
-    "interdiction: a d10 at or under their number keeps the reinforcements at a hex out this turn.",
+    "interdiction: a d10 (0-9) at or under their number keeps the reinforcements at a hex out this turn.",
     "15.0": "Remounting abandoned transport: a path to the nearest road, then 10 road hexes towards a "
     "friendly edge or a Beach Reinforcement hex, free of enemy units and Fire Zones.",
 }
