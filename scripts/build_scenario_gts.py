@@ -32,9 +32,14 @@ HEADER = """\
 #
 # The scenario booklets are not in the text: this is the project's own situation of that morning, not the
 # game's set-up.  Positions are good to about 1-2 km (a few 500 m hexes); `estimated` units more loosely.
-# Steps are RECONSTRUCTED.  8 June 0700 is the first turn of the American supply limit (17.3): no division
-# is designated here, so the analyst chooses the three.  Weather: Overcast, as The Battle for Normandy's
-# historical weather (8.1o) gives 8 June ("Cloudy"); the GTS weather table's rolls are not in the text.
+# Steps are RECONSTRUCTED.  8 June 0700 is the first turn of the American supply limit (17.3): the default
+# designation (`supplied_divisions`) is the 4th Infantry, 82nd and 101st Airborne Divisions, A READING OF
+# HISTORY (the three divisions that fought on 8 June on supply from Utah Beach; the 90th had only the 359th
+# ashore, attached to the 4th), not a fact: VII Corps made no such designation.  The part's comment above
+# `supplied_divisions` gives the sources and how sure; the analyst may change it.  The 82nd's three groups
+# west of the Merderet are `cut_off` (history); 17.3 still supplies them with their division.  Weather:
+# Overcast, as The Battle for Normandy's historical weather (8.1o) gives 8 June ("Cloudy"); the GTS weather
+# table's rolls are not in the text.
 """
 
 
@@ -73,6 +78,8 @@ def unit_entry(unit: dict, g, terrain) -> dict | None:
         entry["formation"] = unit["division"]
     if unit["type"] == "hq":
         entry["hq"] = "corps" if unit["size"] == "corps_hq" else "division"
+    if unit.get("cut_off"):  # cut off behind the enemy's line that morning, as the history says
+        entry["cut_off"] = True
     entry["hex"] = hex_id
     entry["steps"] = STEPS[unit["size"]]
     entry["near"] = unit["near"]
@@ -101,9 +108,15 @@ def main() -> None:
             "D+2 at dawn in the Utah sector: the 4th Infantry Division and the two airborne divisions "
             "joined, the 12th Infantry attacking at Emondeville, the 505th north up the N13, the 506th's "
             "group on St-Come-du-Mont; the Germans on von Schlieben's line from Le Ham to Quineville. The "
-            "first turn of the American supply limit (17.3): choose the three Supplied divisions."
+            "first turn of the American supply limit (17.3). The default designation (4th Infantry, 82nd "
+            "and 101st Airborne) is the project's reading of history, not a fact: the three divisions that "
+            "fought that day on supply drawn over Utah Beach, the 90th having only its 359th Infantry "
+            "ashore, attached to the 4th. Change it to try another. The 82nd's groups west of the Merderet "
+            "(Shanley, Timmes, Millett) are marked cut off, as they were until 9 June; 17.3 supplies a "
+            "division whole."
         ),
         "sources": [f"[{s['key']}] {s.get('title', '')}" for s in part["sources"]],
+        "supplied_divisions": part["supplied_divisions"],  # 17.3: the default, a reading of history
         "units": [],
     }
     for unit in part["units"]:
@@ -114,6 +127,7 @@ def main() -> None:
             )
         else:
             scenario["units"].append(entry)
+    scenario["expected_out_of_supply"] = part["expected_out_of_supply"]
     text = HEADER + yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=110)
     OUT.write_text(text, encoding="utf-8")
     print("wrote", OUT)

@@ -100,7 +100,7 @@ def supply_summary(report: SupplyReport) -> str:
     state = report.state
     supplied = state.rules.supply_states[0].label  # BfN: "General Supply"; Cobra: "supply"
     if not out:
-        return f"Every unit is in {supplied}."
+        return _lead(state, f"Every unit is in {supplied}.")
     by_code: dict[str, list] = {}
     for r in out:
         by_code.setdefault(r.code, []).append(r)
@@ -148,7 +148,15 @@ def supply_summary(report: SupplyReport) -> str:
         line += f"; {unexpected} not expected." if unexpected else "."
     caveat = getattr(state.rules, "supply_caveat", None)  # a game whose verdicts rest on a reconstruction
     said = caveat(state) if caveat is not None else ""
-    return f"{line} {said}" if said else line
+    line = f"{line} {said}" if said else line
+    return _lead(state, line)
+
+
+def _lead(state: GameState, line: str) -> str:
+    """Put first what the rule system says must come before any count (GTS: no division designated yet)."""
+    lead = getattr(state.rules, "supply_lead", None)
+    said = lead(state) if lead is not None else ""
+    return f"{said}. {line}" if said else line
 
 
 BLOCK_NAMES = {

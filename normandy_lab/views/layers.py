@@ -72,7 +72,10 @@ def supply_summary(state: GameState, report: SupplyReport) -> str:
     """Return the weather and how many units of each side are out of General Supply, for captions."""
     out = report.out_of_supply()
     allied = sum(r.side == "allied" for r in out)
-    return f"weather {state.weather} — out of supply: {allied} Allied, {len(out) - allied} German"
+    line = f"weather {state.weather} — out of supply: {allied} Allied, {len(out) - allied} German"
+    lead = getattr(state.rules, "supply_lead", None)  # GTS: no division designated yet, said first
+    said = lead(state).split(";")[0] if lead is not None else ""
+    return f"{said} — {line}" if said else line
 
 
 def zoc_hexes(state: GameState, side: str) -> list[int]:

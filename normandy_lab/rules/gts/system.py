@@ -49,6 +49,21 @@ class GtsRules(RuleSet):
 
         return determine(state)
 
+    def supply_lead(self, state: GameState) -> str:
+        """Return what a supply summary must say first: no division designated yet (17.3), or nothing.
+
+        From 0700 on 8 June a state with no designation reports every American division Non-Supplied;
+        that is an unmade choice, not a verdict, and the summary says so before any count.
+        """
+        from normandy_lab.rules.gts.data import SUPPLY_LIMITS_FROM
+
+        if state.date < SUPPLY_LIMITS_FROM or state.markers["supplied_divisions"]:
+            return ""
+        return (
+            "No division designated yet: choose three (17.3); until then every American division counts as "
+            "Non-Supplied, which is the unmade choice, not history"
+        )
+
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
         """Say what a step puts on the table: the Supplied divisions, the air, the Activation not played."""
         from normandy_lab.rules.gts.air import interdiction_limit, interdiction_table
