@@ -55,3 +55,21 @@ def test_without_a_designation_the_summary_leads_with_the_choice():
     assert banner.startswith("No division designated yet: choose three (17.3) — weather")
     # With the designation the line gives the count, and no such lead.
     assert not supply_summary(nl.supply(state)).startswith("No division")
+
+
+def test_the_explorer_offers_the_designation_as_a_control():
+    explorer = nl.explore(NAME)
+    widget = explorer.single_widgets["supplied_divisions"]
+    assert widget.value == THREE  # the scenario's default, shown
+    assert "90th Infantry Division" in widget.options
+    widget.value = ("4th Infantry Division", "101st Airborne Division", "90th Infantry Division")
+    explorer.single_buttons["supplied_divisions"].click()
+    assert explorer.state.markers["supplied_divisions"] == widget.value
+    out = {explorer.state.unit(r.unit_id).formation for r in nl.supply(explorer.state).out_of_supply()}
+    assert out == {"82nd Airborne Division"}
+    widget.value = ()  # none chosen: the designation cleared, and the banner says so first
+    explorer.single_buttons["supplied_divisions"].click()
+    assert explorer.state.markers["supplied_divisions"] == ()
+    assert "No division designated yet: choose three" in explorer.label.value
+    explorer.undo()
+    assert explorer.single_widgets["supplied_divisions"].value[2] == "90th Infantry Division"

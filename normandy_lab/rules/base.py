@@ -73,7 +73,8 @@ class ControlSpec:
 
     ``kind`` says how it is shown: ``"points_per_map"`` is a whole number per map sheet (BfN's air and AA
     points, 11.1); the one-value kinds are ``"hex"``, ``"hexes"`` (hex ids apart by spaces), ``"flag"`` and
-    ``"number"``.  Controls with the same ``edit_op`` are applied together by one button
+    ``"number"``, and ``"choices"`` (some of ``choices``, chosen together: GTS's three Supplied divisions,
+    17.3).  Controls with the same ``edit_op`` are applied together by one button
     (``button``), as one edit ``{"op": edit_op, edit_field: value, ...}``; ``help`` is the sentence shown
     above them, its rule numbers linked to the rule notes.
     """
@@ -86,6 +87,7 @@ class ControlSpec:
     edit_field: str
     button: str = "Apply"
     help: str = ""
+    choices: tuple[str, ...] = ()  # the names a "choices" control offers
 
 
 # eq=False: a rule system is itself, compared and hashed by identity, so that it keys the caches of what

@@ -20,11 +20,18 @@ from normandy_lab.rules.gts.data import (
     TURNS,
     UNIT_DEFAULTS,
     UNIT_TYPES,
+    US_DIVISIONS,
     WEATHER_EFFECTS,
 )
 from normandy_lab.rules.gts.system import GtsRules
 
 CONTROLS = (
+    ControlSpec(
+        "supplied_divisions", "Supplied divisions", "17.3", "choices", "marker", "supplied_divisions",
+        button="Designate", choices=tuple(US_DIVISIONS),
+        help="From 0700 on 8 June the Americans designate three divisions Supplied for the day (17.3); "
+        "choose three (ctrl-click) or none. The scenario's default is a reading of history, not a fact.",
+    ),
     ControlSpec(
         "fighter_bombers_on_interdiction", "Fighter-bombers on interdiction", "17.1", "number", "marker",
         "fighter_bombers_on_interdiction", button="Set",

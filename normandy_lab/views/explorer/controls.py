@@ -214,6 +214,8 @@ class _Controls:
             value = value.strip() or None
         if control.kind == "hexes":  # hex ids apart by spaces or commas; none clears the marker
             value = [h for h in value.replace(",", " ").split() if h] or None
+        if control.kind == "choices":  # none chosen clears the designation
+            value = list(value)
         self.apply({"op": control.edit_op, "name": control.edit_field, "value": value})
 
     def _control_rows(self, w: Any) -> list:
@@ -292,7 +294,7 @@ class _Controls:
         display(self.app)
 
 
-SINGLE_KINDS = ("hex", "hexes", "flag", "number")
+SINGLE_KINDS = ("hex", "hexes", "flag", "number", "choices")
 
 
 def _single_widget(w: Any, control: Any, value: Any) -> Any:
@@ -303,6 +305,11 @@ def _single_widget(w: Any, control: Any, value: Any) -> Any:
         return w.Checkbox(value=shown, description=control.label, style=style, indent=False)
     if control.kind == "number":
         return w.BoundedIntText(value=shown, min=0, max=999, description=control.label, style=style)
+    if control.kind == "choices":  # some of the names offered, chosen together (GTS 17.3's three divisions)
+        return w.SelectMultiple(
+            options=control.choices, value=shown, rows=len(control.choices), description=control.label,
+            style=style,
+        )  # fmt: skip
     placeholder = "hex ids, e.g. A2117 A5117" if control.kind == "hexes" else "hex id"
     return w.Text(value=shown, placeholder=placeholder, description=control.label, style=style)
 
@@ -315,4 +322,6 @@ def single_value(control: Any, value: Any) -> Any:
         return int(value or 0)
     if control.kind == "hexes":
         return " ".join(value or ())
+    if control.kind == "choices":
+        return tuple(v for v in (value or ()) if v in control.choices)
     return str(value.get("hex", "") if isinstance(value, dict) else (value or ""))
