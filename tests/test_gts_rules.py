@@ -474,3 +474,29 @@ def test_17_1_aa_under_a_barrage_marker_fires_at_1_hex(june8):
     assert air_defence(barraged, near)["aa_units"] == []
     assert air_defence(barraged, next_door)["aa_units"] == ["DE-FLAK"]
     assert air_defence(june8.evolve(units=(*june8.units, flak)), near)["aa_units"] == ["DE-FLAK"]
+
+
+# -- issue 30: the 9th Infantry Division is one of the count (13.4, 17.3) -----------------------------
+
+
+def test_13_4_17_3_the_9th_infantry_division_is_counted_designated_and_limited(june8):
+    """13.4: "9th Infantry Division: 3 organic formations + 1 attachment"; 17.3: "designate 3 Divisions as
+    'Supplied' for the day"; "Any Division arriving is considered to be supplied on the first day"."""
+    from normandy_lab.rules.gts.supply import division_status
+
+    nine = "9th Infantry Division"
+    assert nine in US_DIVISIONS and US_DIVISIONS[nine] == dt.date(1944, 6, 10)
+    assert division_status(june8)[nine][2].startswith("not yet ashore")
+    unit = replace(_german("US-9-60-1", "20.030"), side="allied", nationality="US", formation=nine)
+    day = june8.evolve(units=(*june8.units, unit), date=dt.date(1944, 6, 11))
+    report = nl.supply(day).units["US-9-60-1"]
+    assert not report.general and report.code == NOT_DESIGNATED and "corps troops" not in report.reason
+    named = _designate(day, [nine, "4th Infantry Division", "90th Infantry Division"])
+    assert nl.supply(named).units["US-9-60-1"].general
+    assert "designated Supplied" in nl.supply(named).units["US-9-60-1"].reason
+    arriving = day.evolve(date=dt.date(1944, 6, 10))
+    assert "first day of its arrival" in nl.supply(arriving).units["US-9-60-1"].reason
+    # A formation that is not a known division is still refused (17.3 counts divisions by name).
+    problem = june8.rules.unit_problem({"side": "allied", "formation": "9th Infantry Divison"})
+    assert problem is not None and "'9th Infantry Division'" in problem[2]
+    assert june8.rules.unit_problem({"side": "allied", "formation": nine}) is None

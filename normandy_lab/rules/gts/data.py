@@ -63,6 +63,10 @@ US_DIVISIONS = {
     "82nd Airborne Division": dt.date(1944, 6, 6),
     "101st Airborne Division": dt.date(1944, 6, 6),
     "90th Infantry Division": dt.date(1944, 6, 7),
+    # 13.4 lists it among the American divisions ("9th Infantry Division: 3 organic formations + 1
+    # attachment"); the day it lands is in the booklets (GAP): 10 June, when its first regiment came
+    # ashore at Utah (history, INFERRED).
+    "9th Infantry Division": dt.date(1944, 6, 10),
 }
 ALWAYS_SUPPLIED = ("V Corps",)  # 17.3: supplied at all times, outside the count
 DESIGNATED = 3  # 17.3: "designate 3 Divisions as 'Supplied' for the day"

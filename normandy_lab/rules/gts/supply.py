@@ -51,6 +51,8 @@ def division_status(state: GameState) -> dict[str, tuple[bool, str, str]]:
             out[division] = (True, "17.3", "supplied on the first day of its arrival (17.3)")
         elif division in named:
             out[division] = (True, "17.3", "designated Supplied for the day (17.3)")
+        elif state.date < arrives:
+            out[division] = (False, "17.3", f"not yet ashore (it arrives on {arrives:%-d June}, INFERRED)")
         else:
             why = "not one of the three divisions designated Supplied today (17.3)"
             if division == EIGHTY_SECOND and state.markers["hypothetical_82nd"] and not linked_up(state).ok:

@@ -74,7 +74,7 @@ class GtsRules(RuleSet):
             status = division_status(state)
             results: dict[str, Any] = {
                 division: ("Supplied: " if ok else "Non-Supplied: ") + why
-                + ("" if ok else f" -- {NON_SUPPLIED_EFFECTS}")
+                + ("" if ok or why.startswith("not yet ashore") else f" -- {NON_SUPPLIED_EFFECTS}")
                 for division, (ok, _, why) in status.items()
             }  # fmt: skip
             if state.markers["hypothetical_82nd"]:
