@@ -500,3 +500,29 @@ def test_13_4_17_3_the_9th_infantry_division_is_counted_designated_and_limited(j
     problem = june8.rules.unit_problem({"side": "allied", "formation": "9th Infantry Divison"})
     assert problem is not None and "'9th Infantry Division'" in problem[2]
     assert june8.rules.unit_problem({"side": "allied", "formation": nine}) is None
+
+
+# -- issue 30: the Night of 5 June is part of the game (3.4.2, 18.7) ------------------------------------
+
+
+def test_3_4_2_18_7_the_night_of_5_june_is_played_then_6_june_0700():
+    """3.4.2: "On Night, 5 June a battalion may not receive more than 4 Straggler Recovery Points";
+    18.7: "During all 5, 6, and 7 June Game Turns": 5 June is in the game, with its Night turn only."""
+    from normandy_lab.engine.scenario import ScenarioError, load_scenario_text
+    from normandy_lab.engine.sequence import next_phase
+
+    text = SMALL.read_text()
+    night = load_scenario_text(
+        text.replace('date: 1944-06-08\nturn: "0700"', "date: 1944-06-05\nturn: Night")
+    )
+    assert (str(night.date), night.turn) == ("1944-06-05", "Night")
+    assert night.rules.turn_order(night.date) == ("Night",)
+    assert nl.supply(night).units["US-4ID-8-1"].general  # no division limited before 8 June (17.3)
+    state = night
+    while state.turn == "Night":
+        state = next_phase(state)
+    assert (str(state.date), state.turn) == ("1944-06-06", "0700")
+    with pytest.raises(ScenarioError, match="no '0700' turn on 1944-06-05"):
+        load_scenario_text(text.replace("date: 1944-06-08", "date: 1944-06-05"))
+    with pytest.raises(ScenarioError, match="outside the campaign"):
+        load_scenario_text(text.replace('date: 1944-06-08\nturn: "0700"', "date: 1944-06-04\nturn: Night"))

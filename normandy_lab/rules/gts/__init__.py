@@ -56,7 +56,8 @@ GTS_RULES = GtsRules(
     options=OPTIONS,
     unit_types=UNIT_TYPES,
     sizes=SIZES,
-    campaign=("1944-06-06", "1944-06-13"),  # the last date the exclusive rules name (INFERRED)
+    # From the Night of 5 June (3.4.2, 18.7) to the last date the exclusive rules name (INFERRED).
+    campaign=("1944-06-05", "1944-06-13"),
     rule_notes=RULE_NOTES,
     rule_refs={"zoc": "Fire Zones (series rules, not in the text)", "unit_supply_range": "17.3"},
     supply_states=SUPPLY_STATES,

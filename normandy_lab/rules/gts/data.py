@@ -19,6 +19,10 @@ ALLIED, GERMAN = "allied", "german"
 # Night turn begins the turn after the 2100 turn").
 TURNS = ("0700", "0900", "1100", "1300", "1500", "1700", "1900", "2100", "Night")
 FIRST_DAY = dt.date(1944, 6, 6)
+# 3.4.2: "On Night, 5 June a battalion may not receive more than 4 Straggler Recovery Points per turn";
+# 18.7: "During all 5, 6, and 7 June Game Turns": the game opens on the Night of 5 June (Drop One, 3.3),
+# dated by the evening before as 1.1 dates every Night; that date has its Night turn only.
+OPENING_NIGHT = dt.date(1944, 6, 5)
 SUPPLY_LIMITS_FROM = dt.date(1944, 6, 8)  # 17.3: "At the start of the 0700, 8 June game turn"
 AIR_ALLOCATION_FROM = dt.date(1944, 6, 7)  # 17.1: "At the start of the 0700 turn of June 7"
 

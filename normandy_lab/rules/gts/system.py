@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from normandy_lab.rules.base import RuleSet, no_marker_edit
-from normandy_lab.rules.gts.data import EIGHTY_SECOND, TURNS
+from normandy_lab.rules.gts.data import EIGHTY_SECOND, OPENING_NIGHT, TURNS
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
@@ -19,7 +19,12 @@ class GtsRules(RuleSet):
     """The Greatest Day: Utah Beach (exclusive rules only: the series rules and the booklets are GAPs)."""
 
     def turn_order(self, date: Any) -> tuple[str, ...]:
-        """Return a date's turns: 0700 to 2100 every two hours, then the Night (1.1)."""
+        """Return a date's turns: 0700 to 2100 every two hours, then the Night (1.1).
+
+        5 June has its Night only (3.4.2, 18.7: "Night, 5 June", the airborne drops), then 6 June's 0700.
+        """
+        if date == OPENING_NIGHT or str(date) == OPENING_NIGHT.isoformat():
+            return ("Night",)
         return TURNS
 
     def next_date(self, date: dt.date) -> dt.date:
