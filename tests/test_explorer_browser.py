@@ -178,9 +178,8 @@ def _notebook_run(lab, notebook: str, last_output: str):
     shutil.copy(REPO / "notebooks" / notebook, lab.root)
     with _chromium(lab) as (_, page, outside):
         _run_all(page, lab, notebook, last_output)
-        assert not page.locator(
-            ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
-        ).count()
+        stderr = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        assert not stderr.count(), [stderr.nth(k).inner_text()[:500] for k in range(min(3, stderr.count()))]
         yield page
     assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
 

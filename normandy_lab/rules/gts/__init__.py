@@ -63,6 +63,7 @@ GTS_RULES = GtsRules(
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
     map_features=frozenset({"routes"}),
+    unordered_markers=frozenset({"supplied_divisions"}),  # 17.3: three divisions for the day, in no order
     controls=CONTROLS,
     glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "tank_destroyer": "TD",
             "recon": "RCN", "artillery": "ART", "engineer": "ENG", "anti_tank": "AT", "flak": "AA",
