@@ -96,3 +96,20 @@ def test_the_optimiser_on_the_cluster_finds_what_it_finds_in_this_process(client
     assert mp_there.value == pytest.approx(mp_here.value) and mp_there.picks == mp_here.picks
     with pytest.raises(ValueError, match="custom objective"):
         best_targets(state, "german", 1, candidates=shortlist, objective=lambda r, s: 0.0, client=client)
+
+
+def test_two_local_clusters_at_once_print_no_port_warning(dask_client):
+    """A second cluster (a notebook's, beside the suite's or another kernel's) takes a free port, quietly."""
+    import warnings
+
+    from normandy_lab.sweeps import local_cluster
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        client = local_cluster(1)
+        try:
+            assert client.cluster.scheduler.http_server is not None
+        finally:
+            client.close()
+            client.cluster.close()
+    assert not [w for w in caught if "already in use" in str(w.message)], [str(w.message) for w in caught]

@@ -84,7 +84,9 @@ def local_cluster(workers: int | None = None) -> Any:
             "at least 1, or None for the machine's cores"
         )
     n = workers or os.cpu_count() or 1
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+    # The scheduler's HTTP server on a free port of the loopback: the default, 8787, is taken by any other
+    # cluster on the machine (another kernel's, a test's), and Dask then warns on stderr in the notebook.
+    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0")
     return Client(cluster)
 
 
