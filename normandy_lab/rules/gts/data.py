@@ -52,7 +52,7 @@ SEQUENCE = {turn: _phases(turn) for turn in TURNS}
 
 # -- weather and air (1.2, 17.1) ------------------------------------------------------------------------
 # Fighter-bombers per day, and how many of them may go on interdiction (17.1).  Storm also doubles the
-# MP to enter a hex off the roads and cuts fire by 2 (1.2): those belong to the series' movement and fire.
+# MP to enter a hex off the roads (1.2: played in ``movement.py``) and cuts fire by 2 (the series' fire).
 WEATHER_EFFECTS = {
     "Clear": {"supply_halved": False, "fighter_bombers": 9, "interdiction_max": 4},
     "Overcast": {"supply_halved": False, "fighter_bombers": 5, "interdiction_max": 2},
@@ -122,6 +122,10 @@ OPTIONS = {
     # d10 reads 0-9, so with no plane a 0 would still be "equal".  ``no_roll`` (default): an empty
     # Interdiction box interdicts nothing; ``roll``: the Allies roll anyway, a 0 keeping the Germans out.
     "interdiction_with_no_planes": "no_roll",
+    # 1.2: a Storm doubles the MP to enter a hex "unless a Unit is in Column and moving along a
+    # Road/Railroad"; Column is not modelled.  ``along_roads`` (default): a step along a road or railway
+    # counts as in Column, so is not doubled; ``never``: every step doubles.
+    "storm_column": "along_roads",
 }
 
 RULE_NOTES = {

@@ -46,6 +46,7 @@ class GtsOptionsSchema(_Strict):
     fire_zone_stand_in: StrictBool | None = None
     what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
     interdiction_with_no_planes: Literal["no_roll", "roll"] | None = None  # 17.1 (a reading)
+    storm_column: Literal["along_roads", "never"] | None = None  # 1.2 (a reading)
 
 
 class GtsScenarioSchema(ScenarioSchema):

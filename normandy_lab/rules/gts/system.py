@@ -43,7 +43,7 @@ class GtsRules(RuleSet):
         return False
 
     def movement_costs(self, state: GameState, unit: Any, in_supply: bool, ma: float) -> Any:
-        """Return where a unit may go, by the terrain and water of 2.1-2.4 (1 MP a hex: the TEC is a GAP)."""
+        """Return where a unit may go and what a step costs, by 1.2 and 2.1-2.4 (the TEC is a GAP)."""
         from normandy_lab.rules.gts.movement import movement_costs
 
         return movement_costs(state, unit)
