@@ -93,3 +93,22 @@ def check_exports(tmp_path):
         return package
 
     return check
+
+
+# The Killing Ground's 22.6.8 set-up (Turn 2) and the same stepped into Turn 3: states are immutable, so the KG
+# test modules share one of each.
+@pytest.fixture(scope="session")
+def t2():
+    import normandy_lab as nl
+
+    return nl.load_scenario("kg_1944-06-07_t02")
+
+
+@pytest.fixture(scope="session")
+def t3(t2):
+    from normandy_lab.engine.sequence import next_phase
+
+    state = t2
+    while state.turn == t2.turn:
+        state = next_phase(state)
+    return state

@@ -17,11 +17,6 @@ from normandy_lab.rules.kg import logistics
 from normandy_lab.rules.kg.data import BOXES
 
 
-@pytest.fixture(scope="module")
-def t2():
-    return nl.load_scenario("kg_1944-06-07_t02")
-
-
 def test_26_10_the_germans_receive_8_sp_a_turn_and_12_once_v_panzer_army_is_active(t2):
     before = t2.markers["army_sp"]["DE"]
     assert logistics.pay_army_support(t2).markers["army_sp"]["DE"] == before + 8
@@ -277,14 +272,6 @@ def _one_sp_hex(state):
         if "for 1 SP" in nl.supply(_hq_ashore(state, h))["US-5CorpsHQ"].traced_to:
             return h
     raise AssertionError("no open hex in the 1 SP band")
-
-
-@pytest.fixture(scope="module")
-def t3(t2):
-    state = t2
-    while state.turn == t2.turn:
-        state = next_phase(state)
-    return state
 
 
 def test_26_10_1_the_corps_and_artillery_support_segment_pays_for_an_hq_beyond_the_radius(t3):

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import pytest
 import yaml
 
 import normandy_lab as nl
@@ -11,11 +10,6 @@ from normandy_lab.grids import grid
 from normandy_lab.rules.kg.nests import NESTS_FILE, nest_positions, standing_nests
 
 PART = NESTS_FILE.parents[2] / "scenarios" / "parts" / "kg_1944-06-07_t02_setup.yaml"
-
-
-@pytest.fixture(scope="module")
-def t2():
-    return nl.load_scenario("kg_1944-06-07_t02")
 
 
 def test_the_data_covers_every_wn_of_22_6_8_and_each_hex_is_where_its_point_falls():

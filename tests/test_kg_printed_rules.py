@@ -15,19 +15,6 @@ from normandy_lab.engine.sequence import next_phase, step_to
 
 
 @pytest.fixture(scope="module")
-def t2():
-    return nl.load_scenario("kg_1944-06-07_t02")
-
-
-@pytest.fixture(scope="module")
-def t3(t2):
-    state = t2
-    while state.turn == t2.turn:
-        state = next_phase(state)
-    return state
-
-
-@pytest.fixture(scope="module")
 def t14():
     return nl.load_scenario("kg_1944-06-19_t14")
 

@@ -47,11 +47,6 @@ def test_the_forced_coastal_hexes_are_beach_and_the_rest_of_the_coast_is_untouch
 
 
 @pytest.fixture(scope="module")
-def t2():
-    return nl.load_scenario("kg_1944-06-07_t02")
-
-
-@pytest.fixture(scope="module")
 def t3(t2):
     import datetime as dt
 
