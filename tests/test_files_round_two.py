@@ -258,17 +258,22 @@ def test_a_lodgement_date_outside_the_campaign_is_refused_at_its_line(tmp_path, 
         records([path])
 
 
+def _one_fact(tmp_path: Path, date: str, source: str) -> Path:
+    """Write a facts file of one fact (its date on line 4, its source on line 7)."""
+    path = tmp_path / "facts_x.yaml"
+    path.write_text(
+        f"sources: {{A: a book}}\nfacts:\n- place: Caen\n  date: '{date}'\n  side: allied\n"
+        f"  event: taken\n  source: {source}\n",
+        encoding="utf-8",
+    )
+    return path
+
+
 def test_a_fact_date_outside_the_campaign_is_refused_at_its_line(tmp_path):
     from normandy_lab.history.facts import facts
 
-    path = tmp_path / "facts_x.yaml"
-    path.write_text(
-        "sources: {A: a book}\nfacts:\n- place: Caen\n  date: '1945-07-09'\n  side: allied\n"
-        "  event: taken\n  source: A\n",
-        encoding="utf-8",
-    )
     with pytest.raises(HistoryError, match=r":4: facts\[0\].date: 1945-07-09 is outside the campaign"):
-        facts([path])
+        facts([_one_fact(tmp_path, "1945-07-09", "A")])
 
 
 def test_an_empty_record_file_is_said_to_be_empty(tmp_path):
@@ -532,14 +537,8 @@ def test_side_by_side_refuses_a_scenario_of_another_day():
 def test_a_fact_citing_an_unknown_source_key_is_refused_at_its_line(tmp_path):
     from normandy_lab.history.facts import facts
 
-    path = tmp_path / "facts_x.yaml"
-    path.write_text(
-        "sources: {A: a book}\nfacts:\n- place: Caen\n  date: '1944-07-09'\n  side: allied\n"
-        "  event: taken\n  source: NOPE\n",
-        encoding="utf-8",
-    )
     with pytest.raises(HistoryError, match=r":7: facts\[0\].source: unknown source key 'NOPE'"):
-        facts([path])
+        facts([_one_fact(tmp_path, "1944-07-09", "NOPE")])
 
 
 def test_a_record_file_that_is_a_list_says_so_at_line_1(tmp_path):

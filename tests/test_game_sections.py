@@ -19,11 +19,18 @@ from typing import Any
 
 import pytest
 import yaml
+from hypothesis import HealthCheck, settings
 
 import normandy_lab as nl
 from normandy_lab.engine import ScenarioError, load_scenario_text
 from normandy_lab.engine.edits import EditError, apply_edit, check_edit
 from normandy_lab.errors import NormandyLabError, RefusedError
+
+# What every property test here shares: no deadline (a load runs the engine), no example database, and no
+# health check on generation that the filters of a game's schema make slow or selective.
+_PROPERTY = settings(
+    deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], database=None
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 BASES = {
@@ -404,14 +411,9 @@ SYSTEMS = ["bfn", "cobra", "kg", "gts"]
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_any_section_drawn_from_the_schema_loads_and_draws_or_is_refused_at_its_line(system):
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import given
 
-    @settings(
-        max_examples=40,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-        database=None,
-    )
+    @settings(_PROPERTY, max_examples=40)
     @given(_sections(system))
     def check(pair):
         _load_or_refuse(system, *pair)
@@ -422,7 +424,7 @@ def test_any_section_drawn_from_the_schema_loads_and_draws_or_is_refused_at_its_
 @pytest.mark.parametrize("system", ["cobra", "kg", "gts"])
 def test_a_schema_valid_value_of_a_marker_with_no_rule_beyond_its_type_always_loads(system):
     """A value the JSON Schema accepts, of a marker whose check is its type and map alone, loads and draws."""
-    from hypothesis import HealthCheck, assume, given, settings
+    from hypothesis import assume, given
 
     jsonschema = pytest.importorskip("jsonschema")
     from normandy_lab.rules.section import section_of
@@ -431,12 +433,7 @@ def test_a_schema_valid_value_of_a_marker_with_no_rule_beyond_its_type_always_lo
     schema = json_schema(KIND[system])
     plain = {name for name, m in section_of(nl.rules.get(system)).items() if m.check is None}
 
-    @settings(
-        max_examples=40,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-        database=None,
-    )
+    @settings(_PROPERTY, max_examples=40)
     @given(_sections(system))
     def check(pair):
         field, value = pair
@@ -483,16 +480,11 @@ SAME_BOTH_WAYS = {
 @pytest.mark.parametrize("system", ["cobra", "kg", "gts"])
 def test_a_marker_is_accepted_by_a_scenario_exactly_when_an_edit_setting_it_is(system):
     """One validation path: a file and a study edit (and so an explorer control) agree on every value."""
-    from hypothesis import HealthCheck, assume, given, settings
+    from hypothesis import assume, given
 
     base = _base(system)
 
-    @settings(
-        max_examples=60,
-        deadline=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-        database=None,
-    )
+    @settings(_PROPERTY, max_examples=60)
     @given(_sections(system))
     def check(pair):
         field, value = pair
