@@ -148,15 +148,20 @@ def main() -> None:
         "weapons_nests": part["weapons_nests"],
         "units": [unit_entry(u) for u in part["units"]],
     }
-    expected = expected_entries(yaml.safe_load(EXPECTED.read_text(encoding="utf-8")))
+    write_with_expected(scenario, EXPECTED, HEADER, OUT)
+
+
+def write_with_expected(scenario: dict, expected_part: Path, header: str, out: Path) -> None:
+    """Add a scenario's expected-out list from its part, flag the units history had cut off, write it."""
+    expected = expected_entries(yaml.safe_load(expected_part.read_text(encoding="utf-8")))
     pocketed = {e["unit"] for e in expected if e["why"] == "history"}
     for entry in scenario["units"]:
         if entry["id"] in pocketed:  # really cut off: what history.compare and the summaries read
             entry["cut_off"] = True
     scenario["expected_out_of_supply"] = expected
-    text = HEADER + yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=110)
-    OUT.write_text(text, encoding="utf-8")
-    print("wrote", OUT)
+    text = header + yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=110)
+    out.write_text(text, encoding="utf-8")
+    print("wrote", out)
 
 
 HEADER_22_7 = """\
@@ -337,15 +342,7 @@ def build_22_7() -> None:
     first = load_scenario_text(yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True))
     place_by_rule(by_rule, on_hex, first)
     scenario["units"] = on_hex + [unit_entry(u, source) for u in by_rule]
-    expected = expected_entries(yaml.safe_load(EXPECTED_22_7.read_text(encoding="utf-8")))
-    pocketed = {e["unit"] for e in expected if e["why"] == "history"}
-    for entry in scenario["units"]:
-        if entry["id"] in pocketed:  # really cut off: what history.compare and the summaries read
-            entry["cut_off"] = True
-    scenario["expected_out_of_supply"] = expected
-    text = HEADER_22_7 + yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True, width=110)
-    OUT_22_7.write_text(text, encoding="utf-8")
-    print("wrote", OUT_22_7)
+    write_with_expected(scenario, EXPECTED_22_7, HEADER_22_7, OUT_22_7)
 
 
 if __name__ == "__main__":
