@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -52,6 +53,41 @@ def write_bytes_atomically(path: str | Path, data: bytes) -> Path:
         raise
     remove_stale_temporaries(target)
     return path
+
+
+def refuse_to_replace(
+    path: str | Path,
+    is_ours: Callable[[Path], bool],
+    what_is_there: Callable[[Path], str],
+    *,
+    overwrite: bool = False,
+    writing: str = "the file",
+) -> Path:
+    """Refuse to write over a file that the writer did not make itself; return the path to write.
+
+    A new path is always fine; a folder or a device never is.  An existing regular file is replaced when
+    ``is_ours`` recognises it (by the mark the project puts in its own files, never by guessing at the
+    user's) or when the user says ``overwrite``.  Anything else raises
+    :class:`~normandy_lab.errors.ExportRefusedError` naming the path, what is there (``what_is_there``) and
+    that nothing was changed.  A link is judged by its target, which the writer follows.
+    """
+    from normandy_lab.errors import ExportRefusedError
+
+    path = Path(path)
+    target = path.resolve() if path.is_symlink() else path
+    if not target.exists():
+        return path
+    if not target.is_file():
+        raise ExportRefusedError(
+            f"{path}: is not a regular file (a folder or a device), so {writing} cannot be written there;"
+            " nothing was changed: choose a file name"
+        )
+    if overwrite or is_ours(target):
+        return path
+    raise ExportRefusedError(
+        f"{path}: {what_is_there(target)} is already there; nothing was changed. Choose another name, move"
+        " the file away, or pass overwrite=True to replace it"
+    )
 
 
 def temporary_prefix(target: Path) -> str:

@@ -26,8 +26,8 @@ from typing import Any
 from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.scenario import SCENARIO_DIR, ScenarioError, load_scenario_text, scenario_path
 from normandy_lab.engine.state import GameState
-from normandy_lab.errors import ExportRefusedError, FileRefusedError
-from normandy_lab.savefile import write_text_atomically
+from normandy_lab.errors import FileRefusedError
+from normandy_lab.savefile import refuse_to_replace, write_text_atomically
 from normandy_lab.yamllines import MAX_FILE_BYTES, read_user_text
 
 FORMAT = "normandy_lab.study/1"
@@ -230,34 +230,19 @@ def _scenario_record(study: Study, study_path: Path) -> dict[str, str]:
     return record
 
 
-def _refuse_to_replace_another_file(path: Path, overwrite: bool) -> None:
-    """Refuse to save a study over a file that is not a study (a scenario, a notebook, a page, ...).
-
-    A study file is recognised by its own mark, the ``format`` it begins with; anything else at the path
-    is the user's and is kept, unless ``overwrite``.
-    """
-    target = path.resolve() if path.is_symlink() else path
-    if not target.exists() or overwrite:
-        if target.exists() and not target.is_file():
-            raise ExportRefusedError(f"{path}: is a folder or a device, not a file; nothing was changed")
-        return
-    if not target.is_file():
-        raise ExportRefusedError(f"{path}: is a folder or a device, not a file; nothing was changed")
+def _study_format(path: Path) -> str:
+    """Return the ``format`` a file holds if it is a study of any version, else ""."""
     try:
-        payload = json.loads(read_user_text(target, StudyError, "study file"))
-        found = str(payload.get("format", "")) if isinstance(payload, dict) else ""
+        payload = json.loads(read_user_text(path, StudyError, "study file"))
     except (StudyError, ValueError, RecursionError, OSError):
-        found = ""
-    if found.startswith(STUDY_FORMATS) and found != FORMAT:  # a study of another version: not ours to rewrite
-        raise ExportRefusedError(
-            f"{path}: a study of another format ({found}) is already there; nothing was changed. Save under "
-            "another name, or pass overwrite=True to replace it with a study of this version"
-        )
-    if not found.startswith(STUDY_FORMATS):
-        raise ExportRefusedError(
-            f"{path}: a file that is not a study is already there; nothing was changed. Choose another "
-            "name, move the file away, or pass overwrite=True to replace it"
-        )
+        return ""
+    found = str(payload.get("format", "")) if isinstance(payload, dict) else ""
+    return found if found.startswith(STUDY_FORMATS) else ""
+
+
+def _what_is_there(path: Path) -> str:
+    found = _study_format(path)
+    return f"a study of another format ({found})" if found else "a file that is not a study"
 
 
 class StudySaveError(StudyError, OSError):
@@ -287,8 +272,15 @@ def save_study(study: Study, path: str | Path, *, overwrite: bool = False) -> Pa
     StudySaveError
         When the file cannot be written; it names the file, and the version saved before is kept.
     """
-    path = Path(path)
-    _refuse_to_replace_another_file(path, overwrite)
+    # A study there (this one or another, pretty or compact) is replaced as any Save does; a study of
+    # another format version, or any other file, only when the user says so.
+    path = refuse_to_replace(
+        path,
+        lambda there: _study_format(there) == FORMAT,
+        _what_is_there,
+        overwrite=overwrite,
+        writing="a study",
+    )
     payload = {
         "format": FORMAT,
         "title": study.title,

@@ -27,7 +27,7 @@ import zlib
 from pathlib import Path
 from typing import Literal
 
-from normandy_lab.errors import ExportRefusedError
+from normandy_lab.savefile import refuse_to_replace
 
 ExportKind = Literal["html", "png", "geopackage"]
 
@@ -142,20 +142,14 @@ def check_export_target(path: str | Path, kind: ExportKind, *, overwrite: bool =
         study, a scenario, a notebook, a page of another program, ...) and ``overwrite`` is not set.
         Nothing at ``path`` is changed.
     """
-    path = Path(path)
-    target = path.resolve() if path.is_symlink() else path  # the writer follows a link to its target
-    if not target.exists():
-        return path
     what = _WHAT[kind]
-    if not target.is_file():
-        raise ExportRefusedError(
-            f"{path}: is not a regular file (a folder or a device), so the {what} cannot be written there;"
-            " nothing was changed: choose a file name"
-        )
-    if overwrite or is_marked_export(target, kind):
-        return path
-    raise ExportRefusedError(
-        f"{path}: a file that this export did not write is already there (a study, a scenario or any"
-        f" other file of yours is never replaced by an exported {what}); nothing was changed. Choose"
-        " another name, move the file away, or pass overwrite=True to replace it"
+    return refuse_to_replace(
+        path,
+        lambda target: is_marked_export(target, kind),
+        lambda _: (
+            "a file that this export did not write (a study, a scenario or any other file of yours is never"
+            f" replaced by an exported {what})"
+        ),
+        overwrite=overwrite,
+        writing=f"the {what}",
     )
