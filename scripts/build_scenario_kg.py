@@ -238,11 +238,14 @@ def _placement_anchors(rule: str, placed: list[dict], g, terrain, hexsides) -> t
 
 
 def place_by_rule(units: list[dict], placed: list[dict], state) -> None:
-    """Give each unit placed by a rule a hex: the rule's candidate hex holding the fewest friendly units.
+    """Give each unit placed by a rule a hex: the rule's candidate hex a player would take.
 
     Candidates: land hexes within the rule's radius of its anchors, held by no enemy unit and in no enemy
-    zone of control (a unit stacked with a friend takes the friend's hex); ties go to the hex nearest an
-    anchor, then to the lowest id.  Units are placed in the part's order, each counted where it stands.
+    zone of control (a unit stacked with a friend takes the friend's hex).  A player keeps a unit he may place
+    anywhere within reach of his own army's HQs, so a candidate within the standard rules' 6 hexes (11.4.1)
+    of a friendly HQ of the unit's army comes first; then the hex holding the fewest friendly units, then the
+    hex nearest an anchor, then the lowest id.  Units are placed in the part's order, each counted where it
+    stands.
     """
     from normandy_lab.engine.zoc import zoc_mask
     from normandy_lab.grids import grid
@@ -257,7 +260,13 @@ def place_by_rule(units: list[dict], placed: list[dict], state) -> None:
     for u in placed:
         held[u["side"]].add(g.index(u["hex"]))
         count[g.index(u["hex"])] = count.get(g.index(u["hex"]), 0) + 1
+    reach = state.rules.supply["standard_unit_range"]
     for unit in units:
+        army = _army(unit)
+        hqs = [
+            u["hex"] for u in placed
+            if u.get("status", "active") == "active" and u["type"] == "hq" and _army(u) == army
+        ]  # fmt: skip
         anchors, radius, how = _placement_anchors(unit["placement"], placed, g, terrain, tmap.hexsides)
         enemy = "german" if unit["side"] == "allied" else "allied"
         candidates = []
@@ -267,17 +276,26 @@ def place_by_rule(units: list[dict], placed: list[dict], state) -> None:
                 if terrain[h] == SEA or h in held[enemy] or (radius > 0 and zoc[enemy][h]):
                     continue
                 near = min(g.distance(str(g._ids[h]), str(g._ids[x])) for x in anchors)
-                candidates.append((count.get(h, 0), near, str(g._ids[h]), h))
+                beyond = all(g.distance(str(g._ids[h]), q) > reach for q in hqs)
+                candidates.append((beyond, count.get(h, 0), near, str(g._ids[h]), h))
         if not candidates:
             raise ValueError(f"{unit['id']}: no hex satisfies {unit['placement']!r}")
-        _, _, hex_id, h = min(candidates)
+        _, _, _, hex_id, h = min(candidates)
         unit["hex"] = hex_id
         unit["note"] = "; ".join(
             x for x in (f"placed by rule: {unit['placement']}; hex chosen by the build script as {how}, "
-                        "holding the fewest friendly units", unit.get("note", "")) if x
+                        f"within {reach} hexes of an HQ of its army where one is, holding the fewest "
+                        "friendly units", unit.get("note", "")) if x
         )  # fmt: skip
         count[h] = count.get(h, 0) + 1
         held[unit["side"]].add(h)
+
+
+def _army(unit: dict) -> str:
+    """Return the army a unit draws on: the US, the Commonwealth (British, Canadian, Polish) or German."""
+    if unit["side"] == "german":
+        return "german"
+    return "US" if unit["nationality"] in ("US", "FR") else "Commonwealth"
 
 
 def _within(g, hex_id: str, radius: int) -> list[str]:
