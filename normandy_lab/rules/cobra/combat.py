@@ -20,9 +20,10 @@ from typing import Any
 import numpy as np
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.rules.cobra.data import ARMIES as ALLIED_ARMIES
 
 SP_COST = {"allied": 1, "german": 2}  # 11.0a-b
-ARMIES = {"US": "US", "FR": "US", "UK": "UK", "CA": "UK", "PL": "UK", "DE": "DE"}  # 8.1d-e; SP pools 11.2
+ARMIES = {**ALLIED_ARMIES, "DE": "DE"}  # 2.3.4, 8.1d-e; SP pools 11.2
 
 
 def odds(attack: int, defense: int) -> str:

@@ -79,6 +79,16 @@ WEATHER_EFFECTS = {
 HISTORICAL_WEATHER = {"1944-06-06": "Clear", "1944-06-07": "Overcast"}
 
 # -- units (2.3, 8.5, 7.0, 9.0) ------------------------------------------------------------------
+# 2.3.4: "US" means the American and French units, "British" the British, Canadian and Polish ones,
+# unless a rule says otherwise; so the Allied armies every rule reads (5.9, 6.0-6.1, 8.1d-e, 11.2).
+ARMIES = {"US": "US", "FR": "US", "UK": "UK", "CA": "UK", "PL": "UK"}
+
+
+def army_of(unit) -> str | None:
+    """Return the Allied army a unit counts in, ``"US"`` or ``"UK"`` (2.3.4), None for a German unit."""
+    return ARMIES.get(unit.nationality)
+
+
 UNIT_TYPES = ("infantry", "parachute", "armor", "mech_infantry", "recon", "flak", "delay", "hq")
 SIZES = ("battalion", "regiment", "brigade", "division", "corps_hq")
 # 8.5: battalions, delay units and HQs have 1 step; regiments and brigades 2; Allied infantry divisions 4.
@@ -195,6 +205,7 @@ RULE_NOTES = {
 }
 
 __all__ = [
+    "ARMIES",
     "HISTORICAL_WEATHER",
     "MARKERS",
     "MAX_STEPS",
@@ -212,6 +223,7 @@ __all__ = [
     "UNIT_DEFAULTS",
     "UNIT_TYPES",
     "WEATHER_EFFECTS",
+    "army_of",
     "turn_dates",
     "turn_of",
 ]

@@ -15,8 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from normandy_lab.rules.cobra.data import ARMIES
+
 WHOLE = 6  # sixths of a division
-BRITISH = ("UK", "CA")
+# 2.3.4: "British" takes in the Canadian and Polish units, "US" the French ones.
+BRITISH = tuple(n for n, army in ARMIES.items() if army == "UK")
+US = tuple(n for n, army in ARMIES.items() if army == "US")
 
 
 def _share(unit: Any) -> int:
@@ -45,8 +49,8 @@ def _free(units: list[Any]) -> set[str]:
             if u.nationality in BRITISH and u.size == "brigade" and u.type == "armor" and not u.formation
         ]
         free.update(u.id for u in independent[:1])
-    if any(u.size == "division" and u.nationality == "US" for u in units):
-        cavalry = [u for u in units if u.nationality == "US" and u.type == "recon" and u.size == "regiment"]
+    if any(u.size == "division" and u.nationality in US for u in units):
+        cavalry = [u for u in units if u.nationality in US and u.type == "recon" and u.size == "regiment"]
         free.update(u.id for u in cavalry[:1])
     return free
 

@@ -34,16 +34,16 @@ from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.gamemap import game_map
 from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
+from normandy_lab.rules.cobra.data import army_of
 from normandy_lab.rules.cobra.metric import N_LAYERS, SCALE, LineEdges, count_of, distance_limit, line_moves
 from normandy_lab.terrain import terrain_map
 
 SIDES = ("allied", "german")
-ARMIES = {"US": "US", "FR": "US", "UK": "UK", "CA": "UK", "PL": "UK"}  # the two Allied armies (8.1d-e)
 
 
 def _army(unit: Any) -> str | None:
-    """Return the Allied army a unit belongs to (US or UK), None for a German unit."""
-    return ARMIES.get(unit.nationality)
+    """Return the Allied army a unit belongs to (US or UK, 2.3.4), None for a German unit."""
+    return army_of(unit)
 
 
 def _groups(state: GameState) -> list[tuple[str, str | None]]:

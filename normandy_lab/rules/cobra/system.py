@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from normandy_lab.rules.base import Disengaging, RuleSet, no_marker_edit
-from normandy_lab.rules.cobra.data import MAX_STEPS, STRENGTH_PER_STEP, turn_dates, turn_of
+from normandy_lab.rules.cobra.data import MAX_STEPS, STRENGTH_PER_STEP, army_of, turn_dates, turn_of
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
@@ -199,7 +199,8 @@ class CobraRules(RuleSet):
 
         The boundary is the column of map A the ``army_boundary`` marker names (and the same column of
         map B, ten more: B35 runs on from A25, 5.9a); US units may not end a move more than one hex east
-        of it, British and Canadian units more than one hex west; once extended (5.9.1b-d), the same
+        of it, British units more than one hex west (2.3.4: French units count as US, Canadian and Polish
+        ones as British); once extended (5.9.1b-d), the same
         across the extension (:mod:`.boundary`).  A move may pass through a full hex but not end in it
         (6.0a-b, 6.2).
         """
@@ -214,10 +215,12 @@ class CobraRules(RuleSet):
         east = int(offsets[hex_index])
         boundary = state.markers["army_boundary"]
         where = f"the army boundary (column A{boundary:02d})"
-        if unit.nationality == "US" and east > 1:
-            return f"a US unit may not end a move more than one hex east of {where} (5.9b)"
-        if unit.nationality in ("UK", "CA") and east < -1:
-            return f"a British unit may not end a move more than one hex west of {where} (5.9c)"
+        army = army_of(unit)  # 2.3.4: French units are US, Canadian and Polish ones British
+        counted = "" if unit.nationality in ("US", "UK") else f" ({unit.nationality} counts as {army}, 2.3.4)"
+        if army == "US" and east > 1:
+            return f"a US unit{counted} may not end a move more than one hex east of {where} (5.9b)"
+        if army == "UK" and east < -1:
+            return f"a British unit{counted} may not end a move more than one hex west of {where} (5.9c)"
         return None
 
     def _stacking_end(self, state: GameState, unit: Any, hex_index: int) -> str | None:
