@@ -6,11 +6,13 @@ said in our own words.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import normandy_lab as nl
 from normandy_lab.engine.movement import check_move
 from normandy_lab.engine.state import Unit
+from normandy_lab.rules import get
 
 
 def _unit(uid, side, hex_id, **kw) -> Unit:
@@ -61,3 +63,24 @@ def test_2_3_4_the_armies_of_every_rule_are_one_table():
     assert {n: combat.ARMIES[n] for n in ARMIES} == ARMIES  # 8.1d-e: who attacks with whom
     assert set(stacking.BRITISH) == {"UK", "CA", "PL"} and set(stacking.US) == {"US", "FR"}  # 6.0c, 6.1
     assert army_of(_unit("D", "german", "A0101")) is None
+
+
+# -- 5.2a: Flak moves as infantry -----------------------------------------------------------------------
+
+
+def test_5_2a_flak_is_considered_infantry_for_movement_though_its_ma_is_12(gt15):
+    from normandy_lab.network import edge_arrays
+    from normandy_lab.rules.cobra.system import moves_mechanized
+
+    cobra = get("cobra")
+    g, e = nl.grid("cobra"), edge_arrays("cobra")
+    flak = _unit("DE-F", "german", "A4102", type="flak", mechanized=True)  # the flag the scenarios give it
+    armour = _unit("DE-A", "german", "A4102", type="armor", mechanized=True)
+    state = gt15.evolve(units=(flak, armour), weather="Storm")
+    step = int(np.nonzero((e.src == g.index("A4102")) & (e.dst == g.index("A4103")))[0][0])  # into marsh
+    flak_costs = cobra.movement_costs(state, flak, True, 12.0).cost
+    armour_costs = cobra.movement_costs(state, armour, True, 8.0).cost
+    assert np.isnan(armour_costs[step])  # 5.2f/5.6c: a mechanized unit enters marsh only by a road
+    assert flak_costs[step] == 12.0  # an infantry unit may: the marsh takes its whole allowance
+    assert not moves_mechanized(flak) and moves_mechanized(armour)
+    assert cobra.movement_allowance(state, flak, True, False) == 12.0  # the MA stays 12

@@ -365,7 +365,8 @@ class CobraRules(RuleSet):
 
         Along a road (a standing bridge where it crosses water) the road's cost, terrain and river
         ignored (5.6a); off the roads the hex's cost (a city at clear, 5.6b) plus the river crossed
-        (5.6); a mechanized unit enters and leaves marsh only along a road (5.6c).
+        (5.6); a mechanized unit enters and leaves marsh only along a road (5.6c).  Flak units move as
+        infantry, their MA of 12 notwithstanding (5.2a, Important: :func:`moves_mechanized`).
         """
         from normandy_lab.engine.movement import lookup_costs
         from normandy_lab.network import edge_arrays
@@ -374,7 +375,8 @@ class CobraRules(RuleSet):
 
         tmap = terrain_map(self.system, progress=False)
         e = edge_arrays(self.system)
-        cls = "mechanized" if unit.mechanized else "infantry"
+        mechanized = moves_mechanized(unit)  # 5.2a: Flak moves as infantry
+        cls = "mechanized" if mechanized else "infantry"
         settlement = tmap.hexes["settlement"].to_numpy()
         terrain = tmap.hexes["terrain"].to_numpy()
         label = np.where(settlement == "City", "City", terrain).astype(object)
@@ -385,7 +387,7 @@ class CobraRules(RuleSet):
         base = lookup_costs(label, self.terrain_cost[cls], ma)[e.dst]
         extra = lookup_costs(feature, self.terrain_cost["hexside"], 0.0)
         off_road = base + np.where(feature != "", np.nan_to_num(extra), 0.0)
-        if unit.mechanized:
+        if mechanized:
             off_road[terrain[e.src] == "Marsh"] = np.nan  # 5.6c: out of a marsh only along a road
         along = np.where(e.road >= 2, self.road_cost["major"], self.road_cost["minor"])
         cost = np.where(on_road, along, off_road)
@@ -492,6 +494,16 @@ class CobraRules(RuleSet):
         from normandy_lab.rules.cobra.supply import determine
 
         return determine(state)
+
+
+def moves_mechanized(unit: Any) -> bool:
+    """Tell whether ``unit`` moves as a mechanized unit: as its flag says, but Flak as infantry (5.2a).
+
+    5.2a, Important: Flak units, with an MA of 12, "are considered infantry units for movement purposes":
+    infantry terrain costs, marsh off the roads, no move in the Mechanized Movement Phase.  The unit's own
+    ``mechanized`` flag is left as it is (it is part of a saved study's state).
+    """
+    return bool(unit.mechanized) and unit.type != "flak"
 
 
 @lru_cache(maxsize=4)
