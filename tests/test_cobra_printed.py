@@ -84,3 +84,26 @@ def test_5_2a_flak_is_considered_infantry_for_movement_though_its_ma_is_12(gt15)
     assert flak_costs[step] == 12.0  # an infantry unit may: the marsh takes its whole allowance
     assert not moves_mechanized(flak) and moves_mechanized(armour)
     assert cobra.movement_allowance(state, flak, True, False) == 12.0  # the MA stays 12
+
+
+# -- 9.1d: an HQ adds nothing to a stack's defence -------------------------------------------------------
+
+
+def test_9_1d_an_hq_stacked_with_a_combat_unit_adds_nothing_to_the_defence_27_to_9_is_3_to_1(gt15):
+    from normandy_lab.rules.cobra.combat import possible_attacks
+
+    hq = dict(type="hq", size="corps_hq", hq="corps", steps=1, mechanized=True)
+    regiment = _unit("DE-R", "german", "A2010", attack=9)
+    attackers = [_unit(f"US-{n}", "allied", "A2009", size="regiment", attack=9) for n in range(3)]
+
+    def attack(*defenders):
+        state = _at(gt15, "Allied Combat", *attackers, *defenders)
+        assert all(nl.supply(state)[u.id].general for u in (*attackers, *defenders))
+        (only,) = [a for a in possible_attacks(state, "allied") if a["defender_hex"] == "A2010"]
+        return only["attack"], only["defense"], only["odds"]
+
+    assert attack(regiment) == (27, 9, "3:1")
+    # "If stacked with a combat unit, they contribute no combat strength to the total strength of the defense"
+    assert attack(regiment, _unit("DE-HQ", "german", "A2010", **hq)) == (27, 9, "3:1")
+    # "if attacked alone in a hex, they defend with a strength of one"
+    assert attack(_unit("DE-HQ", "german", "A2010", **hq)) == (27, 1, "27:1")

@@ -5,7 +5,8 @@ mix: US and French units attack together, British, Canadian and Polish units tog
 (8.1d-e).  Each attack is listed with its strengths and odds (8.4: attack over defence, rounded in the
 defender's favour) as it would go in with supply points, and without them: an attack costs the Allies 1
 SP from the pool of the attacking army, the Germans 2 (11.0a-b, 11.2), and an attack made without SP
-counts its units out of supply, at half strength (10.0b, 10.6).  Once the Cotentin is cut off,
+counts its units out of supply, at half strength (10.0b, 10.6).  An HQ stacked with a combat unit adds nothing
+to the defence; HQs alone defend with one (9.1d).  Once the Cotentin is cut off,
 Cherbourg supplies one German attack a game turn (17.3.5g): an attack with a unit whose line runs to a
 Cherbourg city hex says so, and the player picks which.  The Combat Results Table's body is printed on the
 map (GAP): the attack is not rolled.  The Allied command limits (11.3) are compared with the attacks on offer
@@ -78,6 +79,18 @@ def naval_words(distance: int) -> str:
     return "out of naval range (14.4c-d)"
 
 
+def _defense(state: GameState, defenders: list[Any], report: Any) -> int:
+    """Return a hex's defence strength: its combat units'; HQs add nothing to them (9.1d).
+
+    9.1d: an HQ stacked with a combat unit contributes no strength to the defence; HQs attacked alone in
+    a hex defend with one (their strength by :meth:`unit_strength`, a step of 1).
+    """
+    rules = state.rules
+    combat_units = [u for u in defenders if u.hq is None]
+    counted = combat_units or defenders
+    return sum(rules.unit_strength(state, u, report[u.id].general)[1] for u in counted)
+
+
 def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
     """List the attacks ``side`` could make now, each with its odds with and without supply points."""
     from normandy_lab.engine.supply import supply
@@ -100,7 +113,7 @@ def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
         armies: dict[str, list] = {}
         for u in near:
             armies.setdefault(ARMIES[u.nationality], []).append(u)
-        defense = sum(rules.unit_strength(state, u, report[u.id].general)[1] for u in defenders)
+        defense = _defense(state, defenders, report)
         for army, attackers in sorted(armies.items()):
             with_sp = sum(rules.unit_strength(state, u, report[u.id].general)[0] for u in attackers)
             without_sp = sum(rules.unit_strength(state, u, False)[0] for u in attackers)
