@@ -107,3 +107,20 @@ def test_9_1d_an_hq_stacked_with_a_combat_unit_adds_nothing_to_the_defence_27_to
     assert attack(regiment, _unit("DE-HQ", "german", "A2010", **hq)) == (27, 9, "3:1")
     # "if attacked alone in a hex, they defend with a strength of one"
     assert attack(_unit("DE-HQ", "german", "A2010", **hq)) == (27, 1, "27:1")
+
+
+# -- 17.3.11: delay units exert a ZOC --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", ["battalion", "regiment"])
+def test_17_3_11_a_delay_unit_possesses_a_zoc_whatever_its_size(gt15, size):
+    from normandy_lab.engine.lines import Situation, blocked_mask
+    from normandy_lab.engine.zoc import zoc_mask
+
+    delay = _unit("DE-DLY", "german", "A2010", type="delay", size=size, steps=1, ma=6)
+    assert get("cobra").exerts_zoc(delay)
+    state = gt15.evolve(units=(delay, _unit("US-R", "allied", "A0101")))
+    g = nl.grid("cobra")
+    assert zoc_mask(state, "german")[g.index("A2009")]
+    # 10.3b2: an EZOC "including German delay units" blocks an Allied line
+    assert blocked_mask(state, "allied", Situation.of(state))[g.index("A2009")]

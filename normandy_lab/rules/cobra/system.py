@@ -321,7 +321,13 @@ class CobraRules(RuleSet):
         return results
 
     def exerts_zoc(self, unit: Any) -> bool:
-        """Every unit but HQs, battalions and Flak exerts a ZOC (7.0)."""
+        """Every unit but HQs, battalions and Flak exerts a ZOC (7.0); a delay unit always does (17.3.11).
+
+        17.3.11: "Each delay unit possesses a ZOC", by what it is, whatever size a scenario gives it (a
+        remnant the size of a battalion or less).
+        """
+        if unit.type == "delay":
+            return True
         return unit.hq is None and unit.size != "battalion" and unit.type != "flak"
 
     def zoc_exempt(self, state: GameState) -> frozenset[str]:
