@@ -124,3 +124,30 @@ def test_17_3_11_a_delay_unit_possesses_a_zoc_whatever_its_size(gt15, size):
     assert zoc_mask(state, "german")[g.index("A2009")]
     # 10.3b2: an EZOC "including German delay units" blocks an Allied line
     assert blocked_mask(state, "allied", Situation.of(state))[g.index("A2009")]
+
+
+# -- 5.2h: the Dives closed to mechanized movement ------------------------------------------------------
+
+
+def test_5_2h_mechanized_units_may_not_cross_the_unbridged_dives_of_a4101_to_a4106(gt15):
+    from normandy_lab.network import edge_arrays
+
+    cobra = get("cobra")
+    g, e = nl.grid("cobra"), edge_arrays("cobra")
+
+    def step(a, b):
+        return int(np.nonzero((e.src == g.index(a)) & (e.dst == g.index(b)))[0][0])
+
+    armour = _unit("DE-A", "german", "A4202", type="armor", mechanized=True, ma=8)
+    infantry = _unit("DE-I", "german", "A4202")
+    state = gt15.evolve(units=(armour, infantry), weather="Storm")
+    unbridged, bridged = step("A4202", "A4102"), step("A4201", "A4101")  # the second carries a road bridge
+    armour_costs = cobra.movement_costs(state, armour, True, 8.0).cost
+    assert np.isnan(armour_costs[unbridged]) and np.isnan(armour_costs[step("A4102", "A4202")])
+    assert not np.isnan(armour_costs[bridged])
+    assert not np.isnan(cobra.movement_costs(state, infantry, True, 4.0).cost[unbridged])  # infantry may
+    hexside = "A4101|A4201"
+    blown = cobra.movement_costs(state.evolve(destroyed_bridges=frozenset({hexside})), armour, True, 8.0).cost
+    assert np.isnan(blown[bridged])  # a destroyed bridge leaves the hexside unbridged
+    move = check_move(nl.step_to(state, "German Initial Movement"), "DE-A", "A4102")
+    assert move.path[:2] != ["A4202", "A4102"]  # round by a bridge, if at all

@@ -371,7 +371,9 @@ class CobraRules(RuleSet):
 
         Along a road (a standing bridge where it crosses water) the road's cost, terrain and river
         ignored (5.6a); off the roads the hex's cost (a city at clear, 5.6b) plus the river crossed
-        (5.6); a mechanized unit enters and leaves marsh only along a road (5.6c).  Flak units move as
+        (5.6); a mechanized unit enters and leaves marsh only along a road (5.6c), and crosses none of
+        the unbridged Dives hexsides of A4101 to A4106 (5.2h; a destroyed bridge leaves its hexside
+        unbridged).  Flak units move as
         infantry, their MA of 12 notwithstanding (5.2a, Important: :func:`moves_mechanized`).
         """
         from normandy_lab.engine.movement import lookup_costs
@@ -395,6 +397,7 @@ class CobraRules(RuleSet):
         off_road = base + np.where(feature != "", np.nan_to_num(extra), 0.0)
         if mechanized:
             off_road[terrain[e.src] == "Marsh"] = np.nan  # 5.6c: out of a marsh only along a road
+            off_road[_dives_unbridged(self, destroyed[e.side])] = np.nan  # 5.2h
         along = np.where(e.road >= 2, self.road_cost["major"], self.road_cost["minor"])
         cost = np.where(on_road, along, off_road)
         return MoveCosts(cost, label, on_road, np.zeros(len(cost), dtype=bool), feature)
@@ -500,6 +503,23 @@ class CobraRules(RuleSet):
         from normandy_lab.rules.cobra.supply import determine
 
         return determine(state)
+
+
+def _dives_unbridged(rules: Any, destroyed: np.ndarray) -> np.ndarray:
+    """Return, per directed edge, whether it crosses 5.2h's Dives without a standing bridge.
+
+    5.2h: "Unbridged Dives River hexsides from A4101 to A4106, inclusive, may not be crossed by mechanized
+    units": the Dives hexsides of those six hexes (the ones 10.3b3 closes to lines, ``supply.line_edges``)
+    that carry no bridge, or whose bridge is destroyed (``destroyed``, per edge).
+    """
+    from normandy_lab.network import edge_arrays
+    from normandy_lab.terrain import terrain_map
+
+    e = edge_arrays(rules.system)
+    names = terrain_map(rules.system, progress=False).hexsides["water_name"].fillna("").to_numpy()[e.side]
+    six = np.isin(grid_of(rules.system)._ids, list(rules.supply["dives_hexes"]))
+    dives = (np.char.find(names.astype(str), "Dives") >= 0) & (six[e.src] | six[e.dst])
+    return dives & ~((e.road_bridge | e.rail_bridge) & ~destroyed)
 
 
 def moves_mechanized(unit: Any) -> bool:
