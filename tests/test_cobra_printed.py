@@ -6,6 +6,8 @@ said in our own words.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -151,3 +153,55 @@ def test_5_2h_mechanized_units_may_not_cross_the_unbridged_dives_of_a4101_to_a41
     assert np.isnan(blown[bridged])  # a destroyed bridge leaves the hexside unbridged
     move = check_move(nl.step_to(state, "German Initial Movement"), "DE-A", "A4102")
     assert move.path[:2] != ["A4202", "A4102"]  # round by a bridge, if at all
+
+
+# -- 4.0 and 5.2c: who moves in a Mechanized Movement Phase ---------------------------------------------
+
+
+def test_4_0_only_panzer_panzergrenadier_and_hq_units_move_in_the_german_mechanized_movement_phase(gt15):
+    cobra = get("cobra")
+    units = {
+        "infantry": _unit("DE-I", "german", "A2010", ma=6),
+        "armor": _unit("DE-P", "german", "A2012", type="armor", mechanized=True, ma=6),
+        "mech_infantry": _unit("DE-PG", "german", "A2014", type="mech_infantry", mechanized=True, ma=6),
+        "hq": _unit("DE-HQ", "german", "A2016", type="hq", size="corps_hq", hq="corps", steps=1,
+                    mechanized=True, ma=6),
+        "flak": _unit("DE-F", "german", "A2018", type="flak", mechanized=True),  # 5.2a: infantry
+        "delay": _unit("DE-D", "german", "A2020", type="delay", size="battalion", steps=1),
+    }  # fmt: skip
+    storm = gt15.evolve(weather="Storm")  # 5.3b: the whole MA in storms
+    initial = _at(storm, "German Initial Movement", *units.values())
+    mech = _at(storm, "German Mechanized Movement", *units.values())
+    moves = {kind: cobra.movement_allowance(mech, u, True, False) for kind, u in units.items()}
+    assert moves == {"infantry": 0, "armor": 6, "mech_infantry": 6, "hq": 6, "flak": 0, "delay": 0}
+    assert all(cobra.movement_allowance(initial, u, True, False) > 0 for u in units.values())
+    refused = check_move(mech, "DE-I", "A2011")
+    assert not refused.legal and "no movement allowance" in refused.reason
+    assert check_move(mech, "DE-P", "A2013").legal
+
+
+def test_5_2c_british_and_canadian_infantry_divisions_move_two_thirds_6_mp_in_the_allied_mechanized_phase(
+    gt15,
+):
+    cobra = get("cobra")
+    division = dict(type="infantry", size="division", steps=4)
+    british = _unit("UK-ID", "allied", "A3010", nationality="UK", **division)
+    canadian = _unit("CA-ID", "allied", "A3012", nationality="CA", **division)
+    us = _unit("US-ID", "allied", "A2010", **division)
+    para = _unit("UK-PARA", "allied", "A3014", nationality="UK", type="parachute", size="brigade")
+    armour = _unit(
+        "UK-AB", "allied", "A3016", nationality="UK", type="armor", size="brigade", mechanized=True
+    )
+    state = _at(gt15, "Allied Mechanized Movement", british, canadian, us, para, armour)
+    initial = _at(gt15, "Allied Initial Movement", british, canadian, us, para, armour)
+
+    def ma(s, u, supplied=True):
+        return cobra.movement_allowance(s, u, supplied, False)
+
+    # "up to two-thirds (6 MP) of their printed MA": the printed MA is 9 (RECONSTRUCTED from this sentence)
+    assert ma(initial, british) == ma(initial, canadian) == 9
+    assert ma(state, british) == ma(state, canadian) == 6
+    assert ma(state, british, supplied=False) == 3  # 10.6 halves the 5.2c allowance
+    assert ma(state, us) == 0 and ma(state, para) == 0  # infantry: "No other units may be moved"
+    assert ma(state, armour) == ma(initial, armour) == 8
+    assert ma(state, replace(british, ma=6)) == 4  # two-thirds of a printed 6

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 # does not have yet: the Cherbourg fortress outline is on the printed map only).
 NO_ZOC_CITIES = ("Caen", "Cherbourg")
 DISENGAGE_MP = 2.0  # 5.5: on top of the terrain cost of the hex entered
+# RECONSTRUCTED from 5.2c: a British or Canadian infantry division moves "up to two-thirds (6 MP) of
+# their printed MA" in the Allied Mechanized Movement Phase, so its printed MA is 9.
+BRITISH_INFANTRY_DIVISION_MA = 9
 # 5.5 exception: the terrain a German unit may always disengage from and into, one hex (bocage, light
 # and heavy forest; the derived map's Light Woods stand for both forests).
 COVER_TERRAIN = ("Bocage", "Light Woods")
@@ -355,8 +358,21 @@ class CobraRules(RuleSet):
         return ~edges.all_sea & ~major & ~_no_zoc_hexes(self.system)[edges.dst]
 
     def movement_allowance(self, state: GameState, unit: Any, in_supply: bool, isolated: bool) -> float:
-        """Return the MA: halved out of supply (10.6), then the German weather fraction, rounded up (5.3b)."""
-        ma = float(unit.ma if unit.ma is not None else self.unit_defaults[unit.type]["ma"])
+        """Return the MA in this phase (4.0, 5.2c), halved out of supply (10.6), by weather (5.3b); round up.
+
+        In a Mechanized Movement Phase only the mechanized units and HQs move (4.0: the German panzer,
+        panzergrenadier and HQ units; the Allied mechanized and HQ units; Flak moves as infantry, 5.2a), and
+        the British and Canadian infantry divisions up to two-thirds of their printed MA (5.2c, the text's
+        "(6 MP)"; Polish units are British, 2.3.4); every other unit has none.
+        """
+        from normandy_lab.engine.sequence import current_phase
+
+        ma = float(printed_ma(self, unit))
+        if current_phase(state).kind == "mech_movement":
+            if british_infantry_division(unit):
+                ma = float(math.ceil(ma * 2 / 3 - 1e-9))  # 5.2c: 9 gives 6
+            elif not moves_mechanized(unit):
+                return 0.0  # 4.0 (5a-b): "No other units may be moved during this phase"
         if not in_supply:
             ma /= 2
         if unit.side == "german":
@@ -520,6 +536,26 @@ def _dives_unbridged(rules: Any, destroyed: np.ndarray) -> np.ndarray:
     six = np.isin(grid_of(rules.system)._ids, list(rules.supply["dives_hexes"]))
     dives = (np.char.find(names.astype(str), "Dives") >= 0) & (six[e.src] | six[e.dst])
     return dives & ~((e.road_bridge | e.rail_bridge) & ~destroyed)
+
+
+def british_infantry_division(unit: Any) -> bool:
+    """Tell whether ``unit`` is one of 5.2c's British (or Canadian, or Polish: 2.3.4) infantry divisions."""
+    return (
+        army_of(unit) == "UK" and unit.size == "division" and unit.type == "infantry" and not unit.mechanized
+    )
+
+
+def printed_ma(rules: Any, unit: Any) -> int:
+    """Return a unit's printed MA: its own, else its type's RECONSTRUCTED default (``data.UNIT_DEFAULTS``).
+
+    A British or Canadian infantry division's default is 9 (RECONSTRUCTED from 5.2c: two-thirds of its
+    printed MA is "(6 MP)"); the counters themselves are not in the text.
+    """
+    if unit.ma is not None:
+        return int(unit.ma)
+    if british_infantry_division(unit):
+        return BRITISH_INFANTRY_DIVISION_MA
+    return int(rules.unit_defaults[unit.type]["ma"])
 
 
 def moves_mechanized(unit: Any) -> bool:
