@@ -18,7 +18,7 @@ from normandy_lab.engine.reasons import EXEMPT, NOT_DESIGNATED
 from normandy_lab.engine.state import Unit
 from normandy_lab.errors import RefusedError
 from normandy_lab.rules.gts.air import kept_out_probability, roll_interdiction
-from normandy_lab.rules.gts.data import LZ_4, US_DIVISIONS
+from normandy_lab.rules.gts.data import LZ_4, US_DIVISIONS, UTAH_REINFORCEMENT_HEXES
 from normandy_lab.rules.gts.paths import linked_up, remount_path
 
 SMALL = Path(__file__).parent / "data" / "gts_utah_1944-06-08_small.yaml"
@@ -109,8 +109,8 @@ def test_17_6_link_up_runs_on_the_real_roads_to_the_beach(june8):
     assert result.path[0] in LZ_4 and result.ok
     g = nl.grid("gts")
     assert all(g.distance(a, b) == 1 for a, b in zip(result.path, result.path[1:], strict=False))
-    beach = {"17.026", "17.027", "18.026", "19.025"}
-    assert result.path[-1] in beach or any(g.canonical(n) in beach for n in g.neighbors(result.path[-1]))
+    # 17.6: "to the Utah Beach Reinforcement hex": the road path ends on one (the causeways' shore ends).
+    assert result.path[-1] in UTAH_REINFORCEMENT_HEXES
     # A German battalion on that road: the link-up goes round, or names the hex that holds it.
     block = result.path[len(result.path) // 2]
     around = linked_up(june8.evolve(hypothetical_82nd=True, units=(*june8.units, _german("DE-X", block))))

@@ -13,6 +13,7 @@ from normandy_lab.rules.base import ControlSpec
 from normandy_lab.rules.gts.data import (
     MARKERS,
     OPTIONS,
+    READINGS,
     RULE_NOTES,
     SEQUENCE,
     SIZES,
@@ -71,4 +72,4 @@ GTS_RULES = GtsRules(
     size_marks={"company": "I", "battalion": "II", "regiment": "III", "division_hq": "XX", "corps_hq": "XXX"},
 )  # fmt: skip
 
-__all__ = ["GTS_RULES", "GtsRules"]
+__all__ = ["GTS_RULES", "READINGS", "GtsRules"]

@@ -9,6 +9,7 @@ never filled in as if it were the book's.
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from normandy_lab.rules.base import Phase, SupplyState
 
@@ -80,10 +81,25 @@ NINETIETH_RELEASED = dt.datetime(1944, 6, 8, 7, 0)  # 17.4: restricted "until 07
 # 17.6: the 82nd's supply drop zones in the hypothetical scenarios (LZ 4, LZ 5; 3.2's hex lists).
 LZ_4 = ("87.042", "88.042", "88.043", "89.041", "89.042")
 LZ_5 = ("81.040", "81.041", "82.041", "82.042")
-# The Utah Beach Reinforcement hex is on the scenario maps (not in the text: GAP).  INFERRED: the beach
-# hexes where the 4th ID actually landed (4.5.2: Tare Green 18.026, 19.025; Uncle Red 17.026, 17.027),
-# the reinforcement hexes "on that Beach Overlay" (4.3.2) as the landings used them.
-UTAH_REINFORCEMENT_HEXES = ("17.026", "17.027", "18.026", "19.025")
+# The Utah Beach Reinforcement hexes are printed on the Beach Overlay and the scenario maps (GAP).  INFERRED
+# from what the text asks of them, one for each of the four Utah causeways (2.3.7: "treated just as Roads";
+# the exit roads of maps/geography/roads_1944.yaml, each with its source): the first hex of the exit road
+# off the beach.  Why those hexes:
+# * 4.1.4: once the beach is cleared "reinforcements are simply placed on a reinforcement hex near the
+#   shore", and "all Beach hexes become out of play": a land hex by the shore, not a Beach hex;
+# * 17.6 ("a path of continuous Road hexes from the Supply Drop Zone to the Utah Beach Reinforcement hex")
+#   and 15.0 ("a continuous path of ... Road hexes ... to a Beach Reinforcement hex") end road paths at it:
+#   a road hex;
+# * 4.3.2, 4.3.3 speak of "reinforcement hexes on that Beach Overlay", "their respective Reinforcement hex
+#   (or hexes)": more than one, on the beach's own ground;
+# * behind the Utah shore lay the inundations (Marsh on the derived map), which a vehicle crosses only along
+#   a road (2.1.7): the four causeways are the only roads off the beach, so only their shore ends can be
+#   where landed troops and vehicles join the roads.
+# Exit 1 (Pouppeville) 18.031, Exit 2 (La Madeleine, D913) 19.026, Exit 3 (Audouville) 22.025 (its road
+# starts on the Beach hex 22.024), Exit 4 (Saint-Martin) 26.021.  The old reading (the four actual landing
+# hexes of 4.5.2) held no road hex, so no American could remount.
+UTAH_REINFORCEMENT_HEXES = ("18.031", "19.026", "22.025", "26.021")
+UTAH_EXITS = {"18.031": "Exit 1", "19.026": "Exit 2", "22.025": "Exit 3", "26.021": "Exit 4"}
 REMOUNT_ROAD_HEXES = 10  # 15.0: "at least 10 Road hexes"
 GERMAN_FRIENDLY_EDGES = ("north", "west", "south")  # 15.0
 
@@ -113,11 +129,10 @@ MARKERS = {
     "storm_days": (),
 }
 
-OPTIONS = {
-    # The Fire Zones of the series rules are not in the text: a stand-in (every hex next to an enemy unit
-    # that fires) for the remount path (15.0), switchable off.
-    "fire_zone_stand_in": True,
-    "what_if_interdiction": "block",
+# Where the text is open, the engine's reading of it: options a scenario, a study or an analyst may change
+# (state.options, checked by the options schema, rules.gts.schema); a verdict that rests on one names it.
+# Read them with ``reading(state, name)``.
+READINGS = {
     # 17.1: "If he rolls equal to or less than the number of Fighter Bombers he has on Interdiction": the
     # d10 reads 0-9, so with no plane a 0 would still be "equal".  ``no_roll`` (default): an empty
     # Interdiction box interdicts nothing; ``roll``: the Allies roll anyway, a 0 keeping the Germans out.
@@ -126,6 +141,58 @@ OPTIONS = {
     # Road/Railroad"; Column is not modelled.  ``along_roads`` (default): a step along a road or railway
     # counts as in Column, so is not doubled; ``never``: every step doubles.
     "storm_column": "along_roads",
+    # Fire Zones (15.0: the remount path "must be free of Enemy Units or Fire Zones") are the series', not in
+    # the text; what the text says of them (paths.fire_zone quotes it) gives them a unit's range.  ``range``
+    # (default): each enemy unit but an HQ covers the hexes within its range: its ``fire_range`` where the
+    # scenario gives it (the counters' ranges are a GAP), 8 for an AA unit (17.1, 3.3), else 1; cut to 1
+    # under a Barrage marker or with an enemy next to it (17.1).  ``adjacent``: the old stand-in, the hexes
+    # of and next to each enemy unit but an HQ.
+    "fire_zones": "range",
+    # 17.6: link-up is "a path of continuous Road hexes from the Supply Drop Zone to the Utah Beach
+    # Reinforcement hex"; rivers "can only be crossed at Bridges" (2.2.4).  ``breaks`` (default): a road
+    # does not go on across a river whose bridge is destroyed; ``ignored``: road hexes on either side still
+    # count as continuous.
+    "link_up_destroyed_bridge": "breaks",
+    # 17.6 names no enemy at all; a German unit in a road hex of the path holds it (INFERRED).
+    # ``on_the_path`` (default): only a hex a German unit stands in; ``next_to_the_path``: a German unit next
+    # to a road hex closes it too (15.0, by contrast, names Fire Zones and 17.6 does not).
+    "link_up_german_units": "on_the_path",
+    # 15.0: "at least 10 Road hexes toward the friendly board edge for the Germans (north, west or south
+    # board edges)".  ``any_edge`` (default): the road hex reached lies nearer any one of the three edges
+    # than where the road path began (each is "the friendly board edge"); ``nearest_edge``: nearer the edge
+    # nearest to it (the old reading).
+    "remount_toward": "any_edge",
+    # 17.6: "If a Storm occurs, then the supply missions get delayed a day"; drops "take place during the
+    # Division Activation chit" and the zone "is also closed on any turn the weather is Storm".  ``by_day``
+    # (default): each Storm day from 8 June, when the day's mission cannot drop, puts the rest back a day;
+    # ``night_drop``: only a Storm on the Night a mission is flown (7 June onwards) puts it back.
+    "storm_delays_missions": "by_day",
+    # 4.1.4: once a beach is cleared its overlay goes and "all Beach hexes become out of play for all
+    # players"; 4.3.3: "No Allied Unit may enter a Beach hex on a Beach Overlay with a cleared Beach".  Utah
+    # was cleared on D-Day (whether the booklets' 8 June set-up keeps the overlay: GAP).  ``out_of_play``
+    # (default): from 8 June no unit enters a Beach hex; ``enterable``: the overlay kept, Americans may.
+    "beach_from_8_june": "out_of_play",
+}
+#: Readings added after studies of the game were saved: left out of ``OPTIONS`` (so out of a state's options
+#: and its fingerprint) while at their default, as ``RuleSet.late_markers`` does for markers; a scenario, a
+#: sweep or an edit that sets one puts it in the state's options.
+LATE_READINGS = frozenset({
+    "fire_zones", "link_up_destroyed_bridge", "link_up_german_units", "remount_toward",
+    "storm_delays_missions", "beach_from_8_june",
+})  # fmt: skip
+
+
+def reading(state: Any, name: str) -> Any:
+    """Return the reading ``name`` a state plays: its option, or the default of ``READINGS``."""
+    return state.options.get(name, READINGS[name])
+
+
+OPTIONS = {
+    # Fire Zones (the series') switched off altogether for the remount path (15.0) when False; how far they
+    # reach is the reading ``fire_zones``.
+    "fire_zone_stand_in": True,
+    "what_if_interdiction": "block",
+    **{name: value for name, value in READINGS.items() if name not in LATE_READINGS},
 }
 
 RULE_NOTES = {
@@ -137,6 +204,7 @@ RULE_NOTES = {
     "Storm; link-up is a continuous road path from the drop zone to the Utah Beach Reinforcement hex.",
     "17.1": "Fighter-bombers: 9 a clear day, 5 overcast, none in a storm; up to 4 (2 overcast) on "
     "interdiction: a d10 (0-9) at or under their number keeps the reinforcements at a hex out this turn.",
-    "15.0": "Remounting abandoned transport: a path to the nearest road, then 10 road hexes towards a "
-    "friendly edge or a Beach Reinforcement hex, free of enemy units and Fire Zones.",
+    "15.0": "Remounting abandoned transport: from terrain a vehicle may be in, a path a vehicle could drive "
+    "to the nearest road, then 10 road hexes towards a friendly edge or to a Beach Reinforcement hex (the "
+    "shore end of a causeway), free of enemy units and Fire Zones.",
 }

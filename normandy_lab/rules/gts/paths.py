@@ -3,16 +3,24 @@
 * Link-up (17.6): "a path of continuous Road hexes from the Supply Drop Zone to the Utah Beach
   Reinforcement hex".  Read here as a road path (hexes joined across a road hexside) from a hex of the
   82nd's drop zone (LZ 4 or LZ 5, the marker ``supply_drop_zone``) to one of the Utah Beach Reinforcement
-  hexes (:data:`~normandy_lab.rules.gts.data.UTAH_REINFORCEMENT_HEXES`, INFERRED), through no hex a German
-  unit holds (INFERRED: a link-up cannot run through the enemy).
-* Remount (15.0): from the unit to the nearest road hex, then "at least 10 Road hexes toward the friendly
-  board edge" (German: north, west or south) or to a Beach Reinforcement hex (American), "free of Enemy
-  Units or Fire Zones".  "Toward" is read as: the road hex reached ten road hexes on lies nearer the
-  friendly edge than the road hex the path joined (INFERRED).
+  hexes (:data:`~normandy_lab.rules.gts.data.UTAH_REINFORCEMENT_HEXES`: the shore end of each causeway,
+  INFERRED, the reasons there), through no hex a German unit holds (INFERRED: a link-up cannot run through
+  the enemy).  Two readings (``data.READINGS``): ``link_up_destroyed_bridge`` (does a road go on across a
+  destroyed bridge?) and ``link_up_german_units`` (does a German unit next to the road close it?).
+* Remount (15.0): "a path from the Unit, traversable by its organic transportation, to the nearest Road
+  hex, then along a continuous path of at least 10 Road hexes toward the friendly board edge for the
+  Germans (north, west or south board edges) or to a Beach Reinforcement hex for the Americans", "free of
+  Enemy Units or Fire Zones", and "the Unit must be in terrain accessible by vehicle".  Every step of it is
+  one a wheeled or tracked unit may take by the movement rules (:mod:`.movement`: no Marsh or Woods but
+  along a road, no stream but along a road, no unimproved railway bridge, no river but by a standing bridge,
+  no Impassable hex, no Beach hex where the reading ``beach_from_8_june`` takes the beach out of play), so a
+  unit in a roadless Marsh, or in a pocket a stream closes, does not remount.  "Toward" is the reading
+  ``remount_toward``; an American path ends at a Beach Reinforcement hex, whatever its length (the "at least
+  10" is read with "toward", INFERRED).
 
-Fire Zones are the series' (not in the text); the stand-in is every hex an enemy unit stands in or is next
-to, an HQ's excepted (the option ``fire_zone_stand_in``, on by default, switchable off; said in every
-result that uses it).
+Fire Zones are the series' (not in the text); :func:`fire_zone` builds them on what the text implies (the
+reading ``fire_zones``; the option ``fire_zone_stand_in`` switches them off; said in every result that uses
+them).
 
 Each test returns a :class:`PathResult`: whether it holds, the path, and when it does not, the first
 break: the first hex that closes the shortest road path once the enemy is ignored, and what closes it.
@@ -21,14 +29,25 @@ break: the first hex that closes the shortest road path once the enemy is ignore
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import numpy as np
 
 from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.gamemap import game_map
-from normandy_lab.rules.gts.data import LZ_4, LZ_5, REMOUNT_ROAD_HEXES, UTAH_REINFORCEMENT_HEXES
+from normandy_lab.rules.gts.data import (
+    LZ_4,
+    LZ_5,
+    REMOUNT_ROAD_HEXES,
+    UTAH_EXITS,
+    UTAH_REINFORCEMENT_HEXES,
+    reading,
+)
+
+AA_FIRE_ZONE = 8  # 17.1: an Air Defense value "has a range of 8 hexes"; 3.3: "the 8 hex AA range"
+PRESSED_FIRE_ZONE = 1  # 17.1: "FZ restrictions from an adjacent enemy Unit and Barrage markers (ie. range
+# is reduced to 1 hex)"
 
 
 @dataclass
@@ -43,19 +62,63 @@ class PathResult:
     words: str = ""
 
 
+def _within(g, hex_id: str, reach: int) -> np.ndarray:
+    """Return, by hex, whether a hex lies within ``reach`` hexes of ``hex_id``."""
+    i = g.index(hex_id)
+    dq, dr = g._q - g._q[i], g._r - g._r[i]
+    return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2 <= reach
+
+
+def fire_zone_reach(state: GameState, unit) -> int:
+    """Return how many hexes ``unit``'s Fire Zone reaches (the reading ``fire_zones`` = ``range``).
+
+    The text never defines a Fire Zone (a series rule) but gives it a unit's range: 3.3, a drop modifier "if
+    at least one German Unit with an anti-air value projects a Fire Zone into the DZ or LZ.  This range is
+    the 8 hex AA range as per rule 17.1"; 17.1, AA units "are subject to the FZ restrictions from an
+    adjacent enemy Unit and Barrage markers (ie. range is reduced to 1 hex)"; 2.1.9, Fire Zones into a
+    Hedgerow hex "are allowed normally, i.e. at normal ranges"; 4.7.1, LCS are "Direct Fire Units without
+    the ability to project a Fire Zone" (so Direct Fire units project one).  Hence: the unit's
+    ``fire_range`` where the scenario gives it (the counters' ranges are a GAP), 8 for an AA unit (the
+    ``flak`` type), else 1 (the least a firing unit reaches, INFERRED); 1 under a Barrage marker or with an
+    enemy unit next to it.  Line of sight, which the series' Fire Zones need, is not on the derived map: not
+    played.
+    """
+    g = game_map(state.system).grid
+    enemy_hexes = {u.hex for u in state.units_of(other_side(unit.side))}
+    pressed = bool(unit.attr("barrage")) or any(g.canonical(n) in enemy_hexes for n in g.neighbors(unit.hex))
+    given = unit.attr("fire_range")
+    reach = int(given) if given is not None else AA_FIRE_ZONE if unit.type == "flak" else 1
+    return min(reach, PRESSED_FIRE_ZONE) if pressed else reach
+
+
 def fire_zone(state: GameState, side: str) -> np.ndarray:
-    """Return the hexes in the Fire Zones of ``side``'s enemies: the stand-in (see the module), by hex."""
+    """Return, by hex, the hexes in the Fire Zones of ``side``'s enemies (the reading ``fire_zones``).
+
+    ``range`` (default): within each enemy unit's reach (:func:`fire_zone_reach`); ``adjacent``: the old
+    stand-in, the hexes of and next to each enemy unit.  HQs project none.  None at all with the option
+    ``fire_zone_stand_in`` off.
+    """
     g = game_map(state.system).grid
     zone = np.zeros(len(g), dtype=bool)
     if not state.options.get("fire_zone_stand_in", True):
         return zone
+    by_range = reading(state, "fire_zones") == "range"
     for u in state.units_of(other_side(side)):
-        if u.hq:
+        if u.hq or u.status != "active":
             continue
-        zone[g.index(u.hex)] = True
-        for n in g.neighbors(u.hex):
-            zone[g.index(n)] = True
+        zone |= _within(g, u.hex, fire_zone_reach(state, u) if by_range else 1)
     return zone
+
+
+def _zone_words(state: GameState, zone: np.ndarray) -> str:
+    if not zone.any():
+        return ""
+    how = (
+        "each enemy unit's range: 8 for AA, 1 next to an enemy or under a Barrage, else its fire_range or 1"
+        if reading(state, "fire_zones") == "range"
+        else "every hex next to an enemy unit, the old stand-in"
+    )
+    return f" (Fire Zones, reading fire_zones={reading(state, 'fire_zones')}: {how})"
 
 
 @lru_cache(maxsize=4)
@@ -114,24 +177,45 @@ def _occupied(state: GameState, side: str) -> np.ndarray:
     return held
 
 
+def _link_roads(state: GameState) -> dict[int, list[int]]:
+    """Return the link-up's road neighbours: the map's, less a road across a destroyed bridge (a reading)."""
+    if reading(state, "link_up_destroyed_bridge") != "breaks" or not state.destroyed_bridges:
+        return _roads(state.system)
+    gmap = game_map(state.system)
+    e = gmap.edges
+    destroyed = gmap.terrain.hexsides.index.isin(list(state.destroyed_bridges))[e.side]
+    keep = (e.road > 0) & ~e.all_sea & ~destroyed
+    return _neighbours(e.src[keep], e.dst[keep])
+
+
+def _link_closed(state: GameState) -> tuple[np.ndarray, dict[str, list[str]]]:
+    """Return the hexes German units close to the link-up (reading ``link_up_german_units``), and by whom."""
+    g = game_map(state.system).grid
+    closed = np.zeros(len(g), dtype=bool)
+    by: dict[str, list[str]] = {}
+    beside = reading(state, "link_up_german_units") == "next_to_the_path"
+    for u in state.units_of("german"):
+        for h in (u.hex, *(g.canonical(n) for n in g.neighbors(u.hex))) if beside else (u.hex,):
+            closed[g.index(h)] = True
+            by.setdefault(h, []).append(u.id)
+    return closed, by
+
+
 def linked_up(state: GameState) -> PathResult:
     """Tell whether the 82nd's drop zone is linked up with Utah Beach by road (17.6).
 
-    From the drop zone to its nearest road hexes over land, then along continuous road hexes to a road hex
-    at or next to a Utah Beach Reinforcement hex (the beach itself has no road: the causeways end beside
-    it), through no hex a German unit holds (all INFERRED readings of 17.6's "path of continuous Road
-    hexes").
+    From the drop zone to its nearest road hexes over land, then along continuous road hexes to a Utah
+    Beach Reinforcement hex (the shore end of a causeway, INFERRED), through no hex a German unit holds
+    (INFERRED) or, by the reading ``link_up_german_units``, stands next to; a road across a destroyed
+    bridge goes on or not by the reading ``link_up_destroyed_bridge``.
     """
     gmap = game_map(state.system)
     g = gmap.grid
     zone_name = state.markers["supply_drop_zone"]
     zone = [g.index(h) for h in (LZ_5 if zone_name == "LZ 5" else LZ_4)]
-    roads, land = _roads(state.system), _land(state.system)
-    beach = {g.index(h) for h in UTAH_REINFORCEMENT_HEXES}
-    targets = {
-        h for h in roads if h in beach or any(g.index(n) in beach for n in g.neighbors(str(g._ids[h])))
-    }
-    german = _occupied(state, "german")
+    roads, land = _link_roads(state), _land(state.system)
+    targets = {g.index(h) for h in UTAH_REINFORCEMENT_HEXES}
+    german, holders = _link_closed(state)
 
     def search(closed: np.ndarray):
         """Return the road search from the zone's nearest road hexes, its steps, the targets and the leads."""
@@ -154,77 +238,134 @@ def linked_up(state: GameState) -> PathResult:
             True,
             "17.6",
             path,
-            words=f"linked up: from {zone_name} by road to {path[-1]}, beside the beach (17.6)",
+            words=f"linked up: from {zone_name} by road to {path[-1]}, the {UTAH_EXITS[path[-1]]} "
+            "reinforcement hex (17.6)",
         )
     free, free_steps, open_targets, free_lead = search(np.zeros(len(g), dtype=bool))
     if not open_targets:
+        bridges = (
+            " (a destroyed bridge breaks the road: reading link_up_destroyed_bridge)"
+            if state.destroyed_bridges and reading(state, "link_up_destroyed_bridge") == "breaks"
+            else ""
+        )
         return PathResult(
-            False, "17.6", cause="no road", words=f"no road joins {zone_name} to Utah Beach (17.6)"
+            False, "17.6", cause="no road", words=f"no road joins {zone_name} to Utah Beach{bridges} (17.6)"
         )
     end = min(open_targets, key=lambda t: (free_steps[t], str(g._ids[t])))
     road = _back(free, end, g._ids)
     path = free_lead[g.index(road[0])][:-1] + road
     first = next(h for h in path if german[g.index(h)])
-    holders = sorted(u.id for u in state.units_of("german") if u.hex == first)
+    how = "held" if any(state.unit(u).hex == first for u in holders[first]) else "closed from next to it"
     words = (
-        f"not linked up: the way from {zone_name} to Utah Beach is held at {first} by {', '.join(holders)}"
+        f"not linked up: the way from {zone_name} to Utah Beach is {how} at {first} by "
+        f"{', '.join(sorted(holders[first]))}"
     )
     return PathResult(False, "17.6", path=path, first_break=first, cause="enemy", words=f"{words} (17.6)")
 
 
+def _vehicle_ways(state: GameState, unit) -> tuple[dict[int, list[int]], dict[int, list[int]], np.ndarray]:
+    """Return where the unit's organic transport may go by the movement rules (:mod:`.movement`).
+
+    Each hex's neighbours a wheeled or tracked unit of the unit's side may step to, the same along a road
+    only, and by hex whether any such step enters it ("terrain accessible by vehicle", 15.0).
+    """
+    from normandy_lab.rules.gts.movement import movement_costs
+
+    gmap = game_map(state.system)
+    e = gmap.edges
+    cost = movement_costs(state, replace(unit, mechanized=True)).cost
+    open_ = ~np.isnan(cost) & ~e.all_sea
+    along = open_ & (e.road > 0)
+    enterable = np.zeros(len(gmap.grid), dtype=bool)
+    enterable[e.dst[open_]] = True
+    return _neighbours(e.src[open_], e.dst[open_]), _neighbours(e.src[along], e.dst[along]), enterable
+
+
+def _toward(state: GameState) -> np.ndarray:
+    """Return each hex's distances to the German friendly edges (north, west, south), one row an edge."""
+    g = game_map(state.system).grid
+    col, row = g._gcol, g._grow  # the grid's columns grow eastwards, its rows southwards
+    return np.stack([row - row.min(), col - col.min(), row.max() - row])
+
+
 def remount_path(state: GameState, unit_id: str) -> PathResult:
-    """Tell whether a unit could remount its abandoned transport (15.0): its path, or the first break."""
+    """Tell whether a unit could remount its abandoned transport (15.0): its path, or the first break.
+
+    The path is one its transport, a wheeled or tracked unit, could drive (:func:`_vehicle_ways`); it starts
+    in terrain a vehicle may be in; it reaches the nearest road hex, then goes along road hexes, ten of them
+    after that first one, toward a German friendly edge (reading ``remount_toward``), or for an American
+    to a Beach Reinforcement hex; it enters no hex of an enemy unit nor of its Fire Zones (:func:`fire_zone`).
+    """
     gmap = game_map(state.system)
     g = gmap.grid
     unit = state.unit(unit_id)
+    start = g.index(unit.hex)
+    land, roads, enterable = _vehicle_ways(state, unit)
+    terrain = gmap.terrain.hexes["terrain"].iloc[start]
+    if not enterable[start]:
+        return PathResult(
+            False, "15.0", [unit.hex], unit.hex, "terrain",
+            f"{unit.hex} ({terrain}) is not terrain a vehicle may be in, so the transport cannot come to it "
+            "(15.0: \"the Unit must be in terrain accessible by vehicle\"; 2.1: Marsh and Woods only along a "
+            "road)",
+        )  # fmt: skip
     enemy = _occupied(state, other_side(unit.side))
     zone = fire_zone(state, unit.side)
-    closed = enemy | zone | gmap.closed(state.maps)
-    start = g.index(unit.hex)
-    closed[start] = False  # the unit's own hex (15.0 asks where the path goes, not where it starts)
-    roads = _roads(state.system)
-    to_road, over_land = _bfs([start], _land(state.system), closed)
-    on_road = [h for h in to_road if h in roads]
-    stand_in = " (Fire Zones: the stand-in, every hex next to an enemy unit)" if zone.any() else ""
-    if not on_road:
-        return PathResult(
-            False, "15.0", cause="no road", words=f"no road reached free of the enemy{stand_in} (15.0)"
-        )
-    nearest = min(on_road, key=lambda h: (over_land[h], str(g._ids[h])))
-    lead = _back(to_road, nearest, g._ids)
-    along, road_steps = _bfs([nearest], roads, closed)
-    if unit.side == "allied":
-        beach = {g.index(h) for h in UTAH_REINFORCEMENT_HEXES}
-        goal = [h for h in along if h in beach]
-    else:
-        edge = _edge_distance(state.system)
-        # The road path's hexes (its first included) number road_steps + 1.
-        goal = [h for h in along if road_steps[h] + 1 > REMOUNT_ROAD_HEXES and edge[h] < edge[nearest]]
-    if goal:
-        end = min(goal, key=lambda h: (road_steps[h], str(g._ids[h])))
-        path = lead + _back(along, end, g._ids)[1:]
-        return PathResult(
-            True, "15.0", path, words=f"a remount path of {len(path) - len(lead)} road hexes (15.0)"
-        )
-    # Why not: the same search with the enemy and its zones ignored, and the first closed hex on it.
-    free, _ = _bfs([nearest], roads, gmap.closed(state.maps).copy())
-    words = (
-        f"no road path of {REMOUNT_ROAD_HEXES} hexes towards a friendly edge or the beach is free{stand_in} "
-        "(15.0)"
-    )
-    for h in free:
-        if closed[h]:
-            kind = "enemy" if enemy[h] else "fire zone"
-            return PathResult(False, "15.0", lead, str(g._ids[h]), kind, words)
-    return PathResult(False, "15.0", lead, cause="road too short", words=words)
+    off_map = gmap.closed(state.maps)
+    allied = unit.side == "allied"
+    goal_hexes = {g.index(h) for h in UTAH_REINFORCEMENT_HEXES}
+    edges = _toward(state)
+    any_edge = reading(state, "remount_toward") == "any_edge"
 
+    def search(closed: np.ndarray) -> tuple[list[str], list[str]] | None:
+        """Return the lead to the nearest road hexes and the road path on from one of them, or None."""
+        closed = closed.copy()
+        closed[start] = False  # the unit's own hex (15.0 asks where the path goes, not where it starts)
+        to_road, over_land = _bfs([start], land, closed)
+        on_road = [h for h in to_road if h in roads]
+        if not on_road:
+            return None
+        first = min(over_land[h] for h in on_road)
+        best = None
+        for entry in sorted((h for h in on_road if over_land[h] == first), key=lambda h: str(g._ids[h])):
+            along, steps = _bfs([entry], roads, closed)
+            if allied:
+                goal = [h for h in along if h in goal_hexes]
+            else:
+                nearer = edges[:, list(along)] < edges[:, [entry]]
+                toward = nearer.any(axis=0) if any_edge else (
+                    edges[:, list(along)].min(axis=0) < edges[:, entry].min()
+                )  # fmt: skip
+                far = [h for h, ok in zip(along, toward, strict=True) if ok]
+                goal = [h for h in far if steps[h] >= REMOUNT_ROAD_HEXES]  # ten road hexes after the first
+            if goal:
+                end = min(goal, key=lambda h: (steps[h], str(g._ids[h])))
+                if best is None or steps[end] < best[0]:
+                    best = (steps[end], _back(to_road, entry, g._ids), _back(along, end, g._ids))
+        return None if best is None else (best[1], best[2])
 
-def _edge_distance(system: str) -> np.ndarray:
-    """Return each hex's distance in hexes to the nearest German friendly edge (north, west or south)."""
-    g = game_map(system).grid
-    col, row = g._gcol, g._grow  # the grid's columns grow eastwards, its rows southwards
-    north, south, west = row - row.min(), row.max() - row, col - col.min()
-    return np.minimum(np.minimum(north, south), west)
+    zones = _zone_words(state, zone)
+    found = search(enemy | zone | off_map)
+    if found:
+        lead, road = found
+        path = lead + road[1:]
+        where = f", to the {UTAH_EXITS[path[-1]]} reinforcement hex {path[-1]}" if allied else ""
+        return PathResult(True, "15.0", path, words=f"a remount path of {len(road)} road hexes{where} (15.0)")
+    goal_words = "to a Beach Reinforcement hex" if allied else (
+        f"of {REMOUNT_ROAD_HEXES} hexes toward a friendly edge (reading remount_toward="
+        f"{reading(state, 'remount_toward')})"
+    )  # fmt: skip
+    free = search(off_map)
+    if free is None:
+        words = f"no road a vehicle may drive {goal_words}, even with the enemy away (15.0)"
+        return PathResult(False, "15.0", [unit.hex], cause="no vehicle road", words=words)
+    path = free[0] + free[1][1:]
+    words = f"no road path {goal_words} is free of enemy units and Fire Zones{zones} (15.0)"
+    for h in path[1:]:
+        i = g.index(h)
+        if enemy[i] or zone[i]:
+            return PathResult(False, "15.0", path, h, "enemy" if enemy[i] else "fire zone", words)
+    return PathResult(False, "15.0", path, cause="road too short", words=words)
 
 
 def road_hexes_on_edge(system: str, edge: str) -> tuple[str, ...]:

@@ -34,19 +34,25 @@ Division = Literal[(*US_DIVISIONS, *ALWAYS_SUPPLIED)]  # type: ignore[valid-type
 
 
 class GtsUnitSchema(UnitSchema):
-    """A GTS unit: its type and size among the game's."""
+    """A GTS unit: its type and size among the game's; its Barrage marker and range where they are known."""
 
     type: UnitType
     size: Size
+    barrage: StrictBool | None = None  # 17.1: under a Barrage marker (its reach cut to 1 hex)
+    fire_range: Annotated[StrictInt, Field(ge=0, le=99)] | None = None  # the counter's range (GAP): its FZ
 
 
 class GtsOptionsSchema(_Strict):
-    """The stand-ins a scenario may switch (``rules.gts.data.OPTIONS``)."""
+    """The stand-ins and readings a scenario may switch (``rules.gts.data.OPTIONS``, ``READINGS``)."""
 
     fire_zone_stand_in: StrictBool | None = None
     what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
     interdiction_with_no_planes: Literal["no_roll", "roll"] | None = None  # 17.1 (a reading)
     storm_column: Literal["along_roads", "never"] | None = None  # 1.2 (a reading)
+    fire_zones: Literal["range", "adjacent"] | None = None  # 15.0, 17.1, 3.3 (READINGS)
+    link_up_destroyed_bridge: Literal["breaks", "ignored"] | None = None  # 17.6 (READINGS)
+    link_up_german_units: Literal["on_the_path", "next_to_the_path"] | None = None  # 17.6 (READINGS)
+    remount_toward: Literal["any_edge", "nearest_edge"] | None = None  # 15.0 (READINGS)
 
 
 class GtsScenarioSchema(ScenarioSchema):
