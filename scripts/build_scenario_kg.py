@@ -307,6 +307,40 @@ def _within(g, hex_id: str, radius: int) -> list[str]:
     return sorted(out)
 
 
+def arrival_box(unit: dict) -> str:
+    """Return the box a reinforcement is placed in as it arrives (26.16.1, 26.16.2).
+
+    U.S. units go to the U.S. Floating Reserve box, British and Canadian to the Commonwealth one (the map's
+    "British Floating Reserve"); a British AGRA to the Allied Holding Box (26.16.1, "British AGRA Artillery
+    Arrival"); a German unit to an OMM box or the Rail Reinforcements box, the German player's choice
+    (26.16.2): OMM 15, the box 22.7 already gives the arriving German units (the choice is a reading).
+    """
+    if unit["side"] == "german":
+        return "OMM 15"
+    if "AGRA" in unit.get("printed", ""):
+        return "Allied Holding Box"
+    return "US Floating Reserve" if unit["nationality"] == "US" else "British Floating Reserve"
+
+
+def reinforcement_track(units: list[dict], source: str) -> list[dict]:
+    """Return 22.7.2's Reinforcement Track Adjustments as the scenario's ``reinforcement_track``, by turn."""
+    by_turn: dict[str, list[dict]] = {}
+    for unit in units:
+        if not unit.get("track"):
+            continue
+        turn = re.search(r"Turn (\d+) space", unit["placement"])
+        if turn is None:
+            raise ValueError(f"{unit['id']}: no turn in {unit['placement']!r}")
+        box = arrival_box(unit)
+        entry = unit_entry({**unit, "box": box}, source)
+        entry["note"] = "; ".join(
+            x for x in (f"on the reinforcement track: {unit['placement']}; arrives in {box} (26.16)",
+                        entry.get("note")) if x
+        )  # fmt: skip
+        by_turn.setdefault(f"Turn {turn.group(1)}", []).append(entry)
+    return [{"turn": t, "units": by_turn[t]} for t in sorted(by_turn, key=lambda t: int(t.split()[-1]))]
+
+
 def build_22_7() -> None:
     """Write scenario 22.7 (19 June, Turn 14) from its part."""
     from normandy_lab.engine.scenario import load_scenario_text
@@ -356,6 +390,7 @@ def build_22_7() -> None:
         "weapons_nests": [{k: str(v) for k, v in wn.items()} for wn in part["weapons_nests"]],
         "units": on_hex,
     }
+    scenario["reinforcement_track"] = reinforcement_track(part["units"], source)
     # The units placed by a rule are placed against the state of the others (their zones of control).
     first = load_scenario_text(yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True))
     place_by_rule(by_rule, on_hex, first)

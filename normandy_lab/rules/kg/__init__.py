@@ -91,7 +91,7 @@ KG_RULES = KgRules(
     # Added with 26.10.2's depot row, 26.10.7's rail SP and 26.10.1's payment: out of older fingerprints.
     late_markers=frozenset({
         "depot_sp", "cherbourg_rail_on", "hq_support_paid", "hq_unsupported", "air_rail_value",
-        "rail_capacity", "rail_interdiction_level", "depot_improve", "rail_moves",
+        "rail_capacity", "rail_interdiction_level", "depot_improve", "rail_moves", "reinforcement_track",
     }),
     boxes=BOXES,
     controls=CONTROLS,

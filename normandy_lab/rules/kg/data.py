@@ -235,6 +235,9 @@ MARKERS = {
     "rail_moves": {},  # 26.4.3: the units moved by rail this turn ({"on": date, "n": count})
     "air_omm_targets": {},
     "weapons_nests": (),  # 22.6.8's WN states (their hexes are on the counters: GAP)
+    # 22.7.2's Reinforcement Track Adjustments: the units still on the track, each (turn, its unit entry as
+    # sorted fields); the Replacement and Reinforcement phase of that turn brings them into play (26.16).
+    "reinforcement_track": (),
 }
 
 RULE_NOTES = {

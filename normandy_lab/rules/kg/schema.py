@@ -106,6 +106,18 @@ class DepotsSchema(_Strict):
     UK: Annotated[StrictInt, Field(ge=0, le=10)] = 0
 
 
+class TrackEntrySchema(_Strict):
+    """Units a scenario puts on the reinforcement track for a later turn (22.7.2's Track Adjustments).
+
+    Each unit is written as the units in play are, standing (``status: off_map``) in the box it arrives in
+    (26.16.1: a Floating Reserve box, or the Allied Holding Box for a British AGRA; 26.16.2: an OMM box for
+    a German unit) at that box's first entry hex.
+    """
+
+    turn: Turn
+    units: Annotated[list[KgUnitSchema], Field(min_length=1)]
+
+
 class KgScenarioSchema(ScenarioSchema):
     """A scenario of The Killing Ground with OVERLORD (``system: kg``)."""
 
@@ -134,3 +146,4 @@ class KgScenarioSchema(ScenarioSchema):
     rail_capacity: Annotated[StrictInt, Field(ge=0, le=20)] | None = None
     rail_interdiction_level: Annotated[StrictInt, Field(ge=1, le=12)] = 1  # 26.4.4
     air_omm_targets: dict[OmmBox, Annotated[StrictInt, Field(ge=0, le=2)]] | None = None  # 26.15.4
+    reinforcement_track: list[TrackEntrySchema] | None = None  # 22.7.2, 26.16

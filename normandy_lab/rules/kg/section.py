@@ -81,6 +81,64 @@ def _check_nests(state: GameState, nests: Any) -> None:
             )
 
 
+def _track(raw: Any, rules: Any) -> tuple[tuple[str, tuple[tuple[tuple[str, Any], ...], ...]], ...]:
+    """Return the reinforcement track as the state keeps it: (turn, units), each unit its sorted fields."""
+    out = []
+    for n, entry in enumerate(raw or ()):
+        units = []
+        for k, unit in enumerate(entry["units"]):
+            fields = {key: v for key, v in dict(unit).items() if v is not None}
+            fields["hex"] = hex_on_map(rules, fields["hex"], (n, "units", k, "hex"))
+            units.append(tuple(sorted(fields.items())))
+        out.append((entry["turn"], tuple(sorted(units, key=lambda u: dict(u)["id"]))))
+    # The track's order says nothing: by turn, then by unit id (a file may list them in any order).
+    return tuple(sorted(out, key=lambda e: int(e[0].split()[-1])))
+
+
+def _check_track(state: GameState, track: Any) -> None:
+    """Refuse a track whose units could not arrive (22.7.2, 26.16).
+
+    A unit on the track is a unit to come: a new id, a turn still to be played, a unit a scenario could hold
+    (its fields checked as the units in play are), off the map in an arrival box of its side.
+    """
+    from normandy_lab.engine.scenario import ScenarioError, _Checker, unit_from_entry
+    from normandy_lab.gamemap import game_map
+    from normandy_lab.rules.kg.data import BOXES
+
+    now = int(state.turn.split()[-1])
+    seen = {u.id for u in state.units}
+    for n, (turn, units) in enumerate(track):
+        if int(turn.split()[-1]) < now:
+            raise MarkerValueError(
+                f"{turn} is before the scenario's {state.turn}: the track holds units still to arrive",
+                f"give {state.turn} or later, or put the units in play",
+                (n, "turn"),
+            )
+        for k, unit in enumerate(units):
+            fields = dict(unit)
+            loc = (n, "units", k)
+            if fields["id"] in seen:
+                raise MarkerValueError(
+                    f"a unit with id {fields['id']!r} is already in the scenario",
+                    "give each unit its own id",
+                    (*loc, "id"),
+                )
+            seen.add(fields["id"])
+            box = BOXES.get(fields.get("box") or "")
+            if fields.get("status") != "off_map" or box is None or box.side != fields["side"]:
+                raise MarkerValueError(
+                    "a unit on the track arrives off the map, in a box of its side (26.16.1: a Floating "
+                    "Reserve box or the Allied Holding Box; 26.16.2: an OMM box)",
+                    "give status: off_map and the box it arrives in",
+                    (*loc, "box"),
+                )
+            try:
+                unit_from_entry(_Checker("reinforcement track"), fields, "unit", state.rules,
+                                game_map(state.system).grid)  # fmt: skip
+            except ScenarioError as exc:
+                raise MarkerValueError(str(exc).split(": ", 2)[-1], "correct the unit", loc) from None
+
+
 SECTION = (
     Marker("stage", _default("stage"), rule="26.3.2"),
     Marker("army_sp", _merged("army_sp"), rule="26.10"),
@@ -96,4 +154,5 @@ SECTION = (
     Marker("rail_capacity", rule="26.4.3"),
     Marker("rail_interdiction_level", _default("rail_interdiction_level"), rule="26.4.4"),
     Marker("air_omm_targets", _omm_targets, rule="26.15.4"),
+    Marker("reinforcement_track", _track, _check_track, rule="22.7.2, 26.16"),
 )

@@ -138,6 +138,10 @@ class KgRules(RuleSet):
             from normandy_lab.rules.kg.rail import rail_words
 
             return rail_words(state)
+        if phase.name == "Replacement and Reinforcement":
+            from normandy_lab.rules.kg.track import track_words
+
+            return track_words(state)
         if phase.name == "Allied Naval Bombardment":
             from normandy_lab.rules.kg.logistics import naval_fire_protection
 
@@ -149,8 +153,9 @@ class KgRules(RuleSet):
 
         Corps and Artillery Support: the SP the Allied corps HQs cost (26.10.1).  Army Support: the German
         SP (26.10), and the Allied SP landed and paid by the depots (26.10.2).
-        Allied Engineering: the Mulberry and depot rolls (26.19.2, 26.19.3).  German Combat: the Rail
-        Interdiction roll that ends German rail movement (26.4.4).  Game-turn Indication: V Panzer
+        Replacement and Reinforcement: the units the scenario's reinforcement track brings this turn
+        (22.7.2, 26.16; :mod:`.track`).  Allied Engineering: the Mulberry and depot rolls (26.19.2,
+        26.19.3).  German Combat: the Rail Interdiction roll that ends German rail movement (26.4.4).  Game-turn Indication: V Panzer
         Army's activation roll from Turn 20 (26.20.1), and the end of the Build-up once both depots are
         complete (26.3.2, 26.21.2).
         """
@@ -162,6 +167,10 @@ class KgRules(RuleSet):
             return logistics.support_corps_hqs(state)
         if name == "Army Support":
             return logistics.land_allied_sp(logistics.pay_army_support(state))
+        if name == "Replacement and Reinforcement":  # 22.7.2's Track Adjustments arrive (26.16)
+            from normandy_lab.rules.kg.track import arrive
+
+            return arrive(state)
         if name == "Allied Engineering":
             return logistics.engineering_rolls(state)
         if name == "German Combat":  # German rail movement has ended with the German Movement phase (26.4.4)
