@@ -205,3 +205,21 @@ def test_5_2c_british_and_canadian_infantry_divisions_move_two_thirds_6_mp_in_th
     assert ma(state, us) == 0 and ma(state, para) == 0  # infantry: "No other units may be moved"
     assert ma(state, armour) == ma(initial, armour) == 8
     assert ma(state, replace(british, ma=6)) == 4  # two-thirds of a printed 6
+
+
+# -- 5.1e's last Important note with 7.0b: into Caen across the Orne --------------------------------------
+
+
+@pytest.mark.parametrize("german", ["A3604", "A3506"])
+def test_5_1e_important_7_0b_crossing_the_orne_into_the_caen_city_hex_a3505_is_legal(gt15, german):
+    # "If the destination was a city hex, the 4th Brigade could move into it because ZOC do not extend into
+    # city hexes (7.0)": A3505 is a Caen city hex across the Orne from A3405; the German unit next to it
+    # stands by the river, which would refuse the crossing were A3505 in its ZOC.
+    g = nl.grid("cobra")
+    brigade = _unit(
+        "UK-4", "allied", "A3405", nationality="UK", type="armor", size="brigade", mechanized=True
+    )
+    state = _at(gt15, "Allied Initial Movement", brigade, _unit("DE-X", "german", german))
+    assert (g.index("A3405"), g.index("A3505")) not in get("cobra").forbidden_steps(state, state.unit("UK-4"))
+    move = check_move(state, "UK-4", "A3505")
+    assert move.legal and move.path == ["A3405", "A3505"]

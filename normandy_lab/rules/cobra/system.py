@@ -156,6 +156,8 @@ class CobraRules(RuleSet):
         start in an enemy ZOC so counted (the third example: the unit at 3308 is in the ZOC of the
         regiment across the Orne at 3309, so it may not cross into 3408).  INFERRED: (1) or (2), and
         (3), the one reading under which all three of 5.1e's examples hold; a bridge does not lift it.
+        The river is ignored for this test, 7.0b is not: a city hex of Caen or Cherbourg is in no ZOC, so
+        crossing into one is allowed (5.1e's last Important note: "ZOC do not extend into city hexes").
         """
         from normandy_lab.engine.state import other_side
         from normandy_lab.gamemap import game_map
@@ -182,6 +184,9 @@ class CobraRules(RuleSet):
             if a in exerting:
                 into[b] = True
                 by_hex.setdefault(b, []).append(a)
+        # 5.1e, Important, with 7.0b: still no ZOC into a city hex of Caen or Cherbourg, so crossing into one
+        # is never refused by this test.
+        into &= ~_no_zoc_hexes(self.system)
         start = g.index(unit.hex)
         riverside = np.zeros(len(g), dtype=bool)
         riverside[e.src[river]] = True
