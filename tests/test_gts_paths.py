@@ -199,3 +199,98 @@ def test_fire_zone_fields_and_the_reading_load_from_a_scenario_file():
     assert state.options["fire_zones"] == "adjacent"
     with pytest.raises(ScenarioError, match="fire_zones"):
         load_scenario_text(text + "options: {fire_zones: everywhere}\n", "small.yaml")
+
+
+# -- the readings where the text is open (rules.gts.READINGS) -----------------------------------------
+
+
+def _read(state, **readings):
+    return state.evolve(options={**state.options, **readings})
+
+
+def test_17_6_reading_link_up_destroyed_bridge(june8):
+    """17.6: "a path of continuous Road hexes ... to the Utah Beach Reinforcement hex"; 2.2.4: Rivers "can
+    only be crossed at Bridges".  ``breaks`` (default): the road does not go on over a destroyed bridge;
+    ``ignored``: it does."""
+    from normandy_lab.rules.gts.data import READINGS
+    from normandy_lab.rules.gts.paths import linked_up
+
+    western = june8.evolve(hypothetical_82nd=True)
+    before = linked_up(western)
+    assert ("47.037", "48.038") in set(pairwise(before.path)) or ("48.038", "47.037") in set(
+        pairwise(before.path)
+    )  # over the Merderet bridge
+    blown = western.evolve(destroyed_bridges=frozenset({"47.037|48.038"}))
+    after = linked_up(blown)
+    assert READINGS["link_up_destroyed_bridge"] == "breaks"
+    assert not {("47.037", "48.038"), ("48.038", "47.037")} & set(pairwise(after.path))
+    assert linked_up(_read(blown, link_up_destroyed_bridge="ignored")).path == before.path
+
+
+def test_17_6_reading_link_up_german_units_next_to_the_road(june8):
+    """17.6 names no enemy; a German unit on the road holds it (INFERRED).  ``on_the_path`` (default): one
+    beside the road does not close it; ``next_to_the_path``: it does."""
+    from normandy_lab.rules.gts.paths import linked_up
+
+    western = june8.evolve(hypothetical_82nd=True)
+    path = linked_up(western).path
+    g = nl.grid("gts")
+    road = path[len(path) // 2]
+    beside = next(
+        g.canonical(n) for n in g.neighbors(road) if g.canonical(n) not in path
+        and min(g.distance(g.canonical(n), p) for p in path) == 1
+    )  # fmt: skip
+    watched = _with(western, _unit("DE-WATCH", beside, side="german", type="infantry", mechanized=False))
+    assert linked_up(watched).path == path
+    strict = linked_up(_read(watched, link_up_german_units="next_to_the_path"))
+    assert road not in strict.path or (not strict.ok and "DE-WATCH" in strict.words)
+
+
+def test_15_0_reading_remount_toward_any_friendly_edge_or_the_nearest(june8):
+    """15.0: "at least 10 Road hexes toward the friendly board edge for the Germans (north, west or south
+    board edges)".  ``any_edge`` (default): toward any of the three; ``nearest_edge``: toward the nearest.
+    At 62.003, by the north edge, the roads run west and south: any edge, not the nearest."""
+    germans = june8.evolve(units=tuple(u for u in june8.units if u.side == "german"))
+    state = _with(germans, _unit("DE-TRUCKS", "62.003", side="german"))
+    assert remount_path(state, "DE-TRUCKS").ok
+    nearest = remount_path(_read(state, remount_toward="nearest_edge"), "DE-TRUCKS")
+    assert not nearest.ok and "nearest_edge" in nearest.words
+
+
+def test_17_6_reading_storm_delays_missions_by_day_or_by_night_drop(june8):
+    """17.6: "If a Storm occurs, then the supply missions get delayed a day"; "Mission Indianapolis - Night,
+    7 June, which affects the 8 June turns".  ``by_day`` (default): a Storm day from 8 June puts the rest
+    back; ``night_drop``: a Storm on the Night a mission flies (from 7 June) does."""
+    import datetime as dt
+
+    from normandy_lab.rules.gts.supply import mission_today
+
+    def on(day, storms=(), **readings):
+        state = june8.evolve(date=dt.date(1944, 6, day), weather="Clear", storm_days=storms)
+        return _read(state, **readings) if readings else state
+
+    night = {"storm_delays_missions": "night_drop"}
+    seventh = ("1944-06-07",)
+    assert [mission_today(on(d, seventh)) for d in (8, 9)] == ["Indianapolis", "Jackson"]  # by day
+    assert [mission_today(on(d, seventh, **night)) for d in (8, 9, 12)] == [None, "Indianapolis", "Memphis"]
+    eighth = ("1944-06-08",)
+    assert [mission_today(on(d, eighth)) for d in (9, 10)] == ["Indianapolis", "Jackson"]
+    assert [mission_today(on(d, eighth, **night)) for d in (9, 10)] == [None, "Jackson"]
+    assert [mission_today(on(d, **night)) for d in (8, 11, 12)] == ["Indianapolis", "Memphis", None]
+
+
+def test_4_1_4_4_3_3_reading_beach_from_8_june(june8):
+    """4.1.4: once cleared, "all Beach hexes become out of play for all players"; 4.3.3: "No Allied Unit may
+    enter a Beach hex on a Beach Overlay with a cleared Beach".  ``out_of_play`` (default): from 8 June no
+    American enters a Beach hex; ``enterable``: the overlay kept; before 8 June the Americans still may."""
+    import datetime as dt
+
+    e = game_map("gts").edges
+    terrain = game_map("gts").terrain.hexes["terrain"].astype(str).to_numpy()
+    into_beach = (terrain[e.dst] == "Beach") & (terrain[e.src] != "Impassable")
+    infantry = _unit("US-RIFLES", "33.032", type="infantry", mechanized=False)
+    assert np.isnan(movement_costs(june8, infantry).cost[into_beach]).all()
+    kept = movement_costs(_read(june8, beach_from_8_june="enterable"), infantry).cost[into_beach]
+    assert not np.isnan(kept).all()
+    d_day = movement_costs(june8.evolve(date=dt.date(1944, 6, 6)), infantry).cost[into_beach]
+    assert not np.isnan(d_day).all()

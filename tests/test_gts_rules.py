@@ -305,7 +305,10 @@ def test_2_1_14_impassable_and_2_1_8_beach_hexes_and_vehicles_off_the_roads(june
     vehicle = movement_costs(june8, _walker("Z", "28.048", mechanized=True))
     assert np.isnan(leg.cost[terrain[e.dst] == "Impassable"]).all()  # 2.1.14
     into_beach = terrain[e.dst] == "Beach"
-    assert (~np.isnan(leg.cost[into_beach])).any() and np.isnan(german.cost[into_beach]).all()  # 2.1.8
+    # 2.1.8: never a German; an American only where the overlay is kept (reading beach_from_8_june).
+    kept = june8.evolve(options={**june8.options, "beach_from_8_june": "enterable"})
+    assert (~np.isnan(movement_costs(kept, _walker("X", "28.048")).cost[into_beach])).any()
+    assert np.isnan(german.cost[into_beach]).all() and np.isnan(leg.cost[into_beach]).all()
     marsh_off_road = (terrain[e.dst] == "Marsh") & (e.road == 0)
     assert np.isnan(vehicle.cost[marsh_off_road]).all()  # 2.1.7: wheels and tracks keep to the roads
     assert (~np.isnan(leg.cost[marsh_off_road])).any()  # men on foot do not

@@ -5,7 +5,9 @@ Effects Chart is in the series rules (GAP), so a step costs 1 MP whatever the te
 core's default), and what the text says is played on it:
 
 * 2.1.14, 2.1.8: no unit enters an Impassable hex (nor the sea); a Beach hex exists only on the beach
-  overlays (the map's other beach is Impassable) and no German unit enters one.
+  overlays (the map's other beach is Impassable) and no German unit enters one.  4.1.4, 4.3.3: once the
+  beach is cleared its hexes are out of play; from 8 June no American unit enters one either (the reading
+  ``beach_from_8_june``, :func:`beach_out_of_play`).
 * 2.1 (the grey portions): a water feature with an effect cuts the hex; a unit does not cross it except by a
   bridge (2.4.1).  Which water has that effect is on the map (GAP): the hexsides the derived map calls
   *River* stand for the grey portions (RECONSTRUCTED).  2.1's own example holds: 28.049 is entered from
@@ -45,6 +47,19 @@ STREAM_SURCHARGE = 2  # 2.2.3: a Leg Unit not in Column (1 in Column)
 STORM_FACTOR = 2  # 1.2
 
 
+def beach_out_of_play(state: GameState) -> bool:
+    """Say whether the Beach hexes are out of play for every unit (reading ``beach_from_8_june``).
+
+    4.1.4: once a beach is cleared "all Beach hexes become out of play for all players"; 4.3.3: "No Allied
+    Unit may enter a Beach hex on a Beach Overlay with a cleared Beach".  Utah was cleared on D-Day; the
+    booklets' 8 June set-up is a GAP.  ``out_of_play`` (default): from 8 June no unit enters a Beach hex;
+    ``enterable``: the overlay kept, American units may.
+    """
+    from normandy_lab.rules.gts.data import SUPPLY_LIMITS_FROM, reading
+
+    return state.date >= SUPPLY_LIMITS_FROM and reading(state, "beach_from_8_june") == "out_of_play"
+
+
 def movement_costs(state: GameState, unit: Any) -> MoveCosts:
     """Return what each step costs ``unit`` and where it may not go (NaN), by 1.2 and 2.1-2.4."""
     from normandy_lab.gamemap import game_map
@@ -61,8 +76,8 @@ def movement_costs(state: GameState, unit: Any) -> MoveCosts:
     cost = np.ones(len(e.src))
     closed = np.isin(terrain[e.dst], NO_ENTRY)
     closed |= (feature == CUTTING_WATER) & ~bridged  # 2.1, 2.4.1
-    if unit.side == "german":
-        closed |= terrain[e.dst] == "Beach"  # 2.1.8
+    if unit.side == "german" or beach_out_of_play(state):
+        closed |= terrain[e.dst] == "Beach"  # 2.1.8; 4.1.4, 4.3.3 (reading beach_from_8_june)
     along_road = e.road > 0
     across_stream = (feature == STREAM) & ~along_road
     if unit.mechanized:  # wheeled or tracked

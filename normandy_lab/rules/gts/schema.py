@@ -53,6 +53,8 @@ class GtsOptionsSchema(_Strict):
     link_up_destroyed_bridge: Literal["breaks", "ignored"] | None = None  # 17.6 (READINGS)
     link_up_german_units: Literal["on_the_path", "next_to_the_path"] | None = None  # 17.6 (READINGS)
     remount_toward: Literal["any_edge", "nearest_edge"] | None = None  # 15.0 (READINGS)
+    storm_delays_missions: Literal["by_day", "night_drop"] | None = None  # 17.6 (READINGS)
+    beach_from_8_june: Literal["out_of_play", "enterable"] | None = None  # 4.1.4, 4.3.3 (READINGS)
 
 
 class GtsScenarioSchema(ScenarioSchema):

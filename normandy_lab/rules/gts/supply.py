@@ -12,6 +12,7 @@ that said.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import numpy as np
@@ -26,6 +27,7 @@ from normandy_lab.rules.gts.data import (
     NINETIETH,
     SUPPLY_LIMITS_FROM,
     US_DIVISIONS,
+    reading,
 )
 
 #: What a Non-Supplied division may not do (17.3), in words.
@@ -170,21 +172,39 @@ class NoRanges:
 # 17.6: the 82nd's four air supply missions, in their order, one a day from 8 June, each flown the night
 # before the day it serves; a Storm puts the ones not yet flown back a day.
 MISSIONS = ("Indianapolis", "Jackson", "Lubbock", "Memphis")
+FIRST_MISSION_NIGHT = dt.date(1944, 6, 7)  # 17.6: "Mission Indianapolis - Night, 7 June"
+
+
+def _storms(state: GameState, first: dt.date, last: dt.date) -> list[str]:
+    """Return the Storm days of ``storm_days`` from ``first`` up to, not including, ``last`` (ISO dates)."""
+    return [d for d in state.markers["storm_days"] if first.isoformat() <= d < last.isoformat()]
+
+
+def missions_put_back(state: GameState) -> int:
+    """Return how many days Storms have put the 82nd's missions back by today (reading storm_delays_missions).
+
+    ``by_day``: each Storm day from 8 June before today (its mission could not drop: the zone "is also
+    closed on any turn the weather is Storm"); ``night_drop``: each Storm on a mission's Night from 7 June
+    to the Night before last (17.6: "If a Storm occurs, then the supply missions get delayed a day").
+    """
+    if reading(state, "storm_delays_missions") == "night_drop":
+        return len(_storms(state, FIRST_MISSION_NIGHT, state.date - dt.timedelta(days=1)))
+    return len(_storms(state, SUPPLY_LIMITS_FROM, state.date))
 
 
 def mission_today(state: GameState) -> str | None:
     """Return the supply mission that serves today (17.6), or None: none left, or the day is a Storm.
 
-    One a day from 8 June in their order, each Storm day since 8 June (the marker ``storm_days``, kept as
-    the days go by) putting the rest back a day.
+    One a day from 8 June in their order, each flown the Night before (Indianapolis the Night of 7 June);
+    Storms put the rest back a day (``missions_put_back``; the marker ``storm_days`` is kept as the days go
+    by).  By the reading ``night_drop`` a Storm on last Night leaves today with no mission.
     """
     if state.weather == "Storm" or state.date < SUPPLY_LIMITS_FROM:
         return None
-    days = (state.date - SUPPLY_LIMITS_FROM).days
-    lost = sum(
-        1 for d in state.markers["storm_days"] if SUPPLY_LIMITS_FROM.isoformat() <= d < state.date.isoformat()
-    )
-    n = days - lost
+    last_night = (state.date - dt.timedelta(days=1)).isoformat()
+    if reading(state, "storm_delays_missions") == "night_drop" and last_night in state.markers["storm_days"]:
+        return None  # last Night's mission was not flown: it waits a day
+    n = (state.date - SUPPLY_LIMITS_FROM).days - missions_put_back(state)
     return MISSIONS[n] if 0 <= n < len(MISSIONS) else None
 
 
@@ -213,9 +233,7 @@ def eighty_second_supply(state: GameState) -> str:
         why = f"held by {', '.join(held)}" if held else "Storm"
         return f"{link.words}; drop zone {zone_name} closed ({why}): TQ -1 until a drop gets through (17.6)"
     mission = mission_today(state)
-    delayed = sum(
-        1 for d in state.markers["storm_days"] if SUPPLY_LIMITS_FROM.isoformat() <= d < state.date.isoformat()
-    )
+    delayed = missions_put_back(state)
     later = f", put back {delayed} day{'s' if delayed > 1 else ''} by Storm" if delayed and mission else ""
     drop = f"mission {mission} drops into {zone_name}{later}" if mission else "no mission is left for today"
     return f"{link.words}; {drop} (17.6)"
