@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import normandy_lab as nl
-from normandy_lab.engine.movement import check_move
+from normandy_lab.engine.movement import check_move, move_unit
 from normandy_lab.engine.state import Unit
 from normandy_lab.rules import get
 
@@ -223,3 +223,49 @@ def test_5_1e_important_7_0b_crossing_the_orne_into_the_caen_city_hex_a3505_is_l
     assert (g.index("A3405"), g.index("A3505")) not in get("cobra").forbidden_steps(state, state.unit("UK-4"))
     move = check_move(state, "UK-4", "A3505")
     assert move.legal and move.path == ["A3405", "A3505"]
+
+
+# -- 5.1b and 9.1b: a hex of enemy HQs only may be entered; the HQs are displaced ---------------------------
+
+
+HQ = dict(type="hq", size="corps_hq", hq="corps", steps=1, mechanized=True)
+
+
+def test_5_1b_9_1b_a_unit_may_enter_a_hex_holding_only_enemy_hqs_and_displaces_them(gt15):
+    # "A unit may never enter a hex containing an enemy unit unless that hex contains only enemy HQ units"
+    armour = _unit("US-A", "allied", "A2009", type="armor", mechanized=True, ma=8)
+    hq = _unit("DE-HQ", "german", "A2010", **HQ)
+    friend = _unit("DE-R", "german", "A2013")
+    state = _at(gt15, "Allied Initial Movement", armour, hq, friend)
+    move = check_move(state, "US-A", "A2010")
+    assert move.legal and move.path == ["A2009", "A2010"]
+    after = move_unit(state, "US-A", "A2010")
+    moved = after.unit("DE-HQ")
+    g = nl.grid("cobra")
+    # 9.1b: displaced within four hexes of its hex (the engine's reading: to the nearest friendly unit)
+    assert moved.status == "active" and moved.hex == "A2013" and g.distance("A2010", moved.hex) <= 4
+    assert "9.1b" in tuple(after.log)[-1] and after.unit("US-A").hex == "A2010"
+    # with a combat unit beside it the hex is closed, and the refusal cites Cobra's rule, not another game's
+    held = _at(gt15, "Allied Initial Movement", armour, hq, _unit("DE-R", "german", "A2010"))
+    refused = check_move(held, "US-A", "A2010")
+    assert not refused.legal and refused.reason.endswith("(5.1b)")
+
+
+def test_9_1b_an_hq_displaced_twice_in_one_phase_is_eliminated(gt15):
+    first = _unit("US-A", "allied", "A2009", type="armor", mechanized=True, ma=8)
+    second = _unit("US-B", "allied", "A2011", type="armor", mechanized=True, ma=8)
+    hq = _unit("DE-HQ", "german", "A2010", **HQ)
+    state = _at(gt15, "Allied Initial Movement", first, second, hq)
+    after = move_unit(state, "US-A", "A2010")
+    landed = after.unit("DE-HQ").hex
+    again = move_unit(after, "US-B", landed)
+    assert again.unit("DE-HQ").status == "eliminated" and "twice" in tuple(again.log)[-1]
+
+
+def test_the_core_cites_each_game_s_own_rule_for_an_enemy_occupied_hex():
+    from normandy_lab.rules import ruleset
+
+    assert ruleset("cobra").rule_refs["enemy_hex"] == "5.1b"
+    assert ruleset("bfn").rule_refs["enemy_hex"] == "10.1"  # BfN's own 10.1, as before
+    for system in ("kg", "gts"):  # no other game's number: theirs, or none
+        assert ruleset(system).rule_refs.get("enemy_hex") not in ("10.1", "5.1b")

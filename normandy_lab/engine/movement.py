@@ -1,10 +1,12 @@
 """Movement: ranges and validated moves, with the costs and allowances the state's rule system gives.
 
-The core searches (a unit may not enter an enemy-occupied hex; entering an enemy zone of control ends a
-move; a move of one hex is always allowed, using the whole allowance); the rule system says what each
-step costs (``RuleSet.movement_costs``), what leaving an enemy zone of control costs or whether it may
-(``RuleSet.leaving_ezoc_cost``) and the allowance (``RuleSet.movement_allowance``).  For The Battle for
-Normandy (:mod:`normandy_lab.rules.bfn.movement`):
+The core searches (a unit may not enter an enemy-occupied hex unless its rule system opens it,
+``RuleSet.open_enemy_hexes``, and a refusal cites the game's own rule, ``rule_refs["enemy_hex"]``;
+entering an enemy zone of control ends a move; a move of one hex is always allowed, using the whole
+allowance); what a move does beyond placing the unit is the rule system's (``RuleSet.after_move``); the
+rule system says what each step costs (``RuleSet.movement_costs``), what leaving an enemy zone of control
+costs or whether it may (``RuleSet.leaving_ezoc_cost``) and the allowance (``RuleSet.movement_allowance``).
+For The Battle for Normandy (:mod:`normandy_lab.rules.bfn.movement`):
 
 * 10.1 -- a unit may not enter an enemy-occupied hex; unused MPs are lost.
 * 10.2 -- following a road or railway uses its rate and negates the hex's
@@ -188,6 +190,9 @@ def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = Fals
             enemy[g.index(u.hex)] = True
         elif u.hex == unit.hex and u.id != unit.id:
             friends_here += 1
+    opened = state.rules.open_enemy_hexes(state, unit)  # enemy hexes the game lets it enter (Cobra 5.1b)
+    if opened is not None:
+        enemy &= ~opened
     start = g.index(unit.hex)
     # What leaving an enemy ZOC costs, or None where the rules forbid it (BfN 5.2: +2 MP; Cobra 5.1d: no).
     leaving = state.rules.leaving_ezoc_cost(state, unit, friends_here > 0)
@@ -241,10 +246,15 @@ def check_move(
     reach, ma = _search(state, unit, in_supply, isolated)
     if target == g.index(unit.hex):
         return MoveCheck(False, 0.0, ma, [unit.hex], "the unit is already there")
+    opened = state.rules.open_enemy_hexes(state, unit)
     for u in state.units:
         if u.side != unit.side and u.status == "active" and g.index(u.hex) == target:
+            if opened is not None and opened[target]:
+                break
+            rule = state.rules.rule_refs.get("enemy_hex")  # the game's own rule, never another game's
+            cited = f" ({rule})" if rule else ""
             return MoveCheck(
-                False, math.inf, ma, [], f"{destination} is occupied by the enemy ({u.id}) (10.1)"
+                False, math.inf, ma, [], f"{destination} is occupied by the enemy ({u.id}){cited}"
             )
     if ma <= 0:
         return MoveCheck(False, math.inf, ma, [], f"{unit.id} has no movement allowance this phase")
@@ -292,4 +302,7 @@ def move_unit(state: GameState, unit_id: str, destination: str) -> GameState:
         raise IllegalMoveError(f"{unit_id} cannot move to {destination}: {check.reason}")
     canonical = g.canonical(destination)
     units = tuple(replace(u, hex=canonical) if u.id == unit_id else u for u in state.units)
-    return state.evolve(units=units, log=state.log.then(f"move {unit_id} to {canonical} ({check.cost:g} MP)"))
+    moved = state.evolve(
+        units=units, log=state.log.then(f"move {unit_id} to {canonical} ({check.cost:g} MP)")
+    )
+    return state.rules.after_move(moved, unit_id, check.path)  # what the game's rules do next (Cobra 9.1b)

@@ -122,7 +122,8 @@ class RuleSet:
     #: One line in plain words per rule number the engine cites (shown beside the number).
     rule_notes: dict[str, str] = field(default_factory=dict)
     #: The rule numbers behind the ideas the views explain, by idea ("control", "zoc",
-    #: "unit_supply_range", "combat_supply_chain", "air_allocation", "air_interdiction"), so that
+    #: "unit_supply_range", "combat_supply_chain", "air_allocation", "air_interdiction", "enemy_hex": the
+    #: rule that bars an enemy-occupied hex to movement), so that
     #: views cite each game's own rules without naming any.
     rule_refs: dict[str, str] = field(default_factory=dict)
     #: What a state of this game keeps beside its units, with the defaults (``GameState.markers``).
@@ -300,6 +301,14 @@ class RuleSet:
     def end_problem(self, state: GameState, unit: Any, hex_index: int) -> str | None:
         """Say why ``unit`` may pass through but not end its move in a hex (None: it may)."""
         return None
+
+    def open_enemy_hexes(self, state: GameState, unit: Any) -> Any:
+        """Return the enemy-occupied hexes ``unit`` may enter all the same (a mask by hex; None: none)."""
+        return None
+
+    def after_move(self, state: GameState, unit_id: str, path: list[str]) -> GameState:
+        """Return ``state`` after what a move along ``path`` does beyond placing the unit (nothing)."""
+        return state
 
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
         """Say what is wrong with one unit's entry that its schema cannot: (field, problem, fix), or None."""
@@ -532,6 +541,12 @@ class RuleSystem(Protocol):
 
     def end_problem(self, state: GameState, unit: Any, hex_index: int) -> str | None:
         """See :meth:`RuleSet.end_problem`."""
+
+    def open_enemy_hexes(self, state: GameState, unit: Any) -> Any:
+        """See :meth:`RuleSet.open_enemy_hexes`."""
+
+    def after_move(self, state: GameState, unit_id: str, path: list[str]) -> GameState:
+        """See :meth:`RuleSet.after_move`."""
 
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
         """See :meth:`RuleSet.unit_problem`."""

@@ -418,6 +418,7 @@ BFN_RULES = BfnRules(
         "air_allocation": "11.1",
         "air_halved": "11.1.2",
         "air_interdiction": "11.2",
+        "enemy_hex": "10.1",  # a unit may not enter an enemy-occupied hex (the core's refusal cites it)
     },
     turns=("Night", "AM", "PM"),
     sequence=SEQUENCE,

@@ -178,6 +178,9 @@ MARKERS = {
     # beach hexes (a German unit ended an Allied player turn there: never a source again).
     "campaign": False,
     "wrecked_beaches": (),
+    # 9.1b: the HQs displaced in the phase now ({"at": [turn, phase index], "ids": [...]}), None: none yet;
+    # an HQ displaced a second time in one phase is eliminated.
+    "hq_displaced": None,
     "carpet_plan": None,
     "carpet_done": None,
     "carpet_missions": {"early": 0, "late": 0},

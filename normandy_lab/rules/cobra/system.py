@@ -231,6 +231,20 @@ class CobraRules(RuleSet):
             return f"a British unit{counted} may not end a move more than one hex west of {where} (5.9c)"
         return None
 
+    def open_enemy_hexes(self, state: GameState, unit: Any) -> Any:
+        """Open the hexes that hold only enemy HQs to movement (5.1b; the HQs are displaced, 9.1b)."""
+        g = grid_of(self.system)
+        others = np.zeros(len(g), dtype=bool)
+        hqs = np.zeros(len(g), dtype=bool)
+        for u in state.units:
+            if u.side != unit.side and u.status == "active":
+                (hqs if u.hq is not None else others)[g.index(u.hex)] = True
+        return hqs & ~others
+
+    def after_move(self, state: GameState, unit_id: str, path: list[str]) -> GameState:
+        """Displace the enemy HQs in the hexes a move entered (9.1b): see :func:`_displace_hqs`."""
+        return _displace_hqs(state, unit_id, path)
+
     def _stacking_end(self, state: GameState, unit: Any, hex_index: int) -> str | None:
         """Refuse a move ending in a hex it would overstack (6.0-6.2: excess units would be eliminated)."""
         from normandy_lab.rules.cobra.stacking import stacking_problem
@@ -524,6 +538,71 @@ class CobraRules(RuleSet):
         from normandy_lab.rules.cobra.supply import determine
 
         return determine(state)
+
+
+HQ_DISPLACEMENT = 4  # 9.1b: to any hex within four hexes of the HQ's own
+
+
+def _displace_hqs(state: GameState, unit_id: str, path: list[str]) -> GameState:
+    """Displace every enemy HQ standing alone in a hex the move entered (5.1b, 9.1b).
+
+    9.1b: the owner moves it to any hex within four hexes of its own and flips it to its inactive side (the
+    engine computes no HQ shifts, so the side is only said in the log); the moving unit pays nothing for it.
+    An HQ displaced a second time in one phase is eliminated instead (marker ``hq_displaced``).
+
+    READING ``hq_displacement`` (9.1b leaves the hex to the owner): the engine places it for him, in the
+    nearest hex (to its own; ties by hex id) that holds a friendly combat unit, else in the nearest hex
+    free of enemy units and enemy ZOC; a hex of the sheets in play, not all-sea, always.  With no such hex
+    it is eliminated.  The analyst may move it elsewhere within four hexes with an edit.
+    """
+    from normandy_lab.engine.lines import in_play
+    from normandy_lab.engine.zoc import zoc_mask
+    from normandy_lab.terrain import terrain_map
+
+    mover = state.unit(unit_id)
+    entered = set(path[1:])
+    hqs = [
+        u for u in state.units
+        if u.side != mover.side and u.status == "active" and u.hq is not None and u.hex in entered
+    ]  # fmt: skip
+    if not hqs:
+        return state
+    g = grid_of(state.system)
+    here = [state.turn, state.phase_index]
+    done = state.markers["hq_displaced"]
+    before = set(done["ids"]) if done and list(done["at"]) == here else set()
+    sea = (terrain_map(state.system, progress=False).hexes["terrain"] == "All Sea").to_numpy()
+    usable = in_play(state.system, state.maps) & ~sea
+    moved = {u.id: u for u in state.units}
+    words = []
+    for hq in hqs:
+        enemy_zoc = zoc_mask(state.evolve(units=tuple(moved.values())), mover.side)
+        enemies = {g.index(u.hex) for u in moved.values() if u.side == mover.side and u.status == "active"}
+        friends = {
+            g.index(u.hex) for u in moved.values()
+            if u.side == hq.side and u.status == "active" and u.hq is None
+        }  # fmt: skip
+        near = sorted(
+            (g.distance(hq.hex, h), str(h))
+            for h in (g._ids[i] for i in np.nonzero(usable)[0])
+            if 0 < g.distance(hq.hex, h) <= HQ_DISPLACEMENT
+        )
+        with_friends = [h for _, h in near if g.index(h) in friends]
+        free = [h for _, h in near if g.index(h) not in enemies and not enemy_zoc[g.index(h)]]
+        target = (with_friends or free or [None])[0]
+        if hq.id in before or target is None:
+            moved[hq.id] = replace(hq, status="eliminated")
+            why = "displaced twice in one phase" if hq.id in before else "no hex to go to within four"
+            words.append(f"{hq.id} eliminated: {why} (9.1b)")
+        else:
+            moved[hq.id] = replace(hq, hex=target)
+            words.append(f"{hq.id} displaced from {hq.hex} to {target}, flipped to its inactive side (9.1b)")
+        before.add(hq.id)
+    return state.evolve(
+        units=tuple(moved.values()),
+        hq_displaced={"at": here, "ids": sorted(before)},
+        log=state.log.then(f"{unit_id} entered a hex of enemy HQs only (5.1b): " + "; ".join(words)),
+    )
 
 
 def _dives_unbridged(rules: Any, destroyed: np.ndarray) -> np.ndarray:
