@@ -294,3 +294,67 @@ def test_4_1_4_4_3_3_reading_beach_from_8_june(june8):
     assert not np.isnan(kept).all()
     d_day = movement_costs(june8.evolve(date=dt.date(1944, 6, 6)), infantry).cost[into_beach]
     assert not np.isnan(d_day).all()
+
+
+# -- 4.4.3: the Assault Force markers' sectors --------------------------------------------------------
+
+
+def _move_marker(state, force, hex_id):
+    from normandy_lab.engine.edits import apply_edit
+
+    edit = {"op": "marker", "name": "assault_force_markers", "value": [{"force": force, "hex": hex_id}]}
+    return apply_edit(state, edit)
+
+
+def test_4_4_3_each_assault_force_marker_stays_in_its_sector_off_the_coast(june8):
+    """4.4.3: UtS "may be placed in hex 17.029 ... or 18.027", each "adjacent to playable (i.e. center dot)
+    hexes in its sector"; UtN's sector runs "between hexes 29.017 and 44.002"; a marker stands in an
+    Impassable hex (4.4.1), or a Beach hex while the overlay is in place."""
+    from normandy_lab.errors import RefusedError
+
+    assert dict(june8.markers["assault_force_markers"]) == {"UtN": "37.010", "UtS": "20.025"}  # 4.4.7
+    for hex_id in ("17.029", "18.027"):
+        assert _move_marker(june8, "UtS", hex_id).markers["assault_force_markers"]["UtS"] == hex_id
+    with pytest.raises(RefusedError, match="outside the UtS sector"):
+        _move_marker(june8, "UtS", "37.010")
+    with pytest.raises(RefusedError, match="outside the UtN sector"):
+        _move_marker(june8, "UtN", "20.025")
+    with pytest.raises(RefusedError, match="Hedgerow"):
+        _move_marker(june8, "UtN", "35.017")  # land: not where a naval force's marker stands
+    with pytest.raises(RefusedError, match="next to no playable hex"):
+        _move_marker(june8, "UtS", "16.032")  # out at sea
+    # A Beach hex only while the overlay is in place (reading beach_from_8_june).
+    with pytest.raises(RefusedError, match="Beach"):
+        _move_marker(june8, "UtS", "18.026")
+    kept = june8.evolve(options={**june8.options, "beach_from_8_june": "enterable"})
+    assert _move_marker(kept, "UtS", "18.026").markers["assault_force_markers"]["UtS"] == "18.026"
+
+
+def test_4_4_4_4_4_7_ranges_count_to_the_marker_where_it_stands(june8):
+    """4.4.4(a): a ship's range counts "the number of hexes from the target to the Assault Force Marker for
+    the ship's assault force", plus its range box; 4.4.7(a) the same for a coastal battery; 4.7.2 a Landing
+    Craft's marker is Utah South.  Moving the marker moves the ranges."""
+    from normandy_lab.rules.gts.naval import battery_fire, ship_range
+
+    assert ship_range(june8, "UtS", "short", "30.027") == 20  # 4.4.7's example: 10 hexes + 10
+    assert ship_range(june8, "UtN", "landing waves", "30.027") == 20  # 30.027 to 37.010
+    battery = _unit("DE-BTY", "30.027", side="german", type="artillery", mechanized=False)
+    state = _with(june8, battery)
+    assert battery_fire(state, "DE-BTY", "UtS", 40)["boxes"]["long"] == {"range": 40, "in_range": True}
+    moved = _move_marker(state, "UtS", "17.029")
+    far = nl.grid("gts").distance("30.027", "17.029")
+    assert far > 10 and battery_fire(moved, "DE-BTY", "UtS", 40)["boxes"]["landing waves"]["range"] == far
+    assert ship_range(moved, "UtS", "short", "30.027") == far + 10
+
+
+def test_4_4_3_the_markers_load_from_a_scenario_file_and_keep_old_fingerprints():
+    """A scenario places the markers (each checked at its line); left at 4.4.7's hexes the marker stays out
+    of a state's fingerprint (``late_markers``), so studies saved before it still open."""
+    from normandy_lab.engine import ScenarioError, load_scenario_text
+
+    text = SMALL.read_text()
+    state = load_scenario_text(text + "assault_force_markers: {UtS: '18.027'}\n", "small.yaml")
+    assert dict(state.markers["assault_force_markers"]) == {"UtN": "37.010", "UtS": "18.027"}
+    assert fingerprint(state) != fingerprint(nl.load_scenario(SMALL))
+    with pytest.raises(ScenarioError, match="outside the UtS sector"):
+        load_scenario_text(text + "assault_force_markers: {UtS: '37.010'}\n", "small.yaml")

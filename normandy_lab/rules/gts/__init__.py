@@ -65,6 +65,8 @@ GTS_RULES = GtsRules(
     markers=MARKERS,
     map_features=frozenset({"routes"}),
     unordered_markers=frozenset({"supplied_divisions"}),  # 17.3: three divisions for the day, in no order
+    # Added with 4.4.3's sectors: out of older fingerprints while at its default (4.4.7's example hexes).
+    late_markers=frozenset({"assault_force_markers"}),
     controls=CONTROLS,
     glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "tank_destroyer": "TD",
             "recon": "RCN", "artillery": "ART", "engineer": "ENG", "anti_tank": "AT", "flak": "AA",

@@ -127,6 +127,9 @@ MARKERS = {
     "abandoned_transport": (),
     # 17.6: the days (ISO dates) that were Storm, each putting the 82nd's remaining missions back a day.
     "storm_days": (),
+    # 4.4.1, 4.4.3: the hex of each Utah Assault Force marker, from which its ships' ranges are counted;
+    # 4.4.7's example places them (UtS 20.025, UtN 37.010).  Added after studies were saved (late_markers).
+    "assault_force_markers": {"UtN": "37.010", "UtS": "20.025"},
 }
 
 # Where the text is open, the engine's reading of it: options a scenario, a study or an analyst may change

@@ -57,6 +57,16 @@ class GtsOptionsSchema(_Strict):
     beach_from_8_june: Literal["out_of_play", "enterable"] | None = None  # 4.1.4, 4.3.3 (READINGS)
 
 
+class AssaultForceMarkersSchema(_Strict):
+    """Where the two Utah Assault Force markers stand (4.4.3).
+
+    Each in its sector; one left out keeps its default (4.4.7's example: UtS 20.025, UtN 37.010).
+    """
+
+    UtN: HexId | None = None
+    UtS: HexId | None = None
+
+
 class GtsScenarioSchema(ScenarioSchema):
     """A scenario of The Greatest Day: Utah Beach (``system: gts``)."""
 
@@ -76,3 +86,4 @@ class GtsScenarioSchema(ScenarioSchema):
         Annotated[list[HexId], Field(json_schema_extra={"uniqueItems": True})] | None
     ) = None
     abandoned_transport: list[UnitId] | None = None  # 2.3.3, 2.3.5: units whose remount path (15.0) is drawn
+    assault_force_markers: AssaultForceMarkersSchema | None = None  # 4.4.3

@@ -55,6 +55,24 @@ def _check_abandoned(state: GameState, ids: Any) -> None:
         )
 
 
+def _read_markers(raw: Any, rules: Any) -> dict[str, str]:
+    """4.4.3: each force's marker hex, canonical on the map; a force not given keeps its default."""
+    from normandy_lab.rules.section import hex_on_map
+
+    given = {k: hex_on_map(rules, v, (k,)) for k, v in dict(raw or {}).items()}
+    return {**rules.markers["assault_force_markers"], **given}
+
+
+def _check_markers(state: GameState, markers: Any) -> None:
+    """4.4.1, 4.4.3: each Assault Force marker in its sector, on an Impassable hex along the coast."""
+    from normandy_lab.rules.gts.naval import marker_problem
+
+    for force, hex_id in dict(markers).items():
+        problem = marker_problem(state, force, hex_id)
+        if problem:
+            raise MarkerValueError(problem, "place it in its sector, off the coast (4.4.3)", (force,))
+
+
 SECTION = (
     Marker("supplied_divisions", lambda raw, rules: tuple(raw or ()), _check_designation, rule="17.3, 17.6"),
     Marker("hypothetical_82nd", lambda raw, rules: bool(raw), rule="17.6"),
@@ -72,4 +90,5 @@ SECTION = (
         _check_abandoned,
         rule="2.3.3, 2.3.5, 15.0",
     ),
+    Marker("assault_force_markers", _read_markers, _check_markers, rule="4.4.3"),
 )

@@ -107,19 +107,28 @@ class GtsRules(RuleSet):
         """Let the analyst name the Supplied divisions (17.3), the planes (17.1) and the 82nd's drops (17.6).
 
         ``supplied_divisions`` (three names), ``fighter_bombers_on_interdiction``, ``supply_drop_zone``
-        (LZ 4 or LZ 5) and ``hypothetical_82nd`` (it dropped on the western zones).
+        (LZ 4 or LZ 5), ``hypothetical_82nd`` (it dropped on the western zones), ``abandoned_transport``
+        and ``assault_force_markers`` (4.4.3: orders ``{"force": "UtS", "hex": "17.029"}``).
         """
         from normandy_lab.errors import RefusedError
         from normandy_lab.rules.section import checked
 
         if name == "abandoned_transport" and isinstance(value, str):  # one unit id alone
             value = [value]
+        if name == "assault_force_markers" and isinstance(value, list):
+            # An edit moves markers as orders, [{"force": "UtS", "hex": "17.029"}] (4.4.3), since a study's
+            # marker value has no mapping of hexes; a scenario file gives the mapping itself.
+            if not all(isinstance(o, dict) and set(o) == {"force", "hex"} for o in value):
+                raise RefusedError(
+                    'move an Assault Force marker as [{"force": "UtS", "hex": "17.029"}] (4.4.3)'
+                )
+            value = {**state.markers["assault_force_markers"], **{o["force"]: o["hex"] for o in value}}
         if name in ("supplied_divisions", "fighter_bombers_on_interdiction", "supply_drop_zone",
-                    "hypothetical_82nd", "abandoned_transport"):  # fmt: skip
+                    "hypothetical_82nd", "abandoned_transport", "assault_force_markers"):  # fmt: skip
             # The checks a scenario's section gets (rules.gts.section): types, names, 17.1, 17.3, 17.6.
             return state.evolve(**{name: checked(state, name, value)})
         settable = ("supplied_divisions", "fighter_bombers_on_interdiction", "supply_drop_zone",
-                    "hypothetical_82nd", "abandoned_transport")  # fmt: skip
+                    "hypothetical_82nd", "abandoned_transport", "assault_force_markers")  # fmt: skip
         raise RefusedError(
             no_marker_edit(self.title, name, settable, f" (the {EIGHTY_SECOND}'s rules: 17.6)")
         )
