@@ -108,3 +108,24 @@ def test_1_2_a_storm_doubles_movement_costs_unless_in_column_along_a_road(june8,
     assert GtsOptionsSchema(storm_column="never").storm_column == "never"
     with pytest.raises(ValueError):
         GtsOptionsSchema(storm_column="sometimes")
+
+
+def test_2_3_4_2_3_5_raised_embankment_and_sunken_roads_double_leg_costs_off_column(june8, monkeypatch):
+    """2.3.4: Embankment Roads "work exactly like Raised Roads/Railroads"; 2.3.3(4): a Leg Unit not in Column
+    "must pay double the terrain cost"; 2.3.3(3): "Vehicle Units not in Column can never enter a hex with a
+    Raised Road/Railroad".  No source places one (``data.RAISED_OR_SUNKEN_ROAD_HEXES`` is empty): set one
+    here to hold the rule, and the map as shipped is unchanged."""
+    from normandy_lab.rules.gts import data
+
+    assert not data.RAISED_OR_SUNKEN_ROAD_HEXES
+    e = edge_arrays("gts")
+    g = nl.grid("gts")
+    before_leg, before_car = movement_costs(june8, _unit("L")), movement_costs(june8, _unit("V", True))
+    monkeypatch.setattr(data, "RAISED_OR_SUNKEN_ROAD_HEXES", frozenset({"30.029"}))  # a village on a road
+    leg, car = movement_costs(june8, _unit("L")), movement_costs(june8, _unit("V", True))
+    into = e.dst == g.index("30.029")
+    off_road, on_road = into & (e.road == 0), into & (e.road > 0)
+    assert off_road.any() and on_road.any()
+    assert (leg.cost[off_road] == 2 * before_leg.cost[off_road]).all()
+    assert (leg.cost[on_road] == before_leg.cost[on_road]).all()  # in Column along it (taken so on a road)
+    assert np.isnan(car.cost[off_road]).all() and np.array_equal(car.cost[on_road], before_car.cost[on_road])

@@ -100,6 +100,15 @@ LZ_5 = ("81.040", "81.041", "82.041", "82.042")
 # hexes of 4.5.2) held no road hex, so no American could remount.
 UTAH_REINFORCEMENT_HEXES = ("18.031", "19.026", "22.025", "26.021")
 UTAH_EXITS = {"18.031": "Exit 1", "19.026": "Exit 2", "22.025": "Exit 3", "26.021": "Exit 4"}
+# 2.3.3-2.3.5: the hexes of Raised (white), Embankment (yellow: "work exactly like Raised") and Sunken (red)
+# Roads/Railroads, where a leg unit not in Column pays "double the terrain cost" and a vehicle enters only in
+# Column through the road's own hexsides.  No source places one: the text names none by hex (2.3.3 only says
+# Raised Railroads are not used in this game), the map sheets are not in the seeds, and the project's road
+# data (maps/geography/roads_1944.yaml) classes roads as highway, primary or secondary only; the causeways
+# are plain roads (2.3.7).  Mentions of embankments in the data's own sources (the N13 across the low ground
+# east of Carentan in maps/geography/wetlands.yaml; the railway near Chef-du-Pont in
+# maps/history/lodgement_june.yaml) describe the ground, not which hexes the game colours: none is placed.
+RAISED_OR_SUNKEN_ROAD_HEXES: frozenset[str] = frozenset()
 REMOUNT_ROAD_HEXES = 10  # 15.0: "at least 10 Road hexes"
 GERMAN_FRIENDLY_EDGES = ("north", "west", "south")  # 15.0
 

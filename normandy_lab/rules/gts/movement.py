@@ -20,6 +20,9 @@ core's default), and what the text says is played on it:
 * 2.1.2, 2.1.7: a wheeled or tracked unit enters and leaves Woods and Marsh hexes only along a road;
   2.1.4-2.1.6: it enters Town, City and Fortified hexes in Column, from any side (the text asks Column, not
   a road; off the road it pays the base cost, 2.3.1).
+* 2.3.3-2.3.5: a leg unit not in Column entering a Raised, Embankment or Sunken Road/Railroad hex pays
+  double; a vehicle (in Column) enters one only through a hexside its road touches.  No source places such a
+  road (``data.RAISED_OR_SUNKEN_ROAD_HEXES`` is empty, the reasons there): the rule is ready for the hexes.
 * 1.2: in a Storm the MP to enter a hex are doubled, stream surcharge included, "unless a Unit is in Column
   and moving along a Road/Railroad".
 
@@ -80,7 +83,14 @@ def movement_costs(state: GameState, unit: Any) -> MoveCosts:
         closed |= terrain[e.dst] == "Beach"  # 2.1.8; 4.1.4, 4.3.3 (reading beach_from_8_june)
     along_road = e.road > 0
     across_stream = (feature == STREAM) & ~along_road
+    from normandy_lab.rules.gts import data
+
+    raised = np.zeros(len(cost), dtype=bool)
+    if data.RAISED_OR_SUNKEN_ROAD_HEXES:  # 2.3.3-2.3.5 (none placed by a source)
+        ids = hexes.index.astype(str).to_numpy()
+        raised = np.isin(ids[e.dst], list(data.RAISED_OR_SUNKEN_ROAD_HEXES)) & ~along_road
     if unit.mechanized:  # wheeled or tracked
+        closed |= raised  # 2.3.3(2), (3): in Column, through a hexside the raised or sunken road touches
         vehicle_only_road = np.isin(terrain[e.dst], ROAD_ONLY_FOR_VEHICLES) | np.isin(
             terrain[e.src], ROAD_ONLY_FOR_VEHICLES
         )
@@ -88,6 +98,7 @@ def movement_costs(state: GameState, unit: Any) -> MoveCosts:
         closed |= across_stream  # 2.2.3
         closed |= e.rail_bridge & ~e.road_bridge  # 2.4.3: none is improved (GAP)
     else:
+        cost[raised] *= 2  # 2.3.3(4), 2.3.5(4): "double the terrain cost" for a leg unit not in Column
         cost[across_stream] += STREAM_SURCHARGE  # 2.2.3
     if state.weather == "Storm":  # 1.2
         in_column = (
