@@ -269,3 +269,63 @@ def test_the_core_cites_each_game_s_own_rule_for_an_enemy_occupied_hex():
     assert ruleset("bfn").rule_refs["enemy_hex"] == "10.1"  # BfN's own 10.1, as before
     for system in ("kg", "gts"):  # no other game's number: theirs, or none
         assert ruleset(system).rule_refs.get("enemy_hex") not in ("10.1", "5.1b")
+
+
+# -- 11.1b with 5.3: the first storm, and the weather a scenario has already played ------------------------
+
+
+def _paid(state):
+    from normandy_lab.rules.cobra.points import pay_allies
+
+    before = state.markers["supply_points"]["US"]
+    return pay_allies(state).markers["supply_points"]["US"] - before
+
+
+def test_11_1b_5_3_a_storm_on_gt_14_is_not_the_first_storm(gt15):
+    from normandy_lab.rules.cobra.data import turn_dates
+
+    def on(gt, **kw):
+        return gt15.evolve(
+            date=turn_dates(gt)[0], turn=f"GT {gt}", weather="Storm", allied_income={"US": 5}, **kw
+        )
+
+    # 5.3: "if there has been no previous storm turn, the weather on GT 6 is automatically storm", so every
+    # game that reaches GT 14 has had its first storm: half the SP, rounded up (11.1b), not none.
+    assert _paid(on(14)) == 2  # half of GT 14's 4 SP, the track entry 11.3's example quotes
+    assert _paid(on(15)) == 3  # half of the 5 set
+    assert _paid(on(4)) == 0  # "On the first storm game turn the Allied player does not receive any SP"
+    assert _paid(on(4, weather_history=("Clear", "Overcast", "Storm"))) == 3  # its first storm was GT 3
+    # the other reading: the first storm of the turns played in this game (a scenario's stated ones and on)
+    of_play = on(15).evolve(options={**gt15.options, "first_storm": "of_play"})
+    assert _paid(of_play) == 0 and _paid(of_play.evolve(weather_history=("Storm", "Clear"))) == 3
+
+
+def _with_history(line: str) -> str:
+    from normandy_lab.engine.scenario import scenario_path
+
+    text = scenario_path("cobra_1944-07-16_gt15").read_text()
+    return text.replace("\nsupply_points:", f"\n{line}\nsupply_points:", 1)
+
+
+def test_5_3_a_scenario_states_the_weather_already_played_and_it_is_checked():
+    from normandy_lab.engine.scenario import ScenarioError, load_scenario_text
+
+    played = ["Clear", "Overcast", "Clear", "Clear", "Overcast", "Storm", *["Overcast"] * 8]  # GTs 1-14
+    state = load_scenario_text(_with_history(f"weather_history: [{', '.join(played)}]"))
+    assert state.markers["weather_history"] == tuple(played)
+    assert load_scenario_text(_with_history("weather_history: [Storm, Storm]")).markers[
+        "weather_history"
+    ] == (
+        "Storm",
+        "Storm",
+    )  # the last two turns only: the earlier ones unknown
+    bad = {
+        "weather_history: [Sunny]": "weather_history",
+        f"weather_history: [{', '.join(['Clear'] * 15)}]": "15 turns of weather before GT 15",
+        "weather_history: [Storm, Storm, Storm, Storm]": "a fourth storm turn in a row",
+        f"weather_history: [Overcast, {', '.join(played[1:])}]": r"GT 1 is Clear in a game begun on GT 1 \(5\.3\)",
+        f"weather_history: [Clear, Overcast, {', '.join(['Clear'] * 12)}]": r"no storm by GT 6",
+    }
+    for line, why in bad.items():
+        with pytest.raises(ScenarioError, match=why):
+            load_scenario_text(_with_history(line))

@@ -61,9 +61,26 @@ def track_entry(state: GameState, army: str, gt: int) -> Entry:
     return Entry(army, limit, income, "set by the analyst")
 
 
+#: READING ``first_storm`` (11.1b: "On the first storm game turn the Allied player does not receive any SP"),
+#: a scenario option.  ``"campaign"`` (default): the first storm of the campaign, which 5.3 forces by GT 6
+#: ("if there has been no previous storm turn, the weather on GT 6 is automatically storm") in every game
+#: begun on GT 1, and which a scenario begun later (Cobra's GT 15) has behind it: a storm on GT 7 or later
+#: is never the first; before, it is unless the weather played (``weather_history``) holds one.
+#: ``"of_play"``: the first storm among the turns of the game being played, those the scenario states as
+#: played (``weather_history``) and this one.
+FIRST_STORM_READINGS = ("campaign", "of_play")
+FORCED_STORM_GT = 6  # 5.3
+
+
 def first_storm(state: GameState) -> bool:
-    """Whether this turn is the game's first storm turn (11.1b): storm now and in no turn before."""
-    return state.weather == "Storm" and "Storm" not in state.markers["weather_history"]
+    """Whether this turn is the game's first storm turn (11.1b), as the reading ``first_storm`` says."""
+    from normandy_lab.rules.cobra.data import turn_of
+
+    if state.weather != "Storm" or "Storm" in state.markers["weather_history"]:
+        return False
+    if state.options.get("first_storm", FIRST_STORM_READINGS[0]) == "of_play":
+        return True
+    return turn_of(state.date) <= FORCED_STORM_GT
 
 
 def allied_pay(state: GameState, entry: Entry) -> tuple[int | None, str]:

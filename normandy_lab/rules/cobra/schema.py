@@ -14,6 +14,7 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
 from normandy_lab.rules.cobra.data import SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS
 from normandy_lab.rules.cobra.metric import READINGS
+from normandy_lab.rules.cobra.points import FIRST_STORM_READINGS
 from normandy_lab.schemas import WHAT_IF_INTERDICTION, Count, HexId, ScenarioSchema, UnitSchema, _Strict
 
 UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
@@ -46,11 +47,12 @@ class TrackLineSchema(_Strict):
 
 
 class CobraOptionsSchema(_Strict):
-    """The readings a scenario may choose where 10.3 is open (``rules.cobra.metric``)."""
+    """The readings a scenario may choose where the text is open: 10.3 (``rules.cobra.metric``), 11.1b."""
 
     major_road: Literal[READINGS["major_road"]] | None = None  # type: ignore[valid-type]
     major_river: Literal[READINGS["major_river"]] | None = None  # type: ignore[valid-type]
     what_if_interdiction: Annotated[str, Field(pattern=WHAT_IF_INTERDICTION)] | None = None
+    first_storm: Literal[FIRST_STORM_READINGS] | None = None  # type: ignore[valid-type]  # 11.1b (points)
 
 
 class CobraScenarioSchema(ScenarioSchema):
@@ -73,6 +75,9 @@ class CobraScenarioSchema(ScenarioSchema):
     south_of_vire_gt: Annotated[StrictInt, Field(ge=1, le=28)] | None = None  # 5.9.1b
     boundary_extension: Annotated[list[HexId], Field(min_length=2, max_length=2)] | None = None  # 5.9.1b-c
     south_edge_lost: StrictBool = False
+    # 5.3, 11.1b: the weather of the game turns already played, oldest first (the last one is the turn before
+    # this one): what 5.3a's columns and modifiers and 11.1b's first storm read (rules.cobra.section).
+    weather_history: list[Weather] | None = None
     cherbourg_entered: StrictBool = False
     campaign: StrictBool = False
     # 17.3.6f: beach hexes, each once (on the map and a beach: rules.cobra.section)

@@ -85,6 +85,49 @@ def _check_wrecked(state: GameState, hexes: Any) -> None:
             )
 
 
+def _weather_history(raw: Any, rules: Any) -> tuple[str, ...]:
+    return tuple(raw or ())
+
+
+def _check_weather_history(state: GameState, history: Any) -> None:
+    """5.3: the weather played before this turn fits the turns before it and what 5.3 fixes."""
+    from normandy_lab.rules.cobra.data import turn_of
+    from normandy_lab.rules.cobra.points import FORCED_STORM_GT
+
+    gt = turn_of(state.date)
+    history = list(history or ())
+    if len(history) > gt - 1:
+        raise MarkerValueError(
+            f"{len(history)} turns of weather before GT {gt}, which has {gt - 1} before it",
+            "give the weather of the turns already played, oldest first, the last the turn before this one",
+        )
+    storms = 0
+    for n, weather in enumerate(history):
+        storms = storms + 1 if weather == "Storm" else 0
+        if storms > 3:
+            raise MarkerValueError(
+                "a fourth storm turn in a row: after three storm turns the weather is overcast (5.3a)",
+                "write Overcast for that turn",
+                (n,),
+            )
+    if len(history) != gt - 1:
+        return  # the turns before are not all stated: what 5.3 fixes for a game begun on GT 1 is unknown
+    fixed = {0: "Clear", 1: "Overcast"}  # 5.3: GT 1 clear, GT 2 overcast
+    for n, weather in fixed.items():
+        if n < len(history) and history[n] != weather:
+            raise MarkerValueError(
+                f"GT {n + 1} is {weather} in a game begun on GT 1 (5.3), not {history[n]}",
+                f"write {weather} for GT {n + 1}",
+                (n,),
+            )
+    if len(history) >= FORCED_STORM_GT and "Storm" not in history[:FORCED_STORM_GT]:
+        raise MarkerValueError(
+            f"no storm by GT {FORCED_STORM_GT}: with none before, GT {FORCED_STORM_GT} is a storm (5.3)",
+            f"write Storm for GT {FORCED_STORM_GT} or an earlier turn",
+            (FORCED_STORM_GT - 1,),
+        )
+
+
 SECTION = (
     Marker("supply_points", _supply_points, rule="11.1, 11.0c"),
     Marker("allied_income", _track_line, rule="11.1a, 11.3"),
@@ -93,6 +136,7 @@ SECTION = (
     Marker("south_of_vire_gt", check=_check_south_of_vire, rule="5.9.1b"),
     Marker("boundary_extension", _extension, _check_extension, rule="5.9.1b-d"),
     Marker("south_edge_lost", _flag, rule="10.4"),
+    Marker("weather_history", _weather_history, _check_weather_history, rule="5.3, 11.1b"),
     Marker("cherbourg_entered", _flag, rule="17.3.5e"),
     Marker("campaign", _flag, rule="17.3"),
     Marker("wrecked_beaches", lambda raw, rules: hexes_on_map(rules, raw), _check_wrecked, rule="17.3.6f"),
