@@ -951,9 +951,8 @@ def test_11_1b_storm_turns_pay_the_allies_half_rounded_up_and_the_first_storm_no
 
     assert paid(base.evolve(weather="Clear")) == (5, 3)
     assert paid(base.evolve(weather="Storm", weather_history=("Clear", "Storm"))) == (3, 2)
-    gt4 = base.evolve(
-        date=turn_dates(4)[0], turn="GT 4"
-    )  # a GT 15 storm is not the first (5.3: GT 6 at latest)
+    # A GT 15 storm is not the first (5.3 forces one by GT 6): the first storm is tried on GT 4.
+    gt4 = base.evolve(date=turn_dates(4)[0], turn="GT 4")
     assert paid(gt4.evolve(weather="Storm", weather_history=("Clear", "Overcast", "Clear"))) == (0, 0)
     assert paid(gt15.evolve(weather="Clear")) == (0, 0)  # the track's entry unknown: nothing paid, said so
     assert "Game Turn Record Track" in tuple(pay_allies(gt15.evolve(weather="Clear")).log)[-1]
