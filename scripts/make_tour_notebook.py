@@ -97,8 +97,9 @@ CAMPAIGN = [
         "unit at its\n"
         "recorded position with its source. The table compares the front the units imply (each hex "
         "goes to the\n"
-        "side of the nearest unit) with the historical line of that morning: the mean and largest distances\n"
-        "in km, and the units standing on the other side's ground."
+        "side of the nearest unit) with the historical line of that morning (for a turn of several days, the\n"
+        "records made within it): the mean and largest distances in km, and the units standing on the other\n"
+        "side's ground. A set-up of one side only implies no front, so it has no distance."
     ),
     nbformat.v4.new_code_cell(
         "from normandy_lab.history.compare import compare_with_history\n"
@@ -106,15 +107,7 @@ CAMPAIGN = [
         "rows = []\n"
         "for label, name in scenario_list():\n"
         "    result = compare_with_history(nl.load_scenario(name))\n"
-        "    rows.append(\n"
-        "        {\n"
-        '            "scenario": label,\n'
-        '            "compared with": result.record_date,\n'
-        '            "mean km": round(result.mean_km, 2),\n'
-        '            "max km": round(result.max_km, 1),\n'
-        '            "wrong side": len(result.unexplained),\n'
-        "        }\n"
-        "    )\n"
+        '    rows.append({"scenario": label, **result.row()})\n'
         "pd.DataFrame(rows)"
     ),
     nbformat.v4.new_markdown_cell(

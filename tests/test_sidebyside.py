@@ -103,3 +103,88 @@ def test_the_figure_draws_each_game_over_the_front(july18):
     markers = {r.glyph.marker for r in fig.renderers if hasattr(r.glyph, "marker")}
     assert {"circle", "square"} <= markers  # BfN and Cobra
     assert "18 July 1944" in fig.title.text
+
+
+# -- what kind of disagreement (issue 31, section 3) -----------------------------------------------------
+
+
+def _rows(*games):
+    """A formation's rows, one a game: (system, share in, out_why, rules, supplied_by, lon, lat, positions)."""
+    import pandas as pd
+
+    cols = ("system", "share_in", "out_why", "rules", "supplied_by", "lon", "lat", "positions")
+    return pd.DataFrame([dict(zip(cols, g, strict=True)) for g in games])
+
+
+def test_classify_tells_a_rule_difference_from_a_set_up_difference_and_an_artefact():
+    from normandy_lab.sidebyside import classify
+
+    here = "the set-up of 07 June (AM)"
+    same_place = _rows(
+        ("bfn", 0.5, "rules", "7.3.1", "7.3.1 (division HQ)", -0.80, 49.30, here),
+        ("kg", 1.0, "", "", "26.11.1 (exempt)", -0.81, 49.30, here),
+    )
+    kind, why = classify(same_place)
+    assert kind == "rule difference" and "bfn: out by 7.3.1" in why and "kg: in by 26.11.1 (exempt)" in why
+    apart = _rows(
+        ("bfn", 0.5, "rules", "7.3.1", "7.3.1 (division HQ)", -0.80, 49.30, here),
+        ("kg", 1.0, "", "", "26.11.1 (exempt)", -0.70, 49.30, here),  # about 7 km east
+    )
+    kind, why = classify(apart)
+    assert kind == "set-up difference" and "7 km apart" in why
+    placed = _rows(
+        ("bfn", 0.5, "setup", "7.3.1", "", -0.80, 49.30, here),
+        ("kg", 1.0, "", "", "26.11.1 (exempt)", -0.80, 49.30, here),
+    )
+    assert classify(placed)[0] == "set-up difference"
+    derived = _rows(
+        ("bfn", 1.0, "", "", "7.3.1 (division HQ)", -0.80, 49.30, here),
+        ("kg", 0.0, "map", "26.11.2 [derived map]", "", -0.80, 49.30, here),
+    )
+    kind, why = classify(derived)
+    assert kind == "map/reconstruction artefact" and "kg: out by 26.11.2 [derived map]" in why
+
+
+def test_an_artefact_is_never_presented_as_a_rule_difference_and_rules_come_first():
+    from normandy_lab.sidebyside import KINDS
+
+    table = side_by_side("1944-06-07").disagreements()
+    assert set(table["kind"]) <= set(KINDS) and table["why"].str.len().min() > 0
+    order = [KINDS.index(k) for k in table["kind"]]
+    assert order == sorted(order)  # the designers' models first
+    by_key = table.set_index("key")
+    for key in ("DE 352 div", "DE 709 div", "DE 91 div"):  # KG's verdicts rest on its derived city hexes
+        assert by_key.loc[key, "kind"] == "map/reconstruction artefact"
+        assert "derived map" in by_key.loc[key, "why"]
+    rules = table[table["kind"] == "rule difference"]
+    assert not rules["why"].str.contains("derived map").any()
+
+
+def test_a_rule_difference_names_each_game_s_rule():
+    table = side_by_side("1944-06-19").disagreements()
+    rules = table[table["kind"] == "rule difference"]
+    assert len(rules)
+    for why in rules["why"]:
+        assert "bfn: " in why and "kg: " in why  # both designers' rules, out or in
+
+
+def test_a_stepped_scenario_says_so_in_the_table_and_on_the_map():
+    june8 = side_by_side("1944-06-08")
+    kg = june8.table[june8.table["system"] == "kg"]
+    assert kg["positions"].str.contains("kg_1944-06-07_t02 stepped one turn into 08 June").all()
+    gts = june8.table[june8.table["system"] == "gts"]
+    assert gts["positions"].str.startswith("the set-up of 08 June").all()
+    assert "stepped: units where its set-up put them" in june8.figure().title.text
+
+
+def test_every_date_the_docs_promise_has_two_games():
+    """docs/studies.md names the dates two games share; each is covered (16 and 17 July are not promised)."""
+    from pathlib import Path
+
+    text = Path(__file__).resolve().parents[1].joinpath("docs", "studies.md").read_text(encoding="utf-8")
+    assert "share 7 and 19 June, and BfN and Cobra share 18 July" in text
+    for day in ("1944-06-07", "1944-06-19", "1944-07-18", "1944-06-08"):
+        assert len(scenarios_on(day)) >= 2, day
+    for day in ("1944-07-16", "1944-07-17"):
+        with pytest.raises(ValueError, match=r"dates two games cover: .*1944-07-18"):
+            side_by_side(day)

@@ -29,7 +29,18 @@ from typing import Any
 
 import numpy as np
 
-from normandy_lab.history.lodgement import HistoryError, LodgementRecord, _metric, _to_metric, held_by, record
+from normandy_lab.history.lodgement import (
+    FIRST_DAY,
+    HistoryError,
+    LodgementRecord,
+    _metric,
+    _to_metric,
+    held_by,
+    record,
+    records,
+)
+
+_SIDE_WORDS = {"allied": "Allied", "german": "German"}
 
 #: Spacing of the points sampled along the historical line (metres).
 SAMPLE_SPACING_M = 500.0
@@ -47,8 +58,9 @@ class FrontComparison:
         The date of the lodgement record it is compared with.
     bracket_dates
         The records whose lines bound the turn (for an AM or Night turn, the evening before and,
-        when recorded, the evening of the day): a unit is on the wrong side only if it is so
-        against all of them, and the implied front is measured to the nearer line.
+        when recorded, the evening of the day; for a turn of several days, the records made within
+        it): a unit is on the wrong side only if it is so against all of them, and the implied
+        front is measured to the nearer line.
     mean_km, max_km
         Distances from the implied front to the historical line.
     mean_back_km, max_back_km
@@ -60,6 +72,11 @@ class FrontComparison:
         Units closer than this to the historical line are not judged.
     implied_front, historical_front
         The two lines (shapely, lon/lat); the historical one clipped to the maps.
+    sides_present
+        The sides with units on the map; with one side only no front is implied and the distances are NaN.
+    before_landings
+        A turn that starts on 6 June before the landings (not a PM turn): the ground was all German, so a
+        German unit is never on the wrong side of it.
     """
 
     scenario: str
@@ -75,32 +92,67 @@ class FrontComparison:
     tolerance_km: float
     implied_front: Any = field(repr=False)
     historical_front: Any = field(repr=False)
+    sides_present: tuple[str, ...] = ()
+    before_landings: bool = False
 
     @property
     def unexplained(self) -> list[dict[str, Any]]:
         """Units on the wrong side that the scenario does not mark as cut off."""
         return [w for w in self.wrong_side if not w["cut_off"]]
 
+    @property
+    def one_side_only(self) -> bool:
+        """Whether the scenario has units of one side only: no front is implied, no distance measured."""
+        return bool(self.sides_present) and len(self.sides_present) < 2
+
     def summary(self) -> str:
         """Return one paragraph describing the comparison."""
         wrong = ", ".join(f"{w['unit']} ({w['hex']})" for w in self.unexplained) or "none"
         cut = [w["unit"] for w in self.wrong_side if w["cut_off"]]
+        against = " and ".join(f"{d:%d %B}" for d in self.bracket_dates)
+        if self.before_landings:
+            against = f"the morning before the landings (all German) and {against}"
+        if self.one_side_only:
+            measured = (
+                f"only {_SIDE_WORDS[self.sides_present[0]]} units are on the map, so no front is implied and "
+                "no distance is measured"
+            )
+        else:
+            measured = (
+                f"implied front to the historical line mean {self.mean_km:.2f} km, max {self.max_km:.1f} km; "
+                f"historical line to the implied front mean {self.mean_back_km:.2f} km, max "
+                f"{self.max_back_km:.1f} km"
+            )
         return (
-            f"{self.scenario} ({self.date} {self.turn}) against the front of "
-            f"{' and '.join(f'{d:%d %B}' for d in self.bracket_dates)} 1944: "
-            f"implied front to the historical line mean {self.mean_km:.2f} km, max {self.max_km:.1f} km; "
-            f"historical line to the implied front mean {self.mean_back_km:.2f} km, max "
-            f"{self.max_back_km:.1f} km. Units on the wrong side: {wrong}"
+            f"{self.scenario} ({self.date} {self.turn}) against the front of {against} 1944: {measured}. "
+            f"Units on the wrong side: {wrong}"
             + (f"; cut off as the history says: {', '.join(cut)}" if cut else "")
             + "."
         )
 
+    def row(self) -> dict[str, Any]:
+        """Return the comparison as one row of a table (the tour's): no distance where none is measured."""
+        blank = self.one_side_only
+        return {
+            "compared with": ", ".join(f"{d:%d %B}" for d in self.bracket_dates),
+            "mean km": None if blank else round(self.mean_km, 2),
+            "max km": None if blank else round(self.max_km, 1),
+            "wrong side": len(self.unexplained),
+            "note": f"only {_SIDE_WORDS[self.sides_present[0]]} units: no front implied" if blank else "",
+        }
 
-def records_bracketing(date: dt.date, turn: str) -> list[LodgementRecord]:
+
+def records_bracketing(date: dt.date, turn: str, last_day: dt.date | None = None) -> list[LodgementRecord]:
     """Return the records bounding a turn: :func:`record_for`, plus the day's own evening record for AM/Night.
 
-    An AM scenario shows the morning: between the evening before and the evening of the day.
+    An AM scenario shows the morning: between the evening before and the evening of the day.  A turn of
+    several days (``last_day`` after ``date``, Cobra's three-day game turns) is its own date: the records
+    made within it, when there are any (Cobra's GT 15, 16-18 July, against the record of 17 July).
     """
+    if last_day is not None and last_day > date:
+        within = [r for r in records() if date <= r.date <= last_day]
+        if within:
+            return within
     first = record_for(date, turn)
     found = [first]
     if turn != "PM":
@@ -224,8 +276,14 @@ def compare_with_history(state, tolerance_km: float | None = None) -> FrontCompa
 
     from normandy_lab.grids import grid
 
-    rec = record_for(state.date, state.turn)
-    bracket = records_bracketing(state.date, state.turn)
+    last_day = state.rules.next_date(state.date) - dt.timedelta(days=1)
+    bracket = records_bracketing(state.date, state.turn, last_day)
+    rec = bracket[0]
+    on_map = [u for u in state.units if u.status == "active" and u.type != "ship"]
+    present = tuple(side for side in ("allied", "german") if any(u.side == side for u in on_map))
+    # A turn starting on 6 June before the landings (GT 1, an AM turn): no record precedes it, and all the
+    # ground was German then: judged against that as well as the first record.
+    before_landings = state.date <= FIRST_DAY and state.turn != "PM"
     g = grid(state.system)
     # A unit's position is known to its hex: allow the record's accuracy plus the hex's radius.
     hex_radius_km = g.georeference.hex_size_m / np.sqrt(3.0) / 1000.0
@@ -251,6 +309,8 @@ def compare_with_history(state, tolerance_km: float | None = None) -> FrontCompa
             continue
         lon, lat = g.center(unit.hex)
         sides = {held_by((lon, lat), r.date, tolerance_km=tolerance) for r in bracket}
+        if before_landings:
+            sides.add("german")
         if not sides & {"contested", unit.side}:
             point = _to_metric(shapely.Point(lon, lat))
             wrong.append(
@@ -263,18 +323,21 @@ def compare_with_history(state, tolerance_km: float | None = None) -> FrontCompa
                     "cut_off": unit.cut_off,
                 }
             )
+    one_side = len(present) < 2  # no front is implied: no distance to measure (not an infinite one)
     return FrontComparison(
         scenario=state.scenario,
         date=state.date,
         turn=state.turn,
         record_date=rec.date,
         bracket_dates=tuple(r.date for r in bracket),
-        mean_km=float(np.mean(there)),
-        max_km=float(np.max(there)),
-        mean_back_km=float(np.mean(back)),
-        max_back_km=float(np.max(back)),
+        mean_km=float("nan") if one_side else float(np.mean(there)),
+        max_km=float("nan") if one_side else float(np.max(there)),
+        mean_back_km=float("nan") if one_side else float(np.mean(back)),
+        max_back_km=float("nan") if one_side else float(np.max(back)),
         wrong_side=wrong,
         tolerance_km=tolerance,
         implied_front=implied,
         historical_front=historical,
+        sides_present=present,
+        before_landings=before_landings,
     )

@@ -24,7 +24,7 @@ import pandas as pd
 from normandy_lab.errors import RefusedError
 from normandy_lab.sidebyside.formations import formation_key
 
-__all__ = ["SideBySide", "formation_key", "scenarios_on", "side_by_side"]
+__all__ = ["APART_KM", "KINDS", "SideBySide", "classify", "formation_key", "scenarios_on", "side_by_side"]
 
 MARKERS = {"bfn": "circle", "cobra": "square", "kg": "triangle", "gts": "diamond"}
 SYSTEM_NAMES = {
@@ -193,6 +193,7 @@ def _by_formation(name: str, state: Any = None) -> pd.DataFrame:
     # A verdict resting on a reconstruction (the game's own words, e.g. KG's derived map) says so by its rule.
     note = getattr(state.rules, "verdict_note", None)
     why = {e.unit_id: e.why for e in state.expected_now()}
+    range_rule = state.rules.rule_refs.get("unit_supply_range", "")
     for unit in state.units:
         key = formation_key(unit)
         if not key or unit.status != "active":
@@ -205,6 +206,12 @@ def _by_formation(name: str, state: Any = None) -> pd.DataFrame:
                 "key": key, "formation": unit.formation, "side": unit.side, "unit": unit.id,
                 "in_supply": bool(row.general),
                 "rule": "" if row.general else f"{row.rule} [{said}]" if said else row.rule,
+                # What supplied a unit in supply: its rule (the game's range rule where the line names none)
+                # and what it traced to; why a unit out is out, by the scenario's expected list.
+                "supplied_by": _supplied_by(row, range_rule, note(state, None) if note is not None else "")
+                if row.general
+                else "",
+                "why": "" if row.general else why.get(unit.id, "unlisted"),
                 "lon": lon, "lat": lat,
             }
         )  # fmt: skip
@@ -220,17 +227,113 @@ def _by_formation(name: str, state: Any = None) -> pd.DataFrame:
     outs = units[~units["in_supply"]].groupby("key")
     out_units = {k: sorted(g["unit"]) for k, g in outs}
     out_rules = {k: sorted({part for r in g["rule"] for part in r.split(", ") if part}) for k, g in outs}
+    out_why = {k: sorted(set(g["why"])) for k, g in outs}
+    ins = units[units["in_supply"]].groupby("key")
+    in_rules = {k: sorted(set(g["supplied_by"])) for k, g in ins}
     table["out_units"] = table["key"].map(lambda k: ", ".join(out_units.get(k, [])))
     table["rules"] = table["key"].map(lambda k: ", ".join(out_rules.get(k, [])))
+    table["out_why"] = table["key"].map(lambda k: ", ".join(out_why.get(k, [])))
+    table["supplied_by"] = table["key"].map(lambda k: "; ".join(in_rules.get(k, [])))
     table["share_in"] = table["in_supply"] / table["units"]
     table.insert(0, "system", state.system)
     table.insert(1, "scenario", name)
     table.insert(2, "date", state.date.isoformat())
     table.insert(3, "turn", state.turn)
+    table.insert(4, "positions", positions_words(name, state))
     table["in_supply"] = table["in_supply"].astype(int)
     table["lon"] = table["lon"].astype(float).round(5)
     table["lat"] = table["lat"].astype(float).round(5)
     return table.assign(share_in=np.round(table["share_in"], 3))
+
+
+def _supplied_by(row: Any, range_rule: str, said: str) -> str:
+    """Name what supplied a unit in supply.
+
+    Its rule (the game's range rule where none is named), what it traced to, and the reconstruction or
+    reading the verdict rests on, if any.
+    """
+    words = f"{row.rule or range_rule} ({row.traced_kind})"
+    return f"{words} [{said}]" if said else words
+
+
+def positions_words(spec: str, state: Any) -> str:
+    """Say whose positions a scenario's units stand at: its set-up's, or its set-up's stepped on."""
+    name, steps = _parse_spec(spec)
+    if not steps:
+        return f"the set-up of {state.date:%d %B} ({state.turn})"
+    turns = "one turn" if steps == 1 else f"{steps} turns"
+    return (
+        f"{name} stepped {turns} into {state.date:%d %B} ({state.turn}): its units stand where its set-up "
+        "put them"
+    )
+
+
+#: Two games place a formation this far apart (km, between the means of its units) or more: a set-up
+#: difference, not the same situation judged by two designers' rules (about two hexes of the coarser maps).
+APART_KM = 5.0
+
+#: What a disagreement is, in the order the table gives them: the designers' models first.
+KINDS = ("rule difference", "set-up difference", "map/reconstruction artefact")
+
+
+def _km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Return the distance between two lon/lat points in km (an equirectangular approximation)."""
+    import math
+
+    mean_lat = math.radians((a[1] + b[1]) / 2)
+    dx = math.radians(b[0] - a[0]) * math.cos(mean_lat)
+    dy = math.radians(b[1] - a[1])
+    return 6371.0 * math.hypot(dx, dy)
+
+
+def classify(group: pd.DataFrame) -> tuple[str, str]:
+    """Say what kind of disagreement one formation's rows (one a game) are, and name what makes it so.
+
+    * a **map/reconstruction artefact** when a game's verdicts rest on its derived map or a reconstruction
+      (the scenario's expected list says ``map``, or the rule cites a RECONSTRUCTED piece);
+    * a **set-up difference** when the games do not put the same units in the same place: a verdict the
+      expected list gives to the set-up, a scenario stepped on from another day's set-up, or the
+      formation's units standing :data:`APART_KM` or more apart;
+    * else a **rule difference**: the same formation in the same place, judged by two designers' rules,
+      each named (the rules of the units out, and what supplied those in supply).
+    """
+    names = {str(r["system"]): r for _, r in group.iterrows()}
+    stepped = [s for s, r in names.items() if "stepped" in str(r["positions"])]
+    also = f" (positions stepped from the set-up: {', '.join(stepped)})" if stepped else ""
+    artefacts = [
+        f"{s}: out by {r['rules']}" for s, r in names.items()
+        if "map" in str(r["out_why"]).split(", ") or _reconstructed(r["rules"])
+    ]  # fmt: skip
+    artefacts += [
+        f"{s}: in by {r['supplied_by']}" for s, r in names.items() if _reconstructed(r["supplied_by"])
+    ]
+    if artefacts:
+        return KINDS[2], "rests on a derived map or a reconstruction: " + "; ".join(artefacts) + also
+    setup = [
+        f"{s}: the expected list gives the set-up" for s, r in names.items() if "setup" in str(r["out_why"])
+    ]
+    points = {s: (float(r["lon"]), float(r["lat"])) for s, r in names.items()}
+    systems = sorted(points)
+    far = max((_km(points[a], points[b]), a, b) for i, a in enumerate(systems) for b in systems[i + 1 :])
+    if far[0] >= APART_KM:
+        setup.append(f"{far[1]} and {far[2]} place its units {far[0]:.0f} km apart")
+    if setup:
+        return KINDS[1], "; ".join(setup) + also
+    rules = []
+    for s, r in names.items():
+        said = []
+        if r["rules"]:
+            said.append(f"out by {r['rules']}")
+        if r["supplied_by"]:
+            said.append(f"in by {r['supplied_by']}")
+        rules.append(f"{s}: {', '.join(said)}")
+    return KINDS[0], "; ".join(rules) + also
+
+
+def _reconstructed(rules: Any) -> bool:
+    """Tell whether a verdict's rule words say it rests on the derived map or a reconstruction."""
+    words = str(rules).lower()
+    return "derived map" in words or "reconstruct" in words
 
 
 @dataclass
@@ -244,10 +347,14 @@ class SideBySide:
     scenarios
         The scenario of each game used (``scenarios_on``).
     table
-        One row a formation a game: ``system``, ``scenario``, the scenario's ``date`` and ``turn``, the
+        One row a formation a game: ``system``, ``scenario``, the scenario's ``date`` and ``turn``,
+        ``positions`` (whose positions the units stand at: the set-up's, or the set-up stepped on), the
         formation's ``key`` (:func:`formation_key`) and the game's name for it, ``side``, ``units`` (on the
         map), ``in_supply``, ``share_in``, ``out_units``, ``rules`` (the rule numbers behind the verdicts of
-        the units out), ``lon``/``lat`` (where its units stand, on average).
+        the units out), ``out_why`` (why the scenario's expected list gives for them: history, rules,
+        setup, map; ``unlisted`` when it has none), ``supplied_by`` (the rules and what the units in supply
+        traced to, with the reading or reconstruction a verdict rests on), ``lon``/``lat`` (where its units
+        stand, on average).
     """
 
     date: dt.date
@@ -258,8 +365,11 @@ class SideBySide:
         """Return the formations that two or more games judge differently, with the rules behind each.
 
         Different: one game has every unit of it in supply and another some out, or the shares in supply
-        differ by ``threshold`` or more.  One row a formation: its key and side, then per game ``units in
-        / units`` and the rules behind its verdicts (blank where a game does not have the formation).
+        differ by ``threshold`` or more.  One row a formation: its key and side, its ``kind`` and ``why``
+        (:func:`classify`: a rule difference, a set-up difference or a map/reconstruction artefact, and
+        what makes it so), then per game ``units in / units`` and the rules behind its verdicts (blank where
+        a game does not have the formation).  The rule differences come first: they are the designers'
+        models compared; the set-up differences and the artefacts follow.
         """
         if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0 < threshold <= 1:
             raise RefusedError(
@@ -274,12 +384,18 @@ class SideBySide:
             split = (shares == 1).any() and (shares < 1).any()
             if not split and shares.max() - shares.min() < threshold:
                 continue
-            row: dict[str, Any] = {"key": key, "side": side}
+            kind, why = classify(group)
+            row: dict[str, Any] = {"key": key, "side": side, "kind": kind, "why": why}
             for _, g in group.iterrows():
                 row[g["system"]] = f"{g['in_supply']}/{g['units']} in supply"
                 row[f"{g['system']} rules"] = g["rules"] or "-"
             rows.append(row)
-        return pd.DataFrame(rows).fillna("")  # blank: a formation that game does not have that day
+        if not rows:
+            return pd.DataFrame(columns=["key", "side", "kind", "why"])
+        out = pd.DataFrame(rows).fillna("")  # blank: a formation that game does not have that day
+        # The designers' models first: the rule differences, then the set-ups, then the artefacts.
+        order = out["kind"].map(KINDS.index)
+        return out.assign(_order=order).sort_values(["_order", "key"], kind="stable").drop(columns="_order")
 
     def figure(self, width: int = 1000, height: int = 760) -> Any:
         """Draw every game's formations on the real map over the historical front of the date.
@@ -300,7 +416,11 @@ class SideBySide:
             float(table["lon"].max()) + pad, float(table["lat"].max()) + pad,
         )  # fmt: skip
         fig = history_map(self.date, extent=extent, width=width, height=height)
-        games = ", ".join(self.scenarios.values())
+        # A game whose scenario is stepped on from its set-up says so in the title (and each point's hover).
+        games = ", ".join(
+            f"{spec} (stepped: units where its set-up put them)" if "+" in spec else spec
+            for spec in self.scenarios.values()
+        )
         fig.title.text = f"Supply by formation, {self.date:%d %B %Y} ({games}), over the record's front"
         items = []
         for system, group in table.groupby("system", sort=True):
@@ -313,6 +433,7 @@ class SideBySide:
                     "formation": group["formation"].tolist(),
                     "count": [f"{a}/{b}" for a, b in zip(group["in_supply"], group["units"], strict=True)],
                     "rules": [r or "-" for r in group["rules"]], "scenario": group["scenario"].tolist(),
+                    "positions": group["positions"].tolist(),
                 }
             )  # fmt: skip
             glyph = fig.scatter(
@@ -324,7 +445,8 @@ class SideBySide:
         fig.add_tools(
             HoverTool(
                 tooltips=[("game", "@system"), ("formation", "@formation"), ("in supply", "@count"),
-                          ("rules behind the out", "@rules"), ("scenario", "@scenario")]
+                          ("rules behind the out", "@rules"), ("scenario", "@scenario"),
+                          ("positions", "@positions")]
             )
         )  # fmt: skip
         return fig
