@@ -73,3 +73,11 @@ def test_the_explorer_offers_the_designation_as_a_control():
     assert "No division designated yet: choose three" in explorer.label.value
     explorer.undo()
     assert explorer.single_widgets["supplied_divisions"].value[2] == "90th Infantry Division"
+
+
+def test_the_summary_counts_one_expected_unit_in_the_singular():
+    """A class reads the line: "Of these, 1 is expected", never "1 are"."""
+    import normandy_lab as nl
+
+    said = nl.supply_summary(nl.supply(nl.load_scenario("gts_1944-06-08_0700")))
+    assert "Of these, 1 is expected by the scenario" in said and "1 are" not in said

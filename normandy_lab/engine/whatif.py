@@ -143,7 +143,8 @@ def supply_summary(report: SupplyReport) -> str:
             )
             if n
         )
-        line += f" Of these, {len(listed)} are expected by the scenario" + (f" ({said})" if said else "")
+        verb = "is" if len(listed) == 1 else "are"
+        line += f" Of these, {len(listed)} {verb} expected by the scenario" + (f" ({said})" if said else "")
         unexpected = len(out) - len(listed)
         line += f"; {unexpected} not expected." if unexpected else "."
     caveat = getattr(state.rules, "supply_caveat", None)  # a game whose verdicts rest on a reconstruction
