@@ -188,3 +188,20 @@ def test_every_date_the_docs_promise_has_two_games():
     for day in ("1944-07-16", "1944-07-17"):
         with pytest.raises(ValueError, match=r"dates two games cover: .*1944-07-18"):
             side_by_side(day)
+
+
+def test_a_game_registered_later_gets_its_own_marker_and_its_title(monkeypatch):
+    """The side-by-side figure draws any registered game: no table of the four keys to extend (issue 32)."""
+    import sys
+    from pathlib import Path
+
+    from normandy_lab import rules
+    from normandy_lab.sidebyside import marker_of, system_name
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from toy_system import toy_rules
+
+    monkeypatch.setitem(rules._REGISTRY, "toy", toy_rules)
+    markers = {marker_of(k) for k in ("bfn", "cobra", "kg", "gts", "toy")}
+    assert len(markers) == 5  # the toy's is one no other game has
+    assert system_name("toy") == toy_rules().title and system_name("kg") == rules.get("kg").title

@@ -26,13 +26,28 @@ from normandy_lab.sidebyside.formations import formation_key
 
 __all__ = ["APART_KM", "KINDS", "SideBySide", "classify", "formation_key", "scenarios_on", "side_by_side"]
 
-MARKERS = {"bfn": "circle", "cobra": "square", "kg": "triangle", "gts": "diamond"}
-SYSTEM_NAMES = {
-    "bfn": "The Battle for Normandy",
-    "cobra": "Cobra",
-    "kg": "The Killing Ground / OVERLORD",
-    "gts": "The Greatest Day: Utah Beach",
-}
+# The marker each game's formations are drawn with, in the order of the registered games (a game
+# registered later takes the next free one, never a KeyError).
+_MARKER_CYCLE = ("circle", "square", "triangle", "diamond", "hex", "inverted_triangle", "star", "plus")
+_FIRST_MARKERS = {"bfn": "circle", "cobra": "square", "kg": "triangle", "gts": "diamond"}
+
+
+def marker_of(system: str) -> str:
+    """Return the marker a game's formations are drawn with: its own, or the next one no game has."""
+    from normandy_lab.rules import available
+
+    if system in _FIRST_MARKERS:
+        return _FIRST_MARKERS[system]
+    free = [m for m in _MARKER_CYCLE if m not in _FIRST_MARKERS.values()]
+    others = [k for k in available() if k not in _FIRST_MARKERS]
+    return free[others.index(system) % len(free)] if system in others else free[0]
+
+
+def system_name(system: str) -> str:
+    """Return a game's title, as its rule system gives it."""
+    from normandy_lab.rules import get
+
+    return str(get(system).title)
 
 
 @lru_cache(maxsize=1)
@@ -429,7 +444,7 @@ class SideBySide:
             source = ColumnDataSource(
                 {
                     "x": list(x), "y": list(y), "colour": colour,
-                    "system": [SYSTEM_NAMES[str(system)]] * len(group),
+                    "system": [system_name(str(system))] * len(group),
                     "formation": group["formation"].tolist(),
                     "count": [f"{a}/{b}" for a, b in zip(group["in_supply"], group["units"], strict=True)],
                     "rules": [r or "-" for r in group["rules"]], "scenario": group["scenario"].tolist(),
@@ -437,10 +452,10 @@ class SideBySide:
                 }
             )  # fmt: skip
             glyph = fig.scatter(
-                "x", "y", source=source, marker=MARKERS[str(system)], size=13, fill_color="colour",
+                "x", "y", source=source, marker=marker_of(str(system)), size=13, fill_color="colour",
                 line_color="#222222", fill_alpha=0.85,
             )  # fmt: skip
-            items.append(LegendItem(label=SYSTEM_NAMES[str(system)], renderers=[glyph]))
+            items.append(LegendItem(label=system_name(str(system)), renderers=[glyph]))
         fig.add_layout(Legend(items=items, location="top_left"))
         fig.add_tools(
             HoverTool(
