@@ -330,6 +330,62 @@ def test_7_2_breakdown_companies_count_as_corps_units_for_supply(pegasus):
         assert broken["GB-3D-A-COY"].traced_kind == "attached"
 
 
+def test_15_1_a_breakdown_company_out_of_range_is_told_of_the_hq_it_may_attach_to(pegasus):
+    """15.1: "Companies ... are considered corps units"; 7.2: a division HQ supplies up to three of them.
+
+    A company broken down from a 3rd Division battalion stands seven hexes from the 3rd Division HQ,
+    beyond the Sword beachhead's reach (a corps HQ until 11 June).  As a corps unit it may attach to its
+    own division's HQ: so it is out of range by one hex to that HQ, not by the long way to a source, and
+    one more hex supplies it by attachment.
+    """
+    from dataclasses import replace
+
+    company = replace(
+        _division_unit("GB-3D-A-COY", "C3120", "3rd Division"), size="company", steps=1, breakdown=True
+    )
+    state = _with(pegasus, company)
+    report = supply(state)["GB-3D-A-COY"]
+    assert not report.general and report.code == "out_of_range"
+    assert report.shortfall == 1 and "out of range by 1 hex:" in report.reason
+    assert "its division HQ GB-3D-HQ (to attach as a corps unit, 7.2, 15.1)" in report.reason
+    rules = state.rules
+    longer = replace(rules, supply={**rules.supply, "unit_range_hexes": 7, "unit_range_mp": 7}, variant="7")
+    after = supply(state.with_rules(longer))["GB-3D-A-COY"]
+    assert after.general and after.traced_kind == "attached" and after.traced_id == "GB-3D-HQ"
+    # A company of another division (its HQ far off at Sword) is a corps unit too: the nearest HQ it
+    # may attach to is the 3rd Division's, in one of its three places, not its one "other division" place.
+    other = replace(company, id="GB-51-A-COY", formation="51st Division")
+    far = _with(pegasus, _hq("GB-51-HQ", FAR_51ST, "51st Division"), other)
+    out = supply(far)["GB-51-A-COY"]
+    assert "the division HQ GB-3D-HQ (to attach, 7.2)" in out.reason and out.shortfall == 1
+
+
+def test_7_2_attachment_full_names_the_one_place_for_another_division(pegasus):
+    """7.2: "one non-artillery unit from another division, but the remainder must be corps units".
+
+    A second unit of another division is refused by the taken "other division" place, even with a
+    general place free; a breakdown company (15.1, a corps unit) never takes that place.
+    """
+    from dataclasses import replace
+
+    company = replace(
+        _division_unit("GB-51-COY", NEAR_3RD_DIVISION[2], "51st Division"), size="company", steps=1,
+        breakdown=True,
+    )  # fmt: skip
+    state = _with(
+        pegasus,
+        _hq("GB-51-HQ", FAR_51ST, "51st Division"),
+        _division_unit("GB-51-A", NEAR_3RD_DIVISION[0], "51st Division"),
+        _division_unit("GB-51-B", NEAR_3RD_DIVISION[1], "51st Division"),
+        company,
+    )
+    report = supply(state)
+    assert report["GB-51-COY"].general and report["GB-51-COY"].traced_kind == "attached"
+    left = next(report[u] for u in ("GB-51-A", "GB-51-B") if not report[u].general)
+    assert "its one unit of another division attached" in left.reason
+    assert "GB-51-COY" not in left.reason  # the company holds a corps unit's place, not that one
+
+
 def _networkx_reference(hqs, options):
     """The same attachment problem solved by networkx's general min-cost max-flow: (units placed, cost)."""
     import networkx as nx

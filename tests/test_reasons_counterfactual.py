@@ -155,3 +155,39 @@ def test_every_reason_is_a_true_cause(name, weather, monkeypatch):
         else:
             wrong.append(f"{r.unit_id}: unknown code {r.code!r}")
     assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize(("name", "weather"), list(_states()))
+def test_every_range_shortfall_is_exact(name, weather):
+    """BfN 7.2, 7.3.1, 15.1: a stated shortfall is the least extra range that supplies the unit.
+
+    7.2 lets "up to three other units" attach to an in-supply division HQ ("one non-artillery unit from
+    another division, but the remainder must be corps units"), and 15.1 makes companies corps units; so a
+    unit's nearest way back into supply may be an HQ it would attach to, not its own HQ or a corps HQ.
+    With one hex (or 1/6 MP) less than the shortfall the report gives, the unit must stay out: a reason
+    that names a longer line than the one that binds overstates what the unit lacks.
+    """
+    state = nl.load_scenario(name).evolve(weather=weather)
+    report = nl.supply(state)
+    base = ruleset("bfn").supply
+    factor = 0.5 if ruleset("bfn").weather_effects[weather]["supply_halved"] else 1.0
+    wrong = []
+    for r in report.out_of_supply():
+        if r.code != OUT_OF_RANGE or "that HQ is out of supply" in r.reason:
+            continue
+        unit = state.unit(r.unit_id)
+        if unit.hq in ("division", "kg"):
+            shorter = {"division_hq_range_mp": base["division_hq_range_mp"] + (r.shortfall - 1 / 6) / factor}
+        else:
+            in_hexes = float(r.shortfall).is_integer() and "hex" in r.reason.split(":")[0]
+            less = r.shortfall - (1 if in_hexes else 1 / 6)
+            hexes = base["unit_range_hexes"] * factor + np.floor(less + 1e-9)
+            shorter = {
+                "unit_range_hexes": hexes / factor,
+                "unit_range_mp": (base["unit_range_mp"] * factor + less) / factor,
+            }
+        if _supply_under(state, **shorter)[r.unit_id].general:
+            wrong.append(
+                f"{r.unit_id}: less than {r.shortfall:g} more range already supplies it ({r.reason})"
+            )
+    assert not wrong, "\n".join(wrong)

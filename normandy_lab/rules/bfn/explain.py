@@ -75,6 +75,10 @@ class _Candidate:
         self.limit_hexes = limit_hexes  # -1: not counted in hexes (division HQs count MPs only)
         self.limit_mp = limit_mp  # in sixths
         self.free = free  # an HQ's own first step across water costs nothing (7.3.2 exception)
+        self.attach = False  # an in-supply HQ the unit may attach to (7.2, 20.3)
+        # (relative, absolute, unit) when the least extra range that supplies the unit is not this line's
+        # own shortfall (other units leave an HQ's place free with more range): see nearest_way
+        self.claimed: tuple[float, float, str] | None = None
         self.hexes = FAR
         self.mp = FAR
 
@@ -84,6 +88,8 @@ class _Candidate:
 
     def shortfall(self) -> tuple[float, float, str]:
         """Return how far beyond its limit the best legal line is: relative, absolute, and the unit."""
+        if self.claimed is not None:
+            return self.claimed
         options = []
         if self.limit_hexes >= 0 and self.hexes < FAR:
             over = self.hexes - self.limit_hexes
@@ -91,7 +97,8 @@ class _Candidate:
         if self.mp < FAR:
             over = self.mp - self.limit_mp
             options.append((over / max(self.limit_mp, 1), over / SIXTHS, "MP"))
-        return min(options) if options else (INF, INF, "")
+        # On a tie the hexes: an MP claim lengthens the hex limit too (rounded up), so says less.
+        return min(options, key=lambda o: (o[0], o[2] != "hexes")) if options else (INF, INF, "")
 
 
 def explain_side(det: _SideSupply) -> None:
@@ -146,6 +153,33 @@ class _Explainer:
             hexes = sorted(det.lines.g.index(h) for h in det.state.pathfinders)
             group = det.pathfinder_group
             found.append(_Candidate("a pathfinder", hexes, limits.hexes_n, limits.mp_n, group=group))
+        return found + self.attach_candidates(u, q)
+
+    def attach_candidates(self, u: Unit, q: int) -> list[_Candidate]:
+        """Return the in-supply division and KG HQs a unit may attach to (7.2, 20.3), one candidate each.
+
+        A corps unit (a breakdown company among them, 7.2, 15.1) may attach to any of its army's (6.3);
+        a division unit to another division's, in that HQ's one place for such a unit (German artillery
+        freely).  An HQ with no place left for it is a candidate not available now.
+        """
+        det, limits = self.det, self.det.limits
+        if q not in det.headless and not det._may_leave_division(u):
+            return []
+        found = []
+        for hq in det.supplied_divs:
+            if (q not in det.headless and hq.formation == u.formation) or not det._may_attach(u, hq):
+                continue
+            kind, rule = ("KG", "20.3") if hq.hq == "kg" else ("division", "7.2")
+            own = hq.formation == u.formation  # its own division's HQ: a breakdown company (15.1)
+            label = (
+                f"its division HQ {hq.id} (to attach as a corps unit, 7.2, 15.1)"
+                if own
+                else f"the {kind} HQ {hq.id} (to attach, {rule})"
+            )
+            at = int(det.at[det.query[hq.id]])
+            c = _Candidate(label, [at], limits.hexes_n, limits.mp_n, group=det.group_of[hq.formation])
+            c.attach, c.hq_id, c.available = True, hq.id, det.place_free(u, hq)
+            found.append(c)
         return found
 
     def measure(self, jobs: list[tuple[Unit, list[_Candidate]]]) -> None:
@@ -224,7 +258,7 @@ class _Explainer:
         r.readings = dict(det.readings)
         origin = int(det.at[det.query[u.id]])
         cands = [c for c in cands if c.targets]
-        for c in cands:
+        for c in self.shown(cands):
             r.candidates.append(
                 {
                     "target": c.label,
@@ -248,28 +282,46 @@ class _Explainer:
         if not reachable:
             r.code, r.rule = CUT_OFF, "7.3"
             ring = self.ring(origin, free=bool(u.hq))
-            what = join_words([c.label for c in cands], "or") or "a source or an HQ"
-            r.reason = f"cut off: no legal line of any length reaches {what} (7.3); closed by {ring}"
+            labels = [c.label for c in cands if not c.attach]
+            attach = any(c.attach for c in cands)
+            if attach:
+                labels.append("an HQ it may attach to")
+            what = join_words(labels, "or") or "a source or an HQ"
+            rules = "7.2, 7.3" if attach else "7.3"
+            r.reason = f"cut off: no legal line of any length reaches {what} ({rules}); closed by {ring}"
             r.length_hexes = r.length_mp = INF
         else:
-            best = min(usable or reachable, key=lambda c: c.shortfall()[0])
+            best, refused = self.nearest_way(u, usable, reachable)
             r.length_hexes = float(_as_hexes(best.hexes)) if best.limit_hexes >= 0 else INF
             r.length_mp = float(_as_mp(best.mp))
-            _, r.shortfall, unit = best.shortfall()
+            relative, r.shortfall, unit = best.shortfall()
             r.code = OUT_OF_RANGE
-            r.rule = "7.2" if u.hq in ("division", "kg") else "7.3.1"
+            r.rule = "7.2" if u.hq in ("division", "kg") else ("7.2, 7.3.1" if best.attach else "7.3.1")
             lengths = self._length_words(best)
             r.reason = (
                 f"out of range by {count_words(r.shortfall, unit)}: "
                 f"the shortest legal line to {best.label} is "
                 f"{lengths}; the limit is {limit_words}"
             )
-            if not best.available:
+            if best.claimed is not None:  # the line alone is not what binds: the places are
+                r.reason = (
+                    f"out of range by {count_words(r.shortfall, unit)}: with that much more range "
+                    f"{best.label} would take it, other units then leaving it a place (its line is "
+                    f"{lengths}); the limit is {limit_words}"
+                )
+            if not best.available and not best.attach:  # its own division HQ, out of supply
                 r.reason += f"; and that HQ is out of supply: {det.reports[best.hq_id].reason}"
             elif det.limits.mp < det.rules.supply["unit_range_mp"] and self._within_fair(best):
                 r.weather_bound = True
                 r.rule += ", 7.3.3"
                 r.reason += "; within the fair-weather range (7.3.3 halves ranges in Heavy Rain and Storm)"
+            if refused is not None:
+                r.reason += (
+                    f"; nearer, {refused.label.split(' (')[0]} ({self._length_words(refused)}) would have "
+                    "no attachment place left for it (7.2)"
+                )
+            if u.cut_off and u.hq is None and relative > 1:
+                r.reason = self._besieged()
         if binding:
             b = binding[0]
             r.code, r.rule = BLOCKED, b.rule
@@ -280,6 +332,104 @@ class _Explainer:
             shown = join_words([b.words() for b in in_way[:4]]) + (" ..." if len(in_way) > 4 else "")
             alone = "; removing any one of them alone does not restore supply" if not binding else ""
             r.reason += f". Also in the way of the {best_free}: {shown}{alone}"
+
+    def nearest_way(
+        self, u: Unit, usable: list[_Candidate], reachable: list[_Candidate]
+    ) -> tuple[_Candidate, _Candidate | None]:
+        """Return what the least extra range would supply the unit by, and a nearer HQ that would not.
+
+        Its own ways (a source, its division HQ, a corps HQ, a pathfinder) need only their line within
+        range.  An HQ it may attach to (7.2, 20.3) needs a place too, and with a longer range other
+        units compete for the places, or leave them for lines of their own: so where such an HQ is
+        nearer than its own ways, the side's verdicts are determined again with more range, nearest
+        first, until one supplies the unit; and one step (a hex, or 1/6 MP) less must not.  The claim
+        then made is exact: that much more range supplies it, and less does not.
+        """
+        own = [c for c in usable if not c.attach] or [c for c in reachable if not c.attach]
+        best = min(own, key=lambda c: c.shortfall()[0], default=None)
+        bound = best.shortfall()[0] if best is not None else INF
+        attach = sorted(
+            (c for c in reachable if c.attach and c.shortfall()[0] < bound), key=lambda c: c.shortfall()[0]
+        )
+        if not attach:
+            return best, None
+        refused, low = None, 0
+        for c in [*attach, *([best] if best is not None else [])]:
+            _, over, unit = c.shortfall()
+            if not self._supplied(u, *self._extension(over, unit)):
+                if c.attach and refused is None:
+                    refused = c
+                low = round(over * SIXTHS)
+                continue
+            less = self._extension(over - (1 if unit == "hexes" else 1 / SIXTHS), unit)
+            if not self._supplied(u, *less):
+                return c, (refused if refused is not c else None)
+            # Less already supplies it (other units left places free): the least extension lies between.
+            high = round(over * SIXTHS) - 1
+            while high - low > 1:
+                mid = (low + high) // 2
+                if self._supplied(u, *self._extension(mid / SIXTHS, "MP")):
+                    high = mid
+                else:
+                    low = mid
+            return self._found_at(u, high / SIXTHS, attach, c), refused
+        if best is None:  # no way of its own at any length, and no HQ would take it: the nearest
+            return min(reachable, key=lambda c: c.shortfall()[0]), None
+        return best, refused
+
+    def _extension(self, over: float, unit: str) -> tuple[float, float]:
+        """Return the extra hexes and MP of a range longer by ``over`` (an MP shortfall rounds hexes up)."""
+        half = self.det.limits.hexes / max(self.det.rules.supply["unit_range_hexes"], 1)  # 1, or 1/2 in Storm
+        hexes = over if unit == "hexes" else float(np.ceil(over / half - 1e-9) * half)
+        return hexes, over
+
+    def _supplied(self, u: Unit, hexes: float, mp: float) -> bool:
+        return bool(self.det.with_more_range(hexes, mp).reports[u.id].general)
+
+    def _found_at(self, u: Unit, over: float, attach: list[_Candidate], fallback: _Candidate) -> _Candidate:
+        """Return the way a unit takes with ``over`` MP more range, claimed at that shortfall."""
+        trial = self.det.with_more_range(*self._extension(over, "MP"))
+        formation = trial.attached_to.get(u.id)
+        hq_id = trial.hq_of[formation].id if formation else ""
+        way = next((c for c in attach if c.hq_id == hq_id), fallback)
+        found = _Candidate(way.label, way.targets, way.limit_hexes, way.limit_mp)
+        found.attach, found.hq_id, found.available = way.attach, way.hq_id, way.available
+        found.hexes, found.mp = way.hexes, way.mp
+        extra_hexes, _ = self._extension(over, "MP")
+        if way.limit_hexes >= 0 and way.hexes <= way.limit_hexes + extra_hexes:  # its hex line may bind
+            hexes = float(way.hexes - way.limit_hexes)
+            if self._supplied(u, hexes, hexes) and not self._supplied(u, hexes - 1, hexes - 1 / SIXTHS):
+                return way
+        found.claimed = (over / max(self.det.limits.mp, 1e-9), over, "MP")
+        return found
+
+    def shown(self, cands: list[_Candidate]) -> list[_Candidate]:
+        """Return the candidates a report lists: all, but of the HQs it may attach to only the nearest.
+
+        The nearest with a place for it, and, when nearer still, the nearest with none left.
+        """
+        attach = [c for c in cands if c.attach and (c.mp < FAR or c.hexes < FAR)]
+        open_ = min((c for c in attach if c.available), key=lambda c: c.shortfall()[0], default=None)
+        full = min((c for c in attach if not c.available), key=lambda c: c.shortfall()[0], default=None)
+        keep = [c for c in (open_, full) if c is not None]
+        if open_ is not None and full is not None and full.shortfall()[0] >= open_.shortfall()[0]:
+            keep = [open_]
+        return [c for c in cands if not c.attach] + keep
+
+    def _besieged(self) -> str:
+        """Say why a unit the scenario marks cut off, and the rules leave out far beyond range, is out.
+
+        The record has it cut off behind the enemy's line, but the rules see no closed ring (7.3): its
+        nearest legal line runs out round the enemy, more than twice its range.  A count of hexes on such
+        a line says nothing a class needs; that it stands outside the game's supply net does.  The
+        shortfall stays in the report (``shortfall``): that much more range would supply it.
+        """
+        limit = self.det.range_text.removesuffix(" (7.3.1)")
+        return (
+            "besieged behind the enemy's line (cut off on this date, by the scenario's record) and outside "
+            f"the game's supply net: no source or HQ it may use is within twice its range of {limit} "
+            "(7.3.1); the rules see no ring of enemy closing it (7.3), so distance alone holds it out"
+        )
 
     def _within_fair(self, c: _Candidate) -> bool:
         return c.within(c.hexes, c.mp, factor=2.0)
@@ -296,7 +446,8 @@ class _Explainer:
         if c.mp >= FAR and c.hexes >= FAR:
             return "no legal line"
         _, over, unit = c.shortfall()
-        return f"out of range by {count_words(over, unit)} ({self._length_words(c)})"
+        full = "; no attachment place left for it" if c.attach and not c.available else ""
+        return f"out of range by {count_words(over, unit)} ({self._length_words(c)}){full}"
 
     def _hq_out(self, r: UnitSupply, hq: Unit) -> None:
         hq_report = self.det.reports[hq.id]
@@ -311,10 +462,10 @@ class _Explainer:
         det = self.det
         r.code, r.rule = ATTACHMENT_FULL, "7.2"
         taken = []
-        from_other = u.formation in det.hq_of  # a unit of another division: one place only (7.2)
         for formation in det.refused[u.id]:
             hq = det.hq_of[formation]
-            mine = sorted(uid for uid, f in det.attached_to.items() if f == formation)
+            held = det.places_taken.get(formation, [])
+            mine = sorted(uid for uid, _ in held)
             places = det.rules.supply["kg_attach_limit" if hq.hq == "kg" else "attach_limit"]
             if hq.hq == "kg":
                 r.rule = "7.2, 20.3"
@@ -322,8 +473,10 @@ class _Explainer:
                     f"the KG HQ {hq.id} already has {len(mine)} of its {places} attached ({', '.join(mine)})"
                 )
                 continue
-            others = [uid for uid in mine if self.det.state.unit(uid).formation in det.hq_of]
-            if from_other and others and len(mine) < places:
+            # A unit of another division needs the HQ's one place for such a unit (7.2): when another
+            # holds it, that is what binds, whether or not a corps unit's place is free too.
+            others = sorted(uid for uid, other in held if other)
+            if det.of_another_division(u, hq) and others:
                 taken.append(
                     f"the division HQ {hq.id} already has its one unit of another division attached "
                     f"({others[0]})"

@@ -136,6 +136,8 @@ class _SideSupply:
     ) -> None:
         g = lines.g
         self.state, self.side, self.lines, self.rules, self.limits = state, side, lines, rules, limits
+        self.situation = situation
+        self._trials: dict[tuple[float, float], _SideSupply] = {}
         self.ids = g._ids
         self.units = state.units_of(side)
         self.at = np.array([situation.position[u.id] for u in self.units], dtype=np.int64)
@@ -161,6 +163,8 @@ class _SideSupply:
         self.reports = {u.id: UnitSupply(unit_id=u.id, side=side, hex=u.hex) for u in self.units}
         self.attached_to: dict[str, str] = {}  # unit id -> formation whose HQ supplies it
         self.refused: dict[str, list[str]] = {}  # unit id -> HQs in range whose places were all taken
+        # formation -> (unit id, of another division) of each unit holding a place at its HQ (7.2, 20.3)
+        self.places_taken: dict[str, list[tuple[str, bool]]] = {}
         self._brigade_division: dict[str, str] = {}  # CW armoured brigade -> the division supplying it
         self.kind: dict[str, str] = {}  # unit id -> what it traced to (source, division HQ, corps HQ...)
 
@@ -188,6 +192,26 @@ class _SideSupply:
         for r in waiting:
             r._pending = self.explain
         self._waiting = waiting
+
+    def with_more_range(self, hexes: float, mp: float) -> _SideSupply:
+        """Return this side's verdicts with the units' range longer by ``hexes`` hexes and ``mp`` MP (7.3.1).
+
+        The counterfactual a range reason stands on: "out of range by 2 hexes" means that two more hexes
+        (and as many more MP) supply the unit, attachments chosen again (7.2).  The division HQs' 20 MP
+        and everything else stay.  Only the verdicts are determined (no reasons), each extension once.
+        """
+        key = (round(float(hexes), 6), round(float(mp), 6))
+        if key not in self._trials:
+            limits = _Limits(
+                hexes=self.limits.hexes + key[0], mp=self.limits.mp + key[1], division=self.limits.division
+            )
+            trial = _SideSupply(self.state, self.side, self.lines, self.rules, limits, self.situation)
+            trial.corps_hqs()
+            trial.division_hqs()
+            trial.unit_lines()
+            trial.attach()
+            self._trials[key] = trial
+        return self._trials[key]
 
     def explain(self) -> None:
         """Work out why every unit of the side out of supply is out (:mod:`.explain`)."""
@@ -568,6 +592,7 @@ class _SideSupply:
                 cost = int(d[1]) if d[1] < FAR else int(d[0]) * SIXTHS
                 choices.append(AttachOption(u.id, hq.formation, cost, other_division))
         chosen = best_attachments(hqs, choices)
+        other_division = {(o.unit_id, o.formation): o.other_division for o in choices}
         for q in waiting:
             u = units[q]
             formation = chosen.get(u.id)
@@ -575,7 +600,36 @@ class _SideSupply:
                 if u.id in in_reach and not self.reports[u.id].general:
                     self.refused[u.id] = in_reach[u.id]
                 continue
+            self.places_taken.setdefault(formation, []).append((u.id, other_division[(u.id, formation)]))
             self._attached(q, u, self.hq_of[formation], "")
+
+    def place_free(self, u: Unit, hq: Unit) -> bool:
+        """Whether an in-supply HQ still has a place this unit could take (7.2, 20.3), as attached now.
+
+        A unit the chart lets attach freely needs none; a unit of another division needs the HQ's one
+        place for such a unit too (7.2; a KG HQ takes any, 20.3).
+        """
+        supply_rules = self.rules.supply
+        free_types = set(supply_rules["free_attach_types"])
+        if self.side == "german" and self.readings["german_artillery_attach"] == "free":
+            free_types |= {"artillery", "rocket_artillery"}
+        if u.type in free_types:
+            return True
+        kg = hq.hq == "kg"
+        taken = self.places_taken.get(hq.formation, [])
+        if len(taken) >= supply_rules["kg_attach_limit" if kg else "attach_limit"]:
+            return False
+        if kg or not self.of_another_division(u, hq):
+            return True
+        return sum(other for _, other in taken) < supply_rules["attach_other_division"]
+
+    def of_another_division(self, u: Unit, hq: Unit) -> bool:
+        """Whether a unit would take an HQ's one place for a non-artillery unit of another division (7.2).
+
+        A breakdown company is a corps unit (7.2, 15.1), and so is a unit whose division has no HQ.
+        """
+        q = self.query[u.id]
+        return q not in self.headless and u.formation != hq.formation and not self._artillery(u)
 
     def _artillery(self, u: Unit) -> bool:
         return u.type in ("artillery", "rocket_artillery")
