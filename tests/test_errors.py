@@ -63,6 +63,6 @@ def test_the_explorer_shows_a_refusal_but_lets_a_defect_through(monkeypatch):
     def broken(edit):
         raise ZeroDivisionError("a defect")
 
-    monkeypatch.setattr(explorer, "_append_edit", broken)
+    monkeypatch.setattr(explorer.session, "_append_edit", broken)  # the session acts, the explorer draws
     with pytest.raises(ZeroDivisionError):  # a bug is not dressed up as a refusal
         explorer.apply({"op": "interdict", "hex": explorer.state.units[0].hex})

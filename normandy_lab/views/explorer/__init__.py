@@ -21,13 +21,10 @@ rules: every verdict shown comes from the engine.
 from __future__ import annotations
 
 import contextlib
-import os
 from pathlib import Path
 from typing import Any
 
-from normandy_lab.engine.scenario import SCENARIO_DIR, ScenarioError
-from normandy_lab.engine.state import GameState
-from normandy_lab.engine.study import Study, load_study
+from normandy_lab.session import Session
 from normandy_lab.views import layers
 from normandy_lab.views.basemap import basemap
 from normandy_lab.views.explorer._common import (
@@ -37,7 +34,6 @@ from normandy_lab.views.explorer._common import (
     VIEWS,
     _default_extent,
     _edit_ops,
-    shown,
 )
 from normandy_lab.views.explorer.controls import _Controls
 from normandy_lab.views.explorer.drawing import _Drawing
@@ -58,7 +54,6 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
         height: int = 640,
     ) -> None:
         self._size = (width, height)
-        self.changed_units: list[str] = []
         self._set_source(source, "explore")
         state = self.state
         self.system = state.system
@@ -90,33 +85,9 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
         self.fig.on_event(Tap, self._on_tap)
 
     def _set_source(self, source: Any, function: str) -> None:
-        # Everything that can fail (reading the scenario or study) happens before
+        # Everything that can fail (reading the scenario or study) happens in the new session, before
         # anything shown is replaced.
-        if isinstance(source, bool) or not isinstance(source, str | os.PathLike | Study | GameState):
-            names = sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
-            example = names[0] if names else "bfn_1944-06-13_am"
-            raise ScenarioError(
-                f"{function}: source: {shown(source)} is not a scenario's name or path; give a scenario's "
-                f"name (e.g. {example!r}), a scenario file's path, a saved study (.json), a Study or a "
-                "GameState"
-            )
-        if isinstance(source, str | Path) and str(source).endswith(".json"):
-            source = load_study(source)
-        if isinstance(source, Study):
-            self.study = source
-        elif isinstance(source, GameState):
-            self.study = None
-            self._states = [source]
-        else:
-            self.study = Study(str(source))
-        self._edits: list[dict[str, Any]] = []
-        self.redo_stack: list[dict[str, Any]] = []
-        self.selected_unit: str | None = None
-        self.selected_formation: str | None = None
-        self.pending_hex: str | None = None
-        self.position = len(self.states) - 1
-        self.message = ""
-        self.changed_units = []
+        self.session = Session(source, function)
 
     def open(self, source: Any) -> None:
         """Show another scenario (name or path), study (object or saved file) or state in this explorer.

@@ -37,7 +37,7 @@ def _default_extent(state: GameState) -> tuple[float, float, float, float]:
 
 
 def _edit_ops(explorer: Any) -> list[dict[str, Any]]:
-    return explorer.study.edits if explorer.study is not None else explorer._edits
+    return explorer.session.edits
 
 
 def shown(value: Any) -> str:

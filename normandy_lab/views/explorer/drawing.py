@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from normandy_lab.engine import supply
 from normandy_lab.engine.whatif import supply_summary
 from normandy_lab.grids import grid
 from normandy_lab.views import layers, wording
@@ -22,8 +21,7 @@ class _Drawing:
     def refresh(self) -> None:
         """Recompute the engine's reports for the shown state and send what changed to the map."""
         state = self.state
-        self.report = supply(state)
-        report = self.report
+        report = self.report  # the session's, worked out once for the state shown
         selected = self.selected_unit if any(u.id == self.selected_unit for u in state.units) else None
         chosen = None if self.show_all_paths.value else [selected] if selected else []
         owner = None

@@ -2,46 +2,130 @@
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 from normandy_lab.engine.edits import apply_edit
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.study import Study
-from normandy_lab.errors import NormandyLabError, RefusedError
+from normandy_lab.errors import RefusedError
 from normandy_lab.grids import grid
+from normandy_lab.session import Session
 from normandy_lab.views import layers, wording
-from normandy_lab.views.explorer._common import _edit_ops, refuse_unknown, shown
+from normandy_lab.views.explorer._common import refuse_unknown, shown
 
 
 class _History:
-    """A part of the explorer (:class:`~normandy_lab.views.explorer.Explorer`), in its own module."""
+    """A part of the explorer (:class:`~normandy_lab.views.explorer.Explorer`), in its own module.
 
-    # -- states and phases -------------------------------------------------
+    What is worked on, and every action on it, is the explorer's :class:`~normandy_lab.session.Session`
+    (no widgets); this part draws what each action leaves: the map, the banner, the rings.
+    """
+
+    session: Session
+
+    # -- what the session holds, read and set through the explorer -----------------------------------
 
     @property
     def states(self) -> list[GameState]:
         """Every state so far (scenario, then one per edit or step)."""
-        return self.study.states if self.study is not None else self._states
+        return self.session.states
 
     @property
     def state(self) -> GameState:
         """The state shown."""
-        return self.states[self.position]
+        return self.session.state
+
+    @property
+    def report(self) -> Any:
+        """The engine's supply report of the state shown."""
+        return self.session.report
+
+    @property
+    def study(self) -> Study | None:
+        """The study worked on (None for a bare state)."""
+        return self.session.study
+
+    @property
+    def position(self) -> int:
+        """The index of the state shown among :attr:`states`."""
+        return self.session.position
+
+    @position.setter
+    def position(self, value: int) -> None:
+        self.session.position = value
+
+    @property
+    def redo_stack(self) -> list[dict[str, Any]]:
+        """The edits taken back, last first out."""
+        return self.session.redo_stack
+
+    @property
+    def message(self) -> str:
+        """The banner's words: what the last action did, or why it was refused."""
+        return self.session.message
+
+    @message.setter
+    def message(self, value: str) -> None:
+        self.session.message = value
+
+    @property
+    def changed_units(self) -> list[str]:
+        """The units whose verdict the last action changed (ringed on the map)."""
+        return self.session.changed_units
+
+    @changed_units.setter
+    def changed_units(self, value: list[str]) -> None:
+        self.session.changed_units = value
+
+    @property
+    def selected_unit(self) -> str | None:
+        """The unit selected on the map."""
+        return self.session.selected_unit
+
+    @selected_unit.setter
+    def selected_unit(self, value: str | None) -> None:
+        self.session.selected_unit = value
+
+    @property
+    def selected_formation(self) -> str | None:
+        """The formation selected on the map."""
+        return self.session.selected_formation
+
+    @selected_formation.setter
+    def selected_formation(self, value: str | None) -> None:
+        self.session.selected_formation = value
+
+    @property
+    def pending_hex(self) -> str | None:
+        """The first hex of a two-click action (a bridge's hexside)."""
+        return self.session.pending_hex
+
+    @pending_hex.setter
+    def pending_hex(self, value: str | None) -> None:
+        self.session.pending_hex = value
+
+    # -- phases and edits: the session acts, the explorer draws ----------------------------------------
 
     def phase_ends(self) -> list[int]:
         """Return, for each phase reached so far, the position of its last state (after its edits).
 
         The phase slider walks these: edits are listed beside the map, not slid over.
         """
-        ops = [edit.get("op") for edit in _edit_ops(self)]
-        starts = [0] + [k + 1 for k, op in enumerate(ops) if op == "next_phase"]
-        return [nxt - 1 for nxt in starts[1:]] + [len(self.states) - 1]
+        return self.session.phase_ends()
 
     def phase_number(self) -> int:
         """Return the index of the phase shown among :meth:`phase_ends`."""
-        ends = self.phase_ends()
-        return next(k for k, end in enumerate(ends) if self.position <= end)
+        return self.session.phase_number()
+
+    def _drawn(self, changed: bool) -> bool:
+        """Draw what a session action left: the map when it changed something, always the banner."""
+        if changed:
+            said, rings = self.session.message, self.session.changed_units
+            self.refresh()  # draws the state shown (and clears the banner, as any redraw does)
+            self.session.message, self.session.changed_units = said, rings
+            self.layers.set_features("changed", layers.unit_positions(self.sources["units"].data, rings))
+        self._refresh_text()
+        return changed
 
     def apply(self, edit: dict[str, Any], from_redo: bool = False) -> bool:
         """Apply an edit (the form studies store, see :func:`normandy_lab.engine.edits.apply_edit`).
@@ -51,51 +135,11 @@ class _History:
         and False is returned.  A new edit empties the redo list;
         ``from_redo`` (used by :meth:`redo`) keeps the rest of it.
         """
-        if self.position != len(self.states) - 1:
-            self.message = "Go to the latest phase (the slider's end) to edit."
-            self._refresh_text()
-            return False
-        before, before_report = self.state, self.report
-        try:
-            self._append_edit(edit)
-        except NormandyLabError as exc:  # the engine's refusal, with its reason (anything else is a bug)
-            self.message = f"Refused: {exc}"
-            self._refresh_text()
-            return False
-        if not from_redo:  # a new edit starts a new future; a redo walks the old one
-            self.redo_stack.clear()
-        self.position = len(self.states) - 1
-        self.refresh()
-        self._summarise(before, before_report, wording.edit_words(self.system, edit, self.state))
-        return True
-
-    def _append_edit(self, edit: dict[str, Any]) -> None:
-        """Put an edit at the end of the history (the study's, or this explorer's own); raises if refused."""
-        if self.study is not None:
-            self.study.apply(edit)
-        else:
-            self._states.append(apply_edit(self.states[-1], edit))
-            self._edits.append(dict(edit))
-
-    def _summarise(self, before: GameState, before_report: Any, what: str) -> None:
-        """Put what changed in the banner and ring the units whose verdict changed."""
-        sentence, self.changed_units = wording.change_summary(
-            before, before_report, self.state, self.report, what
-        )
-        self.layers.set_features(
-            "changed", layers.unit_positions(self.sources["units"].data, self.changed_units)
-        )
-        self.message = sentence
-        self._refresh_text()
+        return self._drawn(self.session.apply(edit, from_redo=from_redo))
 
     def step(self) -> None:
         """Step to the next phase (the next one reached already, or a new state at the end)."""
-        ends = self.phase_ends()
-        k = self.phase_number()
-        if k + 1 < len(ends):
-            self._show_position(ends[k + 1])
-        else:
-            self.apply({"op": "next_phase"})
+        self._drawn(self.session.step())
 
     def step_until(self, done: Any, limit: int = 40) -> None:
         """Step until ``done(state)`` holds (at most ``limit`` phases), one redraw at the end.
@@ -105,76 +149,33 @@ class _History:
         RefusedError
             When ``done`` is not callable or ``limit`` is not a whole number of at least 1; nothing changes.
         """
-        if not callable(done):
-            raise RefusedError(
-                f"step_until: done: {shown(done)} is not allowed; give a function of a state that says when "
-                "to stop (e.g. lambda s: s.turn == 3)"
-            )
-        if isinstance(limit, bool) or not isinstance(limit, numbers.Integral) or limit < 1:
-            raise RefusedError(
-                f"step_until: limit: {shown(limit)} is not allowed; limit is the most phases to step: "
-                "a whole number, at least 1"
-            )
-        before, before_report = self.state, self.report
-        refused = ""
-        for _ in range(limit):
-            ends = self.phase_ends()
-            k = self.phase_number()
-            if k + 1 < len(ends):
-                self.position = ends[k + 1]
-            else:
-                try:
-                    self._append_edit({"op": "next_phase"})
-                except NormandyLabError as exc:  # the sequence cannot go on (the campaign's end)
-                    refused = f" (stopped: {exc})"
-                    break
-                self.position = len(self.states) - 1
-            if done(self.state):
-                break
-        self.refresh()
-        self._summarise(before, before_report, f"Now {self.state.label}{refused}")
+        self._drawn(self.session.step_until(done, limit))
 
     def next_movement_phase(self) -> None:
         """Step to the next movement phase of either side."""
-        rules = self.state.rules
-        self.step_until(lambda s: rules.sequence[s.turn][s.phase_index].kind in ("movement", "mech_movement"))
+        self._drawn(self.session.next_movement_phase())
 
     def next_day(self) -> None:
         """Step to the first phase of the next day."""
-        today = self.state.date
-        self.step_until(lambda s: s.date > today, limit=80)
+        self._drawn(self.session.next_day())
 
     def back(self) -> None:
         """Show the previous phase."""
-        k = self.phase_number()
-        if k > 0:
-            self._show_position(self.phase_ends()[k - 1])
+        if self.session.back():
+            self._drawn(True)
 
     def _show_position(self, position: int) -> None:
-        before, before_report = self.state, self.report
-        self.position = position
-        self.refresh()
-        self._summarise(before, before_report, f"Now {self.state.label}")
+        self._drawn(self.session.show(position))
 
     def undo(self) -> None:
         """Take back the last edit."""
-        if len(self.states) <= 1:
-            return
-        before, before_report = self.state, self.report
-        if self.study is not None:
-            self.redo_stack.append(self.study.edits[-1])
-            self.study.undo()
-        else:
-            self.redo_stack.append(self._edits.pop())
-            self._states.pop()
-        self.position = len(self.states) - 1
-        self.refresh()
-        self._summarise(before, before_report, "Undone")
+        if self.session.undo():
+            self._drawn(True)
 
     def redo(self) -> None:
         """Apply again the last edit taken back."""
         if self.redo_stack:
-            self.apply(self.redo_stack.pop(), from_redo=True)
+            self._drawn(self.session.redo())
 
     def _remove_from_button(self, index: int) -> None:
         """Remove an edit from its ✕ button: a refusal goes to the banner, not to the notebook."""
@@ -202,35 +203,7 @@ class _History:
         RefusedError
             For an index that is not a whole number or is outside the list; nothing changes.
         """
-        edits = list(_edit_ops(self))
-        if isinstance(index, bool) or not isinstance(index, numbers.Integral) or not 0 <= index < len(edits):
-            allowed = (
-                f"a whole number from 0 to {len(edits) - 1}, the edit's place among the {len(edits)} edits "
-                "(phase steps included)"
-                if edits
-                else "none: there are no edits to remove"
-            )
-            raise RefusedError(f"remove_edit: index: {shown(index)} is not allowed; allowed: {allowed}")
-        index = int(index)
-        kept = edits[:index] + edits[index + 1 :]
-        before, before_report = self.state, self.report
-        try:
-            if self.study is not None:
-                self.study = Study(self.study.scenario, kept, title=self.study.title)
-            else:
-                states = [self._states[0]]
-                for edit in kept:
-                    states.append(apply_edit(states[-1], edit))
-                self._states, self._edits = states, kept
-        except NormandyLabError as exc:
-            self.message = f"Cannot remove edit {index + 1}: a later edit depends on it ({exc})"
-            self._refresh_text()
-            return False
-        self.redo_stack.clear()
-        self.position = len(self.states) - 1
-        self.refresh()
-        self._summarise(before, before_report, f"Removed: {wording.edit_words(self.system, edits[index])}")
-        return True
+        return self._drawn(self.session.remove_edit(index))
 
     def compare(self, other: GameState | dict[str, Any], titles: tuple[str, str] | None = None) -> Any:
         """Show the state shown beside another, panned and zoomed together, with a table of differences.
