@@ -8,7 +8,6 @@ from normandy_lab.errors import NormandyLabError
 from normandy_lab.grids import grid
 from normandy_lab.views import wording
 from normandy_lab.views.explorer._common import FRONT_VIEW, MODES, VIEWS
-from normandy_lab.views.sectors import SECTORS
 
 
 class _Controls:
@@ -61,9 +60,10 @@ class _Controls:
         self.show_zones = w.Checkbox(value=False, description="rule zones and paths", indent=False)
         if not self.state.rules.map_features:  # a game that draws neither (RuleSet.map_features)
             self.show_zones.layout.display = "none"
-        self.sector = w.Dropdown(
-            options=["", FRONT_VIEW, *SECTORS], value="", description="Go to:", layout=w.Layout(width="300px")
-        )
+        self.sector = w.Dropdown(  # the sectors this map shows (the Utah map has no Falaise pocket)
+            options=["", FRONT_VIEW, *self.sectors()], value="", description="Go to:",
+            layout=w.Layout(width="300px"),
+        )  # fmt: skip
         self.weather = w.Dropdown(
             options=list(self.state.rules.weather_effects),
             value=self.state.weather,

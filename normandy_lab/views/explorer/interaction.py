@@ -19,7 +19,7 @@ from normandy_lab.views.explorer._common import (
     refuse_unknown,
     shown,
 )
-from normandy_lab.views.sectors import SECTORS
+from normandy_lab.views.sectors import SECTORS, sectors_on
 from normandy_lab.views.situation import COUNTER_ZOOM_HEXES
 
 
@@ -33,8 +33,13 @@ class _Interaction:
         span = float(self.fig.x_range.end) - float(self.fig.x_range.start)
         return span / (grid(self.system).georeference.hex_size_m * 1.5) < COUNTER_ZOOM_HEXES
 
+    def sectors(self) -> tuple[str, ...]:
+        """Return the named sectors this map shows (:func:`normandy_lab.views.sectors.sectors_on`)."""
+        maps = self.state.maps
+        return sectors_on(self.system, tuple(sorted(maps)) if maps else None)
+
     def go_to(self, sector: str) -> None:
-        """Show a named sector (:data:`normandy_lab.views.sectors.SECTORS`) or the scenario's front.
+        """Show a named sector this map shows (:meth:`sectors`) or the scenario's front.
 
         Raises
         ------
@@ -43,8 +48,9 @@ class _Interaction:
         """
         from normandy_lab.views.mapview import to_mercator
 
-        if not (isinstance(sector, str) and (sector == FRONT_VIEW or sector in SECTORS)):
-            refuse_unknown("go_to", "sector", sector, [FRONT_VIEW, *SECTORS], "a sector of the map")
+        offered = self.sectors()
+        if not (isinstance(sector, str) and (sector == FRONT_VIEW or sector in offered)):
+            refuse_unknown("go_to", "sector", sector, [FRONT_VIEW, *offered], "a sector of the map")
         west, south, east, north = _default_extent(self.state) if sector == FRONT_VIEW else SECTORS[sector]
         (x0, x1), (y0, y1) = to_mercator([west, east], [south, north])
         self._set_view(float(x0), float(x1), float(y0), float(y1))
