@@ -68,7 +68,8 @@ def test_the_change_summary_counts_what_the_engine_says_changed():
     said = " and ".join(
         p for p in (f"{allied} Allied" if allied else "", f"{german} German" if german else "") if p
     )
-    assert sentence.startswith(f"cut: {said} units lost General Supply")
+    noun = "unit" if len(lost) == 1 else "units"
+    assert sentence.startswith(f"cut: {said} {noun} lost General Supply")
 
 
 def test_edits_are_described_with_places_and_rivers():
@@ -126,3 +127,30 @@ def test_engine_reasons_are_given_with_places_and_without_inf():
     assert "over 16 MP, limit 10 (7.2)" in text  # numbers that are not hexes are left alone
     text = wording.reason_words("bfn", "source: out of range by 0.5 (inf hexes, 6.5 MP)")
     assert text == "source: 0.5 too far (no line counted in hexes, 6.5 MP)"
+
+
+def test_counts_movement_points_and_readings_are_written_for_people():
+    """ux-2: "1 Allied units lost", "35.6667 movement points" and snake_case readings in the panel."""
+    from types import SimpleNamespace
+
+    assert (
+        wording.mp_words(35 + 2 / 3) == "35⅔"
+        and wording.mp_words(0.5) == "½"
+        and wording.mp_words(11) == "11"
+    )
+    assert wording._length_words(8, 35 + 2 / 3) == "8 hexes or 35⅔ movement points"
+    assert wording._length_words(1, 1) == "1 hex or 1 movement point"
+    rules = SimpleNamespace(rule_refs={"combat_supply_chain": "7.6.1"})
+    said = wording.reading_words(rules, {"combat_supply_chain": "own_army", "hq_bridging": "own_line"})
+    assert said == "combat supply chain (7.6.1): own army; hq bridging: own line"
+    one = [SimpleNamespace(side="allied", general=False, length_mp=float("inf"))]
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    report = nl.supply(state)
+    uid = next(u for u, r in report.units.items() if r.general and r.side == "allied")
+    before = SimpleNamespace(units={uid: report[uid]}, state=state)
+    after = SimpleNamespace(units={uid: SimpleNamespace(**{**vars(one[0])})})
+    sentence, changed = wording.change_summary(state, before, state, after, "cut")
+    assert sentence.startswith(
+        "cut: 1 Allied unit lost General Supply, none regained it; no lines longer, none shorter"
+    )
+    assert changed == [uid]

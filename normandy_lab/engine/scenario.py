@@ -526,6 +526,27 @@ def scenario_path(path_or_name: str | Path) -> Path:
     raise ScenarioNotFoundError(f"no scenario {shown}; {hint}scenarios are: {', '.join(names)}")
 
 
+def scenarios() -> Any:
+    """Return the project's scenarios, what ``load_scenario`` and ``explore`` open by name, one row each.
+
+    Columns: ``name`` (what to pass), ``game`` (its key), ``title``, ``date`` and ``turn``, in name order.
+    """
+    import pandas as pd
+    import yaml
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    rows = []
+    for path in sorted(SCENARIO_DIR.glob("*.yaml")):
+        head = yaml.load(path.read_text(encoding="utf-8").split("\nunits:", 1)[0], Loader=loader) or {}
+        rows.append(
+            {
+                "name": path.stem, "game": head.get("system", ""), "title": head.get("name", ""),
+                "date": str(head.get("date", "")), "turn": head.get("turn", ""),
+            }
+        )  # fmt: skip
+    return pd.DataFrame(rows, columns=["name", "game", "title", "date", "turn"])
+
+
 def load_scenario(path_or_name: str | Path) -> GameState:
     """Load and validate a scenario file (a path, or a name in ``scenarios/``).
 

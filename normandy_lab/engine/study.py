@@ -190,6 +190,15 @@ class Study:
         self.states.pop()
         return self.state
 
+    def __repr__(self) -> str:
+        steps = sum(1 for e in self.edits if e.get("op") == "next_phase")
+        edits = len(self.edits) - steps
+        title = f"{self.title!r}, " if self.title else ""
+        return (
+            f"Study({title}{self.scenario!r}: {edits} edit{'' if edits == 1 else 's'} and {steps} phase "
+            f"step{'' if steps == 1 else 's'}, now {self.state.label!r})"
+        )
+
 
 def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -96,13 +96,41 @@ def _target_words(
     return html.escape(traced_to) + (f" at {html.escape(end)}" if end else "")
 
 
+_SIXTHS = {0: "", 1: "⅙", 2: "⅓", 3: "½", 4: "⅔", 5: "⅚"}
+
+
+def mp_words(mp: float) -> str:
+    """Write movement points as a rulebook does: whole points and sixths (35⅔, ½), never 35.6667.
+
+    The games' costs are whole points, halves (a primary road) and thirds (a highway), so every sum is a
+    whole number of sixths; anything finer is written to two decimals.
+    """
+    sixths = round(mp * 6)
+    if abs(sixths - mp * 6) > 1e-6:
+        return f"{mp:.2f}"
+    whole, part = divmod(sixths, 6)
+    if whole == 0 and part:
+        return _SIXTHS[part]
+    return f"{whole}{_SIXTHS[part]}"
+
+
 def _length_words(hexes: float, mp: float) -> str:
     parts = []
     if math.isfinite(hexes):
         parts.append(f"{hexes:g} {'hex' if hexes == 1 else 'hexes'}")
     if math.isfinite(mp):
-        parts.append(f"{mp:g} movement points")
+        parts.append(f"{mp_words(mp)} {'movement point' if mp == 1 else 'movement points'}")
     return " or ".join(parts) if parts else "no line at all"
+
+
+def reading_words(rules: Any, readings: dict[str, Any]) -> str:
+    """Say the rule readings a verdict used in words: "combat supply chain (7.6.1): own army"."""
+    refs = getattr(rules, "rule_refs", {}) or {}
+    said = []
+    for key, value in sorted(readings.items()):
+        rule = f" ({refs[key]})" if key in refs else ""
+        said.append(f"{key.replace('_', ' ')}{rule}: {str(value).replace('_', ' ')}")
+    return "; ".join(said)
 
 
 def reason_words(system: str, reason: str) -> str:
@@ -210,10 +238,8 @@ def unit_report(state: GameState, report: SupplyReport, unit_id: str) -> str:
             else:
                 lines.append(f"In the way, not the cause alone: {where}.")
         if r.readings:
-            said = ", ".join(
-                f"{html.escape(key)} = {html.escape(str(value))}" for key, value in sorted(r.readings.items())
-            )
-            lines.append(f"<small>Rule readings used where the rulebook is open: {said}.</small>")
+            said = html.escape(reading_words(state.rules, r.readings))
+            lines.append(f"<small>Where the rulebook is open, the readings played: {said}.</small>")
     source = getattr(unit, "source", "") or ""
     note = getattr(unit, "note", "") or ""
     if source or note:
@@ -255,16 +281,19 @@ def change_summary(
             elif new.length_mp < old.length_mp:
                 shorter.append(new)
 
-    def by_side(items: list[Any]) -> str:
+    def by_side(items: list[Any], noun: str = "") -> str:
         allied = sum(1 for x in items if x.side == "allied")
         german = len(items) - allied
         parts = [f"{allied} Allied" if allied else "", f"{german} German" if german else ""]
-        return " and ".join(p for p in parts if p) or "no"
+        counted = " and ".join(p for p in parts if p)
+        if not noun:
+            return counted or "none"
+        return f"{counted or 'no'} {noun if len(items) == 1 else noun + 's'}"  # "1 Allied unit", "no units"
 
     supplied = before_report.state.rules.supply_states[0].label
     sentence = (
-        f"{what}: {by_side(lost)} units lost {supplied}, {by_side(regained)} regained it; "
-        f"{by_side(longer)} lines longer, {by_side(shorter)} shorter."
+        f"{what}: {by_side(lost, 'unit')} lost {supplied}, {by_side(regained)} regained it; "
+        f"{by_side(longer, 'line')} longer, {by_side(shorter)} shorter."
     )
     return sentence, changed
 

@@ -110,7 +110,7 @@ class _Exports:
         except (OSError, NormandyLabError) as exc:  # ExportRefusedError: a file of the user's is there
             self.message = f"Could not export: {exc}"
         else:
-            self.message = f"Exported the page to {written.resolve()}"
+            self.message = f"Exported the page to {_shown_path(Path(written))}"
         self._refresh_text()
 
     def save(self, path: str | Path) -> Path:
@@ -129,7 +129,7 @@ class _Exports:
                 "this explorer was opened on a bare state: open it on a scenario or a study to save"
             )
         saved = save_study(self.study, path)
-        self.message = f"Saved the study to {Path(saved).resolve()}"
+        self.message = f"Saved the study to {_shown_path(Path(saved))}"
         self._refresh_text()
         return saved
 
@@ -187,3 +187,17 @@ class _Exports:
 
         path = checked_path("export_geopackage", path, "layers.gpkg")
         return layers_to_geopackage(self.state, self.report, path, overwrite=overwrite)
+
+
+def _shown_path(path: Path) -> str:
+    """Name a saved file for the banner: its name, and its folder relative to the working folder if inside it.
+
+    Never the server's absolute path: it says nothing to a student and runs off the panel.
+    """
+    resolved = path.resolve()
+    try:
+        relative = resolved.relative_to(Path.cwd().resolve())
+    except ValueError:
+        return f"{resolved.name} (in the folder {resolved.parent.name or '/'})"
+    return str(relative)
+

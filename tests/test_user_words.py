@@ -1,0 +1,35 @@
+"""What an analyst or a class reads: a study's repr, the scenarios one can open, a saved file's name (ux-2)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import normandy_lab as nl
+from normandy_lab.engine.scenario import SCENARIO_DIR
+
+
+def test_a_study_says_what_it_is():
+    study = nl.Study("bfn_1944-06-13_am", [{"op": "weather", "weather": "Storm"}], title="storm lesson")
+    said = repr(study)
+    assert said.startswith("Study('storm lesson', 'bfn_1944-06-13_am': 1 edit and 0 phase steps, now ")
+    assert "object at 0x" not in said
+
+
+def test_nl_scenarios_lists_every_scenario_it_can_open():
+    table = nl.scenarios()
+    assert list(table["name"]) == sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
+    assert set(table["game"]) == {"bfn", "cobra", "kg", "gts"}
+    row = table.set_index("name").loc["kg_1944-06-19_t14"]
+    assert (row["game"], row["date"], row["turn"]) == ("kg", "1944-06-19", "Turn 14")
+    assert nl.load_scenario(table["name"].iloc[0]).system == table["game"].iloc[0]
+
+
+def test_the_saved_banner_names_the_file_not_the_server_path(tmp_path, monkeypatch):
+    from normandy_lab.views.explorer.exports import _shown_path
+
+    monkeypatch.chdir(tmp_path)
+    assert _shown_path(Path("lessons/day1.study.json")) == os.path.join("lessons", "day1.study.json")
+    elsewhere = tmp_path.parent / "other" / "day1.study.json"
+    said = _shown_path(elsewhere)
+    assert said == "day1.study.json (in the folder other)" and str(tmp_path.parent) not in said
