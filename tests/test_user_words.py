@@ -33,3 +33,38 @@ def test_the_saved_banner_names_the_file_not_the_server_path(tmp_path, monkeypat
     elsewhere = tmp_path.parent / "other" / "day1.study.json"
     said = _shown_path(elsewhere)
     assert said == "day1.study.json (in the folder other)" and str(tmp_path.parent) not in said
+
+
+def test_supply_changes_says_where_each_unit_is_and_why_with_places():
+    from normandy_lab.engine.edits import set_weather
+    from normandy_lab.engine.whatif import supply_changes
+
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    table = supply_changes(state, set_weather(state, "Storm"))
+    assert len(table) and {"place", "why_after", "reason_after"} <= set(table.columns)
+    row = table.iloc[0]
+    assert row["place"].startswith(row["hex"]) and len(row["place"]) > len(row["hex"])
+    assert len(row["why_after"]) >= len(row["reason_after"])  # each hex id followed by its place
+
+
+def test_a_comparison_is_titled_by_what_differs():
+    from normandy_lab.engine.edits import destroy_bridge, set_weather
+    from normandy_lab.views.compare import difference_words
+
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    vire = nl.terrain_map("bfn", progress=False).bridges("Vire")
+    cut = state
+    for a, b in zip(vire.a[:3], vire.b[:3], strict=True):
+        cut = destroy_bridge(cut, a, b)
+    assert difference_words(state, cut) == "3 bridges cut"
+    assert difference_words(state, set_weather(state, "Storm")) == f"Storm (was {state.weather})"
+    assert difference_words(state, state) == "the same situation"
+
+
+def test_a_readable_table_is_left_aligned_and_wraps_whole():
+    import pandas as pd
+
+    from normandy_lab.views.tables import readable
+
+    html = readable(pd.DataFrame({"why": ["a long reason " * 20]})).to_html()
+    assert "text-align: left" in html and "white-space: normal" in html

@@ -171,28 +171,36 @@ BLOCK_NAMES = {
 def supply_changes(before: GameState, after: GameState) -> pd.DataFrame:
     """Return the units whose General or Combat Supply differs between two states, with the new reason.
 
-    Columns: ``name``, ``side``, ``hex``, ``general_before``, ``general_after``,
-    ``combat_before``, ``combat_after``, ``code_after``, ``reason_after``.  Units present in
-    only one state are left out (see the states' unit lists for those).
+    Columns: ``name``, ``side``, ``hex``, ``place`` (the hex with where it is), ``general_before``,
+    ``general_after``, ``combat_before``, ``combat_after``, ``code_after``, ``reason_after`` (the engine's
+    words) and ``why_after`` (the same with each hex id followed by its place, as the explorer's panel
+    says it).  Units present in only one state are left out (see the states' unit lists for those).
     """
+    from normandy_lab.geo.gazetteer import hex_place, with_places
+
     old, new = supply_table(supply(before)), supply_table(supply(after))
     common = old.index.intersection(new.index)
     old, new = old.loc[common], new.loc[common]
     changed = (old["general"] != new["general"]) | (old["combat"] != new["combat"])
+    new = new[changed]
+    old = old[changed]
+    system = after.system
     table = pd.DataFrame(
         {
             "name": new["name"],
             "side": new["side"],
             "hex": new["hex"],
+            "place": [hex_place(system, h) for h in new["hex"]],
             "general_before": old["general"],
             "general_after": new["general"],
             "combat_before": old["combat"],
             "combat_after": new["combat"],
             "code_after": new["code"],
             "reason_after": new["reason"],
+            "why_after": [with_places(system, r) for r in new["reason"]],
         }
     )
-    return table[changed]
+    return table
 
 
 def out_of_supply_counts(state: GameState) -> dict[str, int]:

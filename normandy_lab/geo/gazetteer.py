@@ -384,6 +384,30 @@ def _hex_places(system: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
     return lon, lat, frame["name"].astype(str).tolist()
 
 
+_HEX_TOKEN = re.compile(r"\b[A-Z]?\d{2,4}(?:\.\d{3})?\b")
+
+
+def with_places(system: str, text: str) -> str:
+    """Return ``text`` with each hex id of the game's map followed by where it is (:func:`hex_place`).
+
+    ``"vacant hex C3434 in an EZOC"`` becomes ``"vacant hex C3434, 1 km N of Cristot in an EZOC"``; a word
+    that only looks like a hex id (not a hex of this map) stays as it is.
+    """
+    from normandy_lab.grids import grid
+    from normandy_lab.grids.numbering import HexIdError
+
+    g = grid(system)
+
+    def place(match: re.Match[str]) -> str:
+        token = match.group(0)
+        try:
+            return hex_place(system, g.canonical(token))
+        except HexIdError:
+            return token
+
+    return _HEX_TOKEN.sub(place, text)
+
+
 @lru_cache(maxsize=65536)
 def hex_place(system: str, hex_id: str) -> str:
     """Return a hex id with where it is: ``"C3622 (Caen)"`` or ``"C4146, 1 km NW of Juaye-Mondaye"``.

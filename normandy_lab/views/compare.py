@@ -88,10 +88,49 @@ def difference_table(before: GameState, after: GameState) -> tuple[str, list[str
     return table, list(changes.index)
 
 
+def difference_words(before: GameState, after: GameState) -> str:
+    """Say what differs between two states of one map, in a few words ("Storm (was Overcast); 8 bridges cut").
+
+    Phase and date, weather, bridges destroyed and repaired, hexes interdicted or cleared, units moved,
+    added or removed, and the game's markers that differ; "the same situation" when nothing does.
+    """
+
+    def count(n: int, one: str, many: str) -> str:
+        return f"{n} {one if n == 1 else many}"
+
+    said = []
+    if (before.date, before.turn, before.phase_index) != (after.date, after.turn, after.phase_index):
+        said.append(after.label)
+    if before.weather != after.weather:
+        said.append(f"{after.weather} (was {before.weather})")
+    for gone, words in (
+        (after.destroyed_bridges - before.destroyed_bridges, ("bridge cut", "bridges cut")),
+        (before.destroyed_bridges - after.destroyed_bridges, ("bridge repaired", "bridges repaired")),
+        (after.interdicted_hexes - before.interdicted_hexes, ("hex interdicted", "hexes interdicted")),
+        (before.interdicted_hexes - after.interdicted_hexes, ("hex cleared", "hexes cleared")),
+    ):
+        if gone:
+            said.append(count(len(gone), *words))
+    old = {u.id: u for u in before.units}
+    new = {u.id: u for u in after.units}
+    moved = sum(1 for k in old.keys() & new.keys() if old[k].hex != new[k].hex)
+    for n, words in (
+        (moved, ("unit moved", "units moved")),
+        (len(new.keys() - old.keys()), ("unit added", "units added")),
+        (len(old.keys() - new.keys()), ("unit removed", "units removed")),
+    ):
+        if n:
+            said.append(count(n, *words))
+    markers = sorted(k for k in after.markers if before.markers.get(k) != after.markers.get(k))
+    if markers:
+        said.append(", ".join(k.replace("_", " ") for k in markers) + " changed")
+    return "; ".join(said) or "the same situation"
+
+
 def compare(
     before: GameState,
     after: GameState,
-    titles: tuple[str, str] = ("before", "after"),
+    titles: tuple[str, str] | None = None,
     width: int = 470,
     height: int = 460,
     extent: tuple[float, float, float, float] | None = None,
@@ -103,7 +142,7 @@ def compare(
     before, after
         States on the same map (for example a scenario and the same with ``set_weather(state, "Storm")``).
     titles
-        The words over each map.
+        The words over each map; by default "as it is" and what differs (:func:`difference_words`).
     extent
         ``(west, south, east, north)``; the front of ``before`` by default.
     """
@@ -116,6 +155,7 @@ def compare(
 
     if before.system != after.system:
         raise RefusedError(f"compare two states of one map; got {before.system!r} and {after.system!r}")
+    titles = titles or ("as it is", difference_words(before, after))
     area = extent or _default_extent(before)
     left = basemap(before.system, extent=area, width=width, height=height)
     # One pair of ranges: a pan or zoom moves both maps.

@@ -18,8 +18,6 @@ from typing import Any
 from normandy_lab.engine.reasons import CODE_WORDS, EXEMPT, NOT_DESIGNATED
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
-from normandy_lab.grids import grid
-from normandy_lab.grids.numbering import HexIdError
 
 # One line per kind of phase (the rule system's phases say which kind they are).
 PHASE_KINDS = {
@@ -140,16 +138,9 @@ def reason_words(system: str, reason: str) -> str:
     ``"out of range by 0.5 (inf hexes, 6.5 MP)"`` becomes ``"0.5 too far (no line counted in hexes,
     6.5 MP)"``.  The result is plain text (escape it for HTML).
     """
-    g = grid(system)
+    from normandy_lab.geo.gazetteer import with_places
 
-    def place(match: re.Match[str]) -> str:
-        token = match.group(0)
-        try:
-            return place_of(system, g.canonical(token))
-        except HexIdError:  # not a hex of this grid: a word that looks like one
-            return token
-
-    text = re.sub(r"\b[A-Z]?\d{2,4}(?:\.\d{3})?\b", place, reason)
+    text = with_places(system, reason)
     text = text.replace("inf hexes", "no line counted in hexes").replace("inf MP", "no line counted in MP")
     return re.sub(r"out of range by ([\d.]+)", r"\1 too far", text)
 

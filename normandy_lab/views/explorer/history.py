@@ -235,7 +235,7 @@ class _History:
             words = wording.edit_words(self.system, other)
             other = apply_edit(self.state, other)
             titles = titles or ("as it is", f"if: {words}")
-        return compare(self.state, other, titles=titles or ("shown", "other"))
+        return compare(self.state, other, titles=titles)  # by default "as it is" and what differs
 
     def layer_hexes(self, name: str) -> list[str]:
         """Return the hex ids a hex layer shows (``zoc_allied``, ``zoc_german``, ``range``, ``moves``...).
