@@ -68,3 +68,11 @@ def test_a_readable_table_is_left_aligned_and_wraps_whole():
 
     html = readable(pd.DataFrame({"why": ["a long reason " * 20]})).to_html()
     assert "text-align: left" in html and "white-space: normal" in html
+
+
+def test_a_map_frame_draws_every_glyph_while_zooming():
+    """Bokeh's level of detail would draw one glyph in ten during a wheel zoom: a sparse frame (ux-2)."""
+    from normandy_lab.views.mapview import map_frame
+
+    fig = map_frame("t", (-1.0, 49.0, -0.5, 49.3), 400, 300, "#ffffff")
+    assert fig.lod_threshold is None

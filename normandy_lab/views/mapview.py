@@ -218,6 +218,9 @@ def map_frame(
         tools="pan,wheel_zoom,box_zoom,reset,save",
         active_scroll="wheel_zoom",
         background_fill_color=background,
+        # No level-of-detail decimation: above 2,000 glyphs bokeh draws one in ten while a wheel turns or a
+        # drag runs, and a map of thousands of hexes then flashes a sparse frame at every zoom (ux-2).
+        lod_threshold=None,
     )
     fig.grid.visible = False
     return fig
