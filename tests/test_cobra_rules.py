@@ -412,13 +412,8 @@ def test_10_3_example_on_the_map_a1212_to_a1312_is_bocage_off_road_then_six_hexe
     assert nx.shortest_path_length(minor, "A1312", "A1809") == 6  # "along the minor road ... total of 6"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="maps/README.md: the 1944 N174 passes Torigni one hex off A1809 on the Cobra grid (within the "
-    "road's accuracy); no source puts it through A1809, so the major-road leg of the example starts a hex away",
-)
 def test_10_3_example_on_the_map_a_major_road_runs_from_a1809_to_isigny():
+    """10.3's example: from A1809 "along major road to Isigny" (the text's course, laid on the map)."""
     import networkx as nx
 
     isigny = nl.grid("cobra").locate(*nl.lookup("Isigny-sur-Mer"))
@@ -651,7 +646,7 @@ def test_17_3_6_in_the_campaign_the_allies_trace_to_their_beaches_and_a_wrecked_
     landed = (
         _unit("US-1-ID", "allied", "B3117", size="division", steps=4),  # on Omaha (Dog Green)
         _unit("US-29-ID", "allied", "B3017", size="division", steps=4),  # just inland of it
-        _unit("UK-50-ID", "allied", "B4119", nationality="UK", size="division", steps=4),  # on Gold (King)
+        _unit("UK-50-ID", "allied", "B3919", nationality="UK", size="division", steps=4),  # on Gold (Jig)
     )
     gt3 = campaign.evolve(units=(*campaign.units, *landed), date=dt.date(1944, 6, 10), turn="GT 3")
     report = nl.supply(gt3)

@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from normandy_lab.errors import UnknownNameError
+from normandy_lab.errors import RefusedError, UnknownNameError
 from normandy_lab.geo import geography
 from normandy_lab.grids import HexGrid, grid
 from normandy_lab.grids.georef import metric_to_lonlat
@@ -489,7 +489,7 @@ def _attach_crossings(lines, chains, rivers, side, cx, cy, water, water_name) ->
     return crossed
 
 
-def _hexside_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarray]:
+def _hexside_facts(g: HexGrid, config: TerrainConfig, bar, text_roads=()) -> dict[str, np.ndarray]:
     import shapely
 
     def step(text: str) -> None:
@@ -569,6 +569,7 @@ def _hexside_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarr
             if name not in road_name[k].split("; "):
                 road_name[k] = f"{road_name[k]}; {name}" if road_name[k] else name
     road_crossings = _attach_crossings(roads.geometry.values, chains, rivers, side, cx, cy, water, water_name)
+    from_text = _text_roads(g, text_roads, side, road, road_name)
 
     step("railways")
     railway = np.zeros(n, dtype=bool)
@@ -606,7 +607,28 @@ def _hexside_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarr
         "rail_bridge": (railway & (water > 0)) | rail_crossings,
         "all_sea": all_sea,
         "beach": beach,
+        "from_text": from_text,
     }
+
+
+def _text_roads(g: HexGrid, text_roads, side, road: np.ndarray, road_name: np.ndarray) -> np.ndarray:
+    """Lay the roads a game's text runs through given hexes (``TextRoad``); return each hexside's rule.
+
+    The text is the authority where it states a road's course: each hexside between two successive
+    hexes carries the road (keeping a better class it has), and says which rule put it there.
+    """
+    from_text = np.full(len(road), "", dtype=object)
+    for entry in text_roads:
+        level = ROAD_CLASSES.index(entry.road)
+        for a, b in itertools.pairwise(entry.hexes):
+            k = side(g.index(a), g.index(b))
+            if k is None:
+                raise RefusedError(f"{g.system}: {entry.rule} runs a road from {a} to {b}: not adjacent")
+            road[k] = max(road[k], level)
+            if entry.name not in road_name[k].split("; "):
+                road_name[k] = f"{road_name[k]}; {entry.name}" if road_name[k] else entry.name
+            from_text[k] = f"{entry.rule}: {entry.says}"
+    return from_text
 
 
 def build_terrain_map(system: str, config: TerrainConfig | None = None, progress: bool = True) -> TerrainMap:
@@ -618,10 +640,10 @@ def build_terrain_map(system: str, config: TerrainConfig | None = None, progress
     bar = _Stages(system, 14) if progress else None
     try:
         facts = _hex_facts(g, config, bar)
-        sides = _hexside_facts(g, config, bar)
+        vocabulary = VOCABULARIES[system]
+        sides = _hexside_facts(g, config, bar, vocabulary.text_roads)
         if bar is not None:
             bar.next_stage("terrain types")
-        vocabulary = VOCABULARIES[system]
         labels = vocabulary.classify_hexes(facts, config)
         side_labels = vocabulary.classify_hexsides(sides, facts, config)
     finally:
@@ -656,6 +678,7 @@ def build_terrain_map(system: str, config: TerrainConfig | None = None, progress
             "rail_bridge": sides["rail_bridge"],
             "all_sea": sides["all_sea"],
             "beach": sides["beach"],
+            "from_text": sides["from_text"],
             **side_labels,
         },
         geometry=edge_lonlat.values,

@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from normandy_lab.errors import UnknownNameError
+
 WATER_CLASSES = ("none", "canal", "stream", "river", "major_river")
 """Water on a hexside, in increasing order of importance (array code = index)."""
 ROAD_CLASSES = ("none", "secondary", "primary", "highway")
@@ -34,6 +36,66 @@ BUILTUP_CLASSES = ("none", "village", "town", "city")
 """Built-up class of a hex (array code = index)."""
 
 SETTLEMENTS = ("", "Village", "Town", "City")
+
+
+@dataclass(frozen=True)
+class TextHex:
+    """A hex whose terrain a game's rule text states, where the derivation reads it otherwise.
+
+    The printed maps are not in the rulebooks, but where the text itself names a hex's terrain (a list
+    of city hexes, a worked example) the text is the authority: the derived map follows it, and the
+    hex's ``from_text`` column says which rule put it there.
+
+    Attributes
+    ----------
+    hex
+        The hex's canonical id on the grid.
+    rule
+        The rule (or worked example) that states it, in the game's numbering.
+    says
+        What the text says of the hex, in a few words of our own (shown in ``from_text``).
+    why
+        Why the derivation differs (for the documentation and the reader of the code).
+    land
+        Whether the text makes the hex land: a hex the derivation finds mostly under water then takes the
+        country type its land part would have (never Beach, unlike ``forced_land_hexes``).
+    terrain, settlement, beach
+        The terrain type, settlement and beach the text gives ('' keeps the derived value).
+    """
+
+    hex: str
+    rule: str
+    says: str
+    why: str
+    land: bool = False
+    terrain: str = ""
+    settlement: str = ""
+    beach: str = ""
+
+
+@dataclass(frozen=True)
+class TextRoad:
+    """A road a game's rule text says runs through hexes, where the derived course does not.
+
+    Attributes
+    ----------
+    hexes
+        The hexes the road runs through, in order (each next to the one before): each hexside between
+        two of them carries the road.
+    road
+        The road's class (:data:`ROAD_CLASSES`); a hexside keeps a better class it already has.
+    name
+        The road's name, added to the hexsides' ``road_name``.
+    rule, says, why
+        As for :class:`TextHex`.
+    """
+
+    hexes: tuple[str, ...]
+    road: str
+    name: str
+    rule: str
+    says: str
+    why: str
 
 
 def _country(facts: dict[str, Any], config: Any, bocage: str, open_: str, mixed: str) -> np.ndarray:
@@ -100,9 +162,12 @@ class TerrainVocabulary:
     forced_land_hexes: tuple[str, ...] = ()
     # Hexes whose terrain a rule's worked example names, against what the derivation reads: (hex, terrain).
     forced_terrain: tuple[tuple[str, str], ...] = ()
+    # What the rule text states of a hex or a road's course, against the derivation, with its provenance.
+    text_hexes: tuple[TextHex, ...] = ()
+    text_roads: tuple[TextRoad, ...] = ()
 
     def classify_hexes(self, facts: dict[str, Any], config: Any) -> dict[str, np.ndarray]:
-        """Return ``terrain`` and ``settlement`` labels for every hex."""
+        """Return each hex's ``terrain``, ``settlement``, ``from_text`` (``beach`` if the text sets it)."""
         terrain = _country(facts, config, self.bocage, self.open, self.mixed)
         terrain[facts["forest_fraction"] >= config.cover_fraction] = self.woods
         wet = facts["marsh_fraction"] >= config.marsh_fraction
@@ -136,7 +201,37 @@ class TerrainVocabulary:
             terrain[forced & ~strand] = country[forced & ~strand]
         for hex_id, named in self.forced_terrain:
             terrain[np.asarray(facts["hex_id"]) == hex_id] = named
-        return {"terrain": terrain, "settlement": settlement}
+        labels = {"terrain": terrain, "settlement": settlement}
+        self._apply_text_hexes(facts, labels, country)
+        return labels
+
+    def _apply_text_hexes(self, facts: dict[str, Any], labels: dict[str, np.ndarray], country) -> None:
+        """Make the hexes the text names what it says they are, and mark them ``from_text``.
+
+        ``from_text`` is '' on every hex the text does not name, so a system without text hexes keeps
+        every other column exactly as derived.
+        """
+        ids = np.asarray(facts["hex_id"])
+        from_text = np.full(len(ids), "", dtype=object)
+        labels["from_text"] = from_text
+        if not self.text_hexes:
+            return
+        beach = np.array(facts["beach"], dtype=object)
+        for entry in self.text_hexes:
+            where = np.nonzero(ids == entry.hex)[0]
+            if len(where) != 1:
+                raise UnknownNameError(f"{self.system}: {entry.rule} names {entry.hex}: not on the grid")
+            i = int(where[0])
+            if entry.land and labels["terrain"][i] == self.sea:
+                labels["terrain"][i] = country[i]  # its land part's country, under any settlement
+            if entry.terrain:
+                labels["terrain"][i] = entry.terrain
+            if entry.settlement:
+                labels["settlement"][i] = entry.settlement
+            if entry.beach:
+                beach[i] = entry.beach
+            from_text[i] = f"{entry.rule}: {entry.says}"
+        labels["beach"] = beach
 
     def classify_hexsides(
         self, sides: dict[str, Any], facts: dict[str, Any], config: Any
@@ -222,12 +317,46 @@ COBRA = TerrainVocabulary(
     beach="Beach",
     forced_city_names=("Caen", "Cherbourg", "Bayeux", "Saint-Lô"),
     forced_city_hexes=("B1207", "B1307", "B1308", "B1407", "B3620", "A2601", "A2701"),
+    text_hexes=(
+        TextHex(
+            "B1307",
+            rule="16.1",
+            says="a hex of Cherbourg (map B 1207, 1307, 1308, 1407): a land City hex",
+            why="69% of it lies under the GSHHG sea (Cherbourg's harbour and roadstead), so the "
+            "derivation draws All Sea",
+            land=True,
+            settlement="City",
+        ),
+        TextHex(
+            "B4119",
+            rule="17.3 (Step 4 example)",
+            says="a Juno beach hex, where the British land both units",
+            why="the 1944 sector lines put Gold's King Green and King Red (Ver-sur-Mer) in it on this "
+            "grid, and Juno's sectors in B4319 and B4419",
+            beach="Juno",
+        ),
+    ),
+    text_roads=(
+        TextRoad(
+            ("A1909", "A1809", "A1808"),
+            road="primary",
+            name="N174",
+            rule="10.3 (example)",
+            says="a major road runs from A1809 to Isigny",
+            why="the 1944 N174 (Torigni-Saint-Lô) passes from Torigni's A1909 straight to A1808, within "
+            "0.2-0.8 km of A1809 but not through it; the text's major road is taken through A1809 "
+            "between the two hexes of the derived course beside it",
+        ),
+    ),
 )
 """Cobra: 5.x, 7.0, 8.3.2, 10.3 (digest 5.2).  At 3.2 km a hex, only
 dominant bocage makes a Bocage hex; mixed country is Clear.  Streams are
 below the map's scale (no hexside), and the Caen canal runs beside the Orne
 within a hex, so it adds no hexside of its own.  The rules' city hexes
-(Cherbourg 16.1, Bayeux 17.3.6c) and cities (Caen, St-Lô, 16.2) are City."""
+(Cherbourg 16.1, Bayeux 17.3.6c) and cities (Caen, St-Lô, 16.2) are City.
+Where the text states a hex's terrain or a road's course (16.1's B1307,
+17.3's Juno hex B4119, 10.3's major road from A1809), the map follows the
+text, and the hex or hexside's ``from_text`` names the rule."""
 
 KG_CITY_CRITERION = (
     "a KG City hex is a hex the 1944 built-up layer (maps/geography/builtup.yaml) gives to a city or a town "

@@ -134,7 +134,7 @@ SUPPLY = {
     # as the ports and towns the armies were supplied through (INFERRED): Cherbourg's city hexes (16.1),
     # Isigny, Carentan and Port-en-Bessin; the beaches are sources of their own (17.3.6f).
     "supply_heads": {
-        "Cherbourg": ("B1207", "B1308", "B1407"),
+        "Cherbourg": ("B1207", "B1307", "B1308", "B1407"),  # all four: B1307 is land, as 16.1 has it
         "Isigny": ("B2619",),
         "Carentan": ("B2219",),
         "Port-en-Bessin": ("B3519",),
