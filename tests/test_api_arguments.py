@@ -80,6 +80,7 @@ def test_a_variant_whose_base_cannot_be_loaded_is_its_own_error_row_and_the_rest
     assert "did you mean 'bfn_1944-06-13_am'" in errors["unknown"]  # the nearest
     assert errors["unreadable"].startswith("ScenarioError")
     assert table.attrs["complete"] and table.attrs["variants_done"] == 3
+    assert table.attrs["seconds"] > 0  # how long it took, for the notebook to say
     assert list(dict.fromkeys(table["variant"])) == ["good", "unknown", "unreadable"]  # in the given order
 
 

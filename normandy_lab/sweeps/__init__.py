@@ -128,7 +128,8 @@ def sweep(
     -------
     pandas.DataFrame
         In the variants' order; ``attrs["complete"]`` is False when the sweep was stopped (interrupted)
-        before every variant came back, and ``attrs["variants_done"]`` says how many did.  A variant that
+        before every variant came back, ``attrs["variants_done"]`` says how many did, and
+        ``attrs["seconds"]`` how long the sweep took, from the call to the table.  A variant that
         fails (a base that cannot be loaded, options the game does not have, a bad cut or edit) is one row
         with code ``error`` and the exception in ``rule``; the rest of the sweep goes on.
 
@@ -140,8 +141,11 @@ def sweep(
         is not a ``distributed.Client``, None or False; the ``base`` argument's own errors
         (``ScenarioError`` for a scenario that is not there).
     """
+    import time
+
     from tqdm.auto import tqdm
 
+    started = time.perf_counter()
     wanted = _wanted(variants)
     _check_options(chunk_size, on_rows)
     if client is not False:
@@ -214,6 +218,8 @@ def sweep(
         ).reset_index(drop=True)
     table.attrs["complete"] = done == len(wanted)
     table.attrs["variants_done"] = done
+    # What the sweep took, from the call to the table (a local cluster's start and stop included).
+    table.attrs["seconds"] = round(time.perf_counter() - started, 2)
     if stopped is not None:
         # The caller's own exception, so that it is caught as they expect, carrying the rows computed.
         stopped.partial_table = table  # type: ignore[attr-defined]
