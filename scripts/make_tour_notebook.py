@@ -103,12 +103,13 @@ CAMPAIGN = [
     ),
     nbformat.v4.new_code_cell(
         "from normandy_lab.history.compare import compare_with_history\n"
-        "from normandy_lab.views.launcher import scenario_list\n\n"
+        "from normandy_lab.views.launcher import scenario_list\n"
+        "from normandy_lab.views.tables import readable\n\n"
         "rows = []\n"
         "for label, name in scenario_list():\n"
         "    result = compare_with_history(nl.load_scenario(name))\n"
         '    rows.append({"scenario": label, **result.row()})\n'
-        "pd.DataFrame(rows)"
+        "readable(pd.DataFrame(rows))  # labels in full, not cut at 50 characters"
     ),
     nbformat.v4.new_markdown_cell(
         "Choose a scenario and open it in the explorer: step through the phases, see who is out of "

@@ -76,3 +76,29 @@ def test_a_map_frame_draws_every_glyph_while_zooming():
 
     fig = map_frame("t", (-1.0, 49.0, -0.5, 49.3), 400, 300, "#ffffff")
     assert fig.lod_threshold is None
+
+
+def test_the_campaign_key_shows_each_side_s_squares_and_the_sea_is_drawn_over_the_allied_ground():
+    """ux-2: the key's square was blue only, for red German squares too; in August the Allied fill hid the coast."""
+    from bokeh.models import Legend
+
+    from normandy_lab.views.campaign import campaign_map
+
+    layout = campaign_map()
+    [legend] = list(layout.select({"type": Legend}))
+    labels = [item.label["value"] for item in legend.items]
+    assert "Allied divisions and brigades (scenario dates)" in labels
+    assert "German divisions and brigades (scenario dates)" in labels
+    from bokeh.plotting import figure as figure_type
+
+    [fig] = list(layout.select({"type": figure_type}))
+    fills = [r.glyph.fill_color for r in fig.renderers if type(r.glyph).__name__ == "MultiPolygons"]
+    assert fills.index("#e6f1fb") > fills.index("#4f7fbf")  # the sea after (over) the Allied ground
+
+
+def test_a_basemap_keeps_its_key_beside_the_map():
+    """ux-2: the terrain key covered the names under it (Hérouville on the Caen map)."""
+    from normandy_lab.views import basemap
+
+    fig = basemap("bfn", extent=(-0.75, 49.0, -0.1, 49.36), width=900, height=650)
+    assert fig.legend[0] in fig.right and fig.legend[0] not in fig.center

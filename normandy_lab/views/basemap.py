@@ -337,7 +337,12 @@ def basemap(
     fig.x_range.js_on_change("start", thin)
     fig.x_range.js_on_change("end", thin)
     fig.legend.click_policy = "hide"
-    fig.legend.location = "top_right"
     fig.legend.label_text_font_size = "8pt"
     fig.legend.background_fill_alpha = 0.7
+    # The key beside the map, not on it: inside, it covered the names under it (Hérouville on the Caen
+    # map, ux-2).  The explorer moves it under the map (views.situation).
+    legend = fig.legend[0]
+    if legend in fig.center:
+        fig.center.remove(legend)
+    fig.add_layout(legend, "right")
     return fig

@@ -16,6 +16,7 @@ from typing import Any
 
 from normandy_lab.history.lodgement import FIRST_DAY
 from normandy_lab.history.timeline import LAST_DAY
+from normandy_lab.rules.base import SIDE_COLOURS
 from normandy_lab.views.history import (
     ALLIED_FILL,
     FRONT_COLOUR,
@@ -224,10 +225,12 @@ def campaign_map(width: int = 980, height: int = 720, start: Any = "1944-06-06",
     from bokeh.layouts import column, row
     from bokeh.models import (
         Button,
+        CDSView,
         ColumnDataSource,
         CustomJS,
         CustomJSTickFormatter,
         Div,
+        GroupFilter,
         HoverTool,
         LabelSet,
         Select,
@@ -249,9 +252,6 @@ def campaign_map(width: int = 980, height: int = 720, start: Any = "1944-06-06",
         height,
         "#f3efe4",
     )
-    fig.multi_polygons(
-        source=ColumnDataSource(polygon_columns(_sea())), fill_color="#dbe9f4", line_color="#9c8f7a"
-    )
     ground = ColumnDataSource({"xs": frames["ground_xs"][0], "ys": frames["ground_ys"][0]})
     front = ColumnDataSource({"xs": frames["front_xs"][0], "ys": frames["front_ys"][0]})
     fig.multi_polygons(
@@ -261,25 +261,34 @@ def campaign_map(width: int = 980, height: int = 720, start: Any = "1944-06-06",
         line_alpha=0.0,
         legend_label="Allied-held ground",
     )
+    # The sea over the Allied ground, with its coastline drawn: in August the grey-blue ground fills the
+    # view and, drawn over the sea, hid the coast (ux-2).
+    fig.multi_polygons(
+        source=ColumnDataSource(polygon_columns(_sea())), fill_color="#e6f1fb", line_color="#5b7fa6",
+        line_width=1.2,
+    )  # fmt: skip
     fig.multi_line(source=front, line_color=FRONT_COLOUR, line_width=2.5, legend_label="front line")
     add_place_labels(fig)
     _beach_names(fig)
     days, scenario_labels, scenario_units = scenario_positions()
     empty_units = {key: [] for key in scenario_units[0]} if scenario_units else {"x": [], "y": []}
     divisions = ColumnDataSource(dict(empty_units), name="campaign_divisions")
-    words = "divisions and brigades (scenario dates)"
-    nan = float("nan")
-    # A swatch for the key even on days with no scenario (the layer is empty then).
-    fig.scatter(
-        [nan], [nan], marker="square", size=9, fill_color="#1f4e9e", line_color="#111111", legend_label=words
-    )
-    units = fig.scatter(
-        "x", "y", source=divisions, marker="square", size=9, fill_color="colour", line_color="#111111",
-        legend_label=words,
-    )  # fmt: skip
+    # One layer a side, each in its side's colour with its own key entry (the key used to show a blue
+    # square only, for red German squares too); the colour is fixed, so the key has a swatch even on the
+    # days without a scenario, when the layers are empty.
+    squares = []
+    for side, words in (("allied", "Allied"), ("german", "German")):
+        squares.append(
+            fig.scatter(
+                "x", "y", source=divisions, view=CDSView(filter=GroupFilter(column_name="side", group=side)),
+                marker="square", size=9, fill_color=SIDE_COLOURS[side], line_color="#111111",
+                legend_label=f"{words} divisions and brigades (scenario dates)",
+            )
+        )  # fmt: skip
     fig.add_tools(
-        HoverTool(renderers=[units], tooltips=[("", "@name"), ("units", "@units (@out out of supply)")])
+        HoverTool(renderers=squares, tooltips=[("", "@name"), ("units", "@units (@out out of supply)")])
     )
+    nan = float("nan")
     nan = float("nan")
     for category, colour in CATEGORY_COLOURS.items():
         # A swatch per kind of event in the key (the events' own alpha is 0 until their day).

@@ -64,8 +64,9 @@ def add_place_labels(fig: Any, colour: str = "#444444", y_offset: int = 3) -> No
     places = ColumnDataSource(places_source_data())
     fig.scatter("x", "y", source=places, color=colour, size=4)
     fig.add_layout(
+        # On a pale box: a name stays legible where a division's square or a fill lies under it (ux-2).
         LabelSet(x="x", y="y", text="name", source=places, text_font_size="8pt", text_color=colour,
-                 x_offset=3, y_offset=y_offset)
+                 x_offset=3, y_offset=y_offset, background_fill_color="#ffffff", background_fill_alpha=0.7)
     )  # fmt: skip
 
 

@@ -402,8 +402,9 @@ def _arrange_legend(fig: Any) -> None:
         if "layer:" in str(last.name or "") and not str(last.name).endswith("layer:terrain"):
             item.renderers = [_legend_proxy(fig, last), *item.renderers]
     legend.items = list(merged.values())
-    if legend in fig.center:
-        fig.center.remove(legend)
+    for panel in (fig.center, fig.right):  # wherever the basemap put it (beside the map)
+        if legend in panel:
+            panel.remove(legend)
     legend.orientation = "horizontal"
     legend.ncols = 3
     legend.label_text_font_size = "8pt"
