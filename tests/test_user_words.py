@@ -102,3 +102,22 @@ def test_a_basemap_keeps_its_key_beside_the_map():
 
     fig = basemap("bfn", extent=(-0.75, 49.0, -0.1, 49.36), width=900, height=650)
     assert fig.legend[0] in fig.right and fig.legend[0] not in fig.center
+
+
+def test_a_click_turns_the_map_s_hover_tooltips_off_until_the_pointer_moves_away():
+    """ux-2: after a click the hex's and unit's tooltips covered the counter (and the bridge's the new mark)."""
+    from bokeh.models import HoverTool
+
+    from normandy_lab.views.explorer import HOVER_BACK_PX, quiet_hovers_after_a_click
+    from normandy_lab.views.mapview import map_frame
+
+    fig = map_frame("t", (-1.0, 49.0, -0.5, 49.3), 400, 300, "#ffffff")
+    quiet_hovers_after_a_click(fig)
+    assert fig.js_event_callbacks == {}  # no hover tool: nothing to quiet
+    hover = HoverTool(tooltips=[("hex", "@id")])
+    fig.add_tools(hover)
+    quiet_hovers_after_a_click(fig)
+    [tap] = fig.js_event_callbacks["tap"]
+    [move] = fig.js_event_callbacks["mousemove"]
+    assert tap.args["hovers"] == [hover] and "h.active = false" in tap.code
+    assert move.args["far"] == HOVER_BACK_PX and "h.active = true" in move.code

@@ -83,6 +83,7 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
         # changes made in the browser, and a second click on the same hex would be
         # no change at all.)
         self.fig.on_event(Tap, self._on_tap)
+        quiet_hovers_after_a_click(self.fig)
 
     def _set_source(self, source: Any, function: str) -> None:
         # Everything that can fail (reading the scenario or study) happens in the new session, before
@@ -115,6 +116,46 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
         self.inspector.value = "Click a unit or a hex on the map."
         self.message = f"Opened {source if isinstance(source, str | Path) else self.state.scenario}"
         self._refresh_text()
+
+
+#: How far (screen pixels) the pointer must leave a clicked spot before the hover tooltips come back.
+HOVER_BACK_PX = 24
+
+
+def quiet_hovers_after_a_click(fig: Any) -> None:
+    """Keep the hover tooltips off what was just clicked, until the pointer moves away from it.
+
+    A click on a unit or a bridge leaves the pointer on it, and the hover tooltips (the hex's, the unit's,
+    the bridge's) then covered the counter, the new bridge mark and the panel beside it (ux-2).  In the
+    browser: a click turns every hover tool of the map off and notes where; a move of the pointer more
+    than :data:`HOVER_BACK_PX` pixels from there turns them on again.  Nothing goes to the kernel.
+    """
+    from bokeh.events import MouseMove, Tap
+    from bokeh.models import CustomJS, HoverTool
+
+    hovers = list(fig.select({"type": HoverTool}))
+    if not hovers:
+        return
+    fig.js_on_event(
+        Tap,
+        CustomJS(
+            args={"hovers": hovers},
+            code="for (const h of hovers) { h.active = false; } hovers[0]._nl_tap = [cb_obj.sx, cb_obj.sy];",
+        ),
+    )
+    fig.js_on_event(
+        MouseMove,
+        CustomJS(
+            args={"hovers": hovers, "far": HOVER_BACK_PX},
+            code="""
+                const at = hovers[0]._nl_tap;
+                if (at && Math.hypot(cb_obj.sx - at[0], cb_obj.sy - at[1]) > far) {
+                    for (const h of hovers) { h.active = true; }
+                    hovers[0]._nl_tap = null;
+                }
+            """,
+        ),
+    )
 
 
 def explore(source: Any, **kwargs: Any) -> Explorer:
