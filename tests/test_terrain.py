@@ -436,3 +436,24 @@ def test_the_terrain_vocabulary_does_not_import_the_terrain():
     source = (Path(__file__).resolve().parents[1] / "normandy_lab" / "terrain_vocab.py").read_text()
     imported = {n.module for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom)}
     assert "normandy_lab.terrain" not in imported
+
+
+def test_a_process_keeps_the_key_of_the_code_it_loaded(monkeypatch):
+    """A process started before an edit of the terrain code must not save a map built by the old code under
+    the new code's key (seen: a KG map without a column the new code adds).  The code's part of the key is
+    read as the package is imported; the data files are read at each call."""
+    from pathlib import Path
+
+    from normandy_lab import terrain
+    from normandy_lab.terrain import TerrainConfig, cache_key
+
+    before = cache_key("cobra", TerrainConfig())
+    code_files = {str(terrain.REPO_ROOT / "normandy_lab" / name) for name in terrain._CODE_FILES}
+    read = Path.read_bytes
+
+    def edited(path):  # every code file now reads otherwise on disk; the data files as they are
+        return read(path) + b"\n# edited" if str(path) in code_files else read(path)
+
+    monkeypatch.setattr(Path, "read_bytes", edited)
+    assert cache_key("cobra", TerrainConfig()) == before
+    assert terrain._code_digest() != terrain._CODE_DIGEST  # a new process would take the new key

@@ -726,16 +726,29 @@ def _data_files() -> list[Path]:
     ]
 
 
+def _code_digest() -> bytes:
+    """Return the hash of the code a terrain map is derived by, as this process loaded it."""
+    digest = hashlib.sha256()
+    for name in _CODE_FILES:
+        digest.update((REPO_ROOT / "normandy_lab" / name).read_bytes())
+    return digest.digest()
+
+
+# The code's part of the key is read once, as the package is imported: a process keeps the key of the code it
+# runs.  Read at each call, a process started before an edit of the code would save a map built by the old
+# code under the new code's key, for every later process to trust.
+_CODE_DIGEST = _code_digest()
+
+
 def cache_key(system: str, config: TerrainConfig) -> str:
-    """Return the hash of everything a terrain map depends on."""
+    """Return the hash of everything a terrain map depends on: the data as it is now, the code as loaded."""
     digest = hashlib.sha256()
     digest.update(system.encode())
     digest.update(config.key().encode())
     for path in _data_files():
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
-    for name in _CODE_FILES:
-        digest.update((REPO_ROOT / "normandy_lab" / name).read_bytes())
+    digest.update(_CODE_DIGEST)
     return digest.hexdigest()[:20]
 
 
@@ -759,8 +772,7 @@ def _current_key(system: str, config: TerrainConfig) -> str:
     # edited data file, cheap for code that asks for the map many times.
     if known is not None and time.monotonic() - _CHECKED.get(memo, 0.0) < 1.0:
         return known[1]
-    files = _data_files() + [REPO_ROOT / "normandy_lab" / name for name in _CODE_FILES]
-    stamp = tuple(path.stat().st_mtime_ns for path in files)
+    stamp = tuple(path.stat().st_mtime_ns for path in _data_files())
     _CHECKED[memo] = time.monotonic()
     if known is not None and known[0] == stamp:
         return known[1]
