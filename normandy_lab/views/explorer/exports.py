@@ -200,4 +200,3 @@ def _shown_path(path: Path) -> str:
     except ValueError:
         return f"{resolved.name} (in the folder {resolved.parent.name or '/'})"
     return str(relative)
-
