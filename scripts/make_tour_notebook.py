@@ -97,9 +97,9 @@ CAMPAIGN = [
         "unit at its\n"
         "recorded position with its source. The table compares the front the units imply (each hex "
         "goes to the\n"
-        "side of the nearest unit) with the historical line of that morning (for a turn of several days, the\n"
-        "records made within it): the mean and largest distances in km, and the units standing on the other\n"
-        "side's ground. A set-up of one side only implies no front, so it has no distance."
+        "side of the nearest unit) with the historical line of that morning (for a turn of several days, "
+        "the\nrecords made within it): the mean and largest distances in km, and the units standing on the "
+        "other\nside's ground. A set-up of one side only implies no front, so it has no distance."
     ),
     nbformat.v4.new_code_cell(
         "from normandy_lab.history.compare import compare_with_history\n"

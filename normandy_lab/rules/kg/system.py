@@ -155,9 +155,9 @@ class KgRules(RuleSet):
         SP (26.10), and the Allied SP landed and paid by the depots (26.10.2).
         Replacement and Reinforcement: the units the scenario's reinforcement track brings this turn
         (22.7.2, 26.16; :mod:`.track`).  Allied Engineering: the Mulberry and depot rolls (26.19.2,
-        26.19.3).  German Combat: the Rail Interdiction roll that ends German rail movement (26.4.4).  Game-turn Indication: V Panzer
-        Army's activation roll from Turn 20 (26.20.1), and the end of the Build-up once both depots are
-        complete (26.3.2, 26.21.2).
+        26.19.3).  German Combat: the Rail Interdiction roll that ends German rail movement (26.4.4).
+        Game-turn Indication: V Panzer Army's activation roll from Turn 20 (26.20.1), and the end of the
+        Build-up once both depots are complete (26.3.2, 26.21.2).
         """
         from normandy_lab.engine.sequence import current_phase
         from normandy_lab.rules.kg import logistics
