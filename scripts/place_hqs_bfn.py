@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
@@ -32,45 +33,69 @@ MARK = "HQ counter placed"
 
 
 def _moved(state, unit_id: str, hex_id: str):
-    return state.evolve(units=tuple(u if u.id != unit_id else _at(u, hex_id) for u in state.units))
+    return state.evolve(units=tuple(u if u.id != unit_id else replace(u, hex=hex_id) for u in state.units))
 
 
-def _at(unit, hex_id):
-    from dataclasses import replace
-
-    return replace(unit, hex=hex_id)
+def _out(state, side: str | None = None) -> int:
+    return len(nl.supply(state).out_of_supply(side))
 
 
-def plan(date: str) -> tuple[object, dict[str, tuple[str, str, str]]]:
-    """Return the state with the HQs moved, and unit id -> (old hex, new hex, why) for each move."""
+def plan(date: str, weather: str | None = None) -> tuple[object, dict[str, tuple[str, str, str]]]:
+    """Return the state with the HQs moved, and unit id -> (old hex, new hex, why) for each move.
+
+    Each round asks every division and KG HQ for its best hex (:func:`propose_hq_hex`: the fewest units
+    of its side out of General Supply, losing no unit's Combat Supply and breaking no recorded pocket)
+    and takes the moves that leave fewer out, the biggest gain first (then the shortest move, then the
+    HQ's id), each asked again after the moves before it; a move is kept only if fewer units in all are
+    out after it (the owner's aim).  Corps HQs follow.  ``weather`` places for another weather than the
+    scenario's (a what-if: the scenario file is placed for its own).
+    """
     state = nl.load_scenario(f"bfn_{date}_am")
+    if weather:
+        state = state.evolve(weather=weather)
     moves: dict[str, tuple[str, str, str]] = {}
-    out_now = len(nl.supply(state).out_of_supply())
+    out_now = _out(state)
 
-    def fewer_out(candidate) -> int | None:
-        """A move is kept only if fewer units are out of General Supply after it (the owner's aim)."""
-        count = len(nl.supply(candidate).out_of_supply())
+    def fewer_out(candidate, side: str) -> int | None:
+        """A corps move is kept only if fewer units of its side, and fewer in all, are out after it."""
+        if _out(candidate, side) >= _out(state, side):
+            return None
+        count = _out(candidate)
         return count if count < out_now else None
 
-    for _ in range(3):  # corps and division moves depend on each other; a few rounds settle them
+    def wanted(proposal) -> bool:
+        return proposal.hex != proposal.current and proposal.hq_mp <= 20 and proposal.out < proposal.out_now
+
+    for _ in range(6):  # corps and division moves depend on each other; a few rounds settle them
         changed = False
+        proposals = []
         for hq in [u for u in state.units if u.hq in ("division", "kg")]:
             proposal = propose_hq_hex(state, hq.id)
-            now_ok = nl.supply(state)[hq.id].general
-            supplied_now = proposal.covered_now if now_ok else 0
-            if proposal.hex == hq.hex or proposal.hq_mp > 20 or proposal.covered <= supplied_now:
+            if not wanted(proposal):
                 continue
+            now_ok = nl.supply(state)[hq.id].general
             if not now_ok and 2 * proposal.covered < proposal.covered_now:
                 continue  # the HQ would leave most of its units to reach a corps HQ: move the corps HQ
+            proposals.append(proposal)
+        # The biggest gain first, then the shortest move; each asked again after the moves before it.
+        proposals.sort(key=lambda p: (p.out - p.out_now, p.moved_hexes, p.unit_id))
+        for k, proposal in enumerate(proposals):
+            if k and changed:
+                proposal = propose_hq_hex(state, proposal.unit_id)
+                if not wanted(proposal):
+                    continue  # an earlier move of this round already did it
+            hq = state.unit(proposal.unit_id)
+            trial = _moved(state, hq.id, proposal.hex)
+            if (count := _out(trial)) >= out_now:
+                continue  # it would put more of the enemy into supply than it gains
             old = moves.get(hq.id, (hq.hex, "", ""))[0]
+            now_ok = nl.supply(state)[hq.id].general
             why = (
+                f"brings {', '.join(proposal.brought_in)} into General Supply; "
                 f"reaches {proposal.covered} of its {proposal.members} units (from where it stood "
                 f"{proposal.covered_now}{'' if now_ok else ', but out of supply there'}), "
                 f"{proposal.hq_mp:g} MP from a source or corps HQ"
             )
-            trial = _moved(state, hq.id, proposal.hex)
-            if (count := fewer_out(trial)) is None:
-                continue
             moves[hq.id] = (old, proposal.hex, why)
             state, changed, out_now = trial, True, count
         for corps in [u for u in state.units if u.hq == "corps"]:
@@ -81,7 +106,7 @@ def plan(date: str) -> tuple[object, dict[str, tuple[str, str, str]]]:
             kept_words = ", ".join(kept) or "every HQ it supplied"
             why = f"brings {', '.join(won)} within 20 MP (7.2), keeping {kept_words}"
             trial = _moved(state, corps.id, hex_id)
-            if (count := fewer_out(trial)) is None:
+            if (count := fewer_out(trial, corps.side)) is None:
                 continue
             moves[corps.id] = (old, hex_id, why)
             state, changed, out_now = trial, True, count
@@ -146,13 +171,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("date", help="scenario date, YYYY-MM-DD")
     parser.add_argument("--apply", action="store_true", help="write the moves into the parts")
+    parser.add_argument("--weather", help="place for this weather instead of the scenario's (dry run only)")
     args = parser.parse_args()
+    if args.weather and args.apply:
+        parser.error("--weather is a what-if: the scenario file is placed for its own weather")
     before = nl.load_scenario(f"bfn_{args.date}_am")
-    state, moves = plan(args.date)
+    if args.weather:
+        before = before.evolve(weather=args.weather)
+    state, moves = plan(args.date, args.weather)
     for uid, (old, new, why) in sorted(moves.items()):
         print(f"{uid:16} {old} -> {new}  ({nl.grid('bfn').distance(old, new)} hexes): {why}")
-    counts = [len(nl.supply(s).out_of_supply()) for s in (before, state)]
-    print(f"out of General Supply: {counts[0]} -> {counts[1]}")
+    for side in ("allied", "german", None):
+        counts = [_out(s, side) for s in (before, state)]
+        print(f"out of General Supply ({side or 'all'}, {before.weather}): {counts[0]} -> {counts[1]}")
     if args.apply:
         apply(args.date, moves)
         print("written; now run: python scripts/build_scenario_bfn.py", args.date)

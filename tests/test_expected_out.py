@@ -20,7 +20,7 @@ from normandy_lab.rules.bfn.setup_check import setup_problems
 SCENARIOS = tuple(historical_scenarios())
 # Issue 13's targets that hold: at most this many units out of General Supply (19 June: its fair twin).
 # 7 June (29 against 26) and 13 June (21 against 20) miss theirs; every unit out is explained in the lists.
-TARGETS = {"bfn_1944-06-19_am": 15, "bfn_1944-07-01_am": 3, "bfn_1944-07-18_am": 0, "bfn_1944-07-25_am": 0}
+TARGETS = {"bfn_1944-06-19_am": 15, "bfn_1944-07-01_am": 1, "bfn_1944-07-18_am": 0, "bfn_1944-07-25_am": 0}
 
 
 def _fair(state):

@@ -13,10 +13,11 @@ use:
   corps HQ, every division HQ with a unit out of its reach, and (with the
   historical record) every unit standing on ground the record of the
   previous evening gives to the other side;
-* :func:`propose_hq_hex` -- for one division or KG HQ, the hex that supplies
-  the most of its units while the HQ itself stays in supply, as 7.8 lets an
-  HQ be placed (within 6 MP of a unit of its division, not in an EZOC),
-  preferring road hexes and, among equals, the hex nearest where it stood;
+* :func:`propose_hq_hex` -- for one division or KG HQ, the hex, as 7.8 lets an
+  HQ be placed (within 6 MP of a unit of its division, not in an EZOC), that
+  leaves the fewest units of its side out of General Supply while the HQ itself
+  stays in supply, then reaches the most of its own units, preferring road
+  hexes and, among equals, the hex nearest where it stood;
 * :func:`propose_corps_hq_hex` -- for a corps HQ, the hex (within 10 hexes of
   a friendly unit, not in an EZOC, 7.8) that brings the most division HQs
   within 20 MP.
@@ -28,7 +29,7 @@ is what :func:`~normandy_lab.engine.supply.supply` then finds.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -130,7 +131,13 @@ def _on_enemy_ground(state: GameState, tolerance_km: float = 1.5) -> list[SetupP
 
 @dataclass(frozen=True)
 class HqProposal:
-    """Where an HQ would best stand: the hex, what it supplies, and how it compares with where it is."""
+    """Where an HQ would best stand: the hex, what it supplies, and how it compares with where it is.
+
+    ``out`` and ``out_now`` count the units of the HQ's side out of General Supply by the engine's full
+    determination with the HQ on the proposed hex and where it stands; ``brought_in`` and ``left_out``
+    name the units the move puts into and out of General Supply; ``without_combat`` and
+    ``without_combat_now`` count its side's units out of Combat Supply (7.6.1) the same way.
+    """
 
     unit_id: str
     current: str
@@ -141,6 +148,13 @@ class HqProposal:
     hq_mp: float  # its line to a source or an in-supply corps HQ
     on_road: bool
     moved_hexes: int
+    out: int = 0
+    out_now: int = 0
+    brought_in: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()
+    without_combat: int = 0  # units of its side out of Combat Supply (7.6.1) with the HQ there
+    without_combat_now: int = 0
+    tried: int = 0  # candidate hexes whose full determination was run
 
 
 def _without(state: GameState, unit_id: str) -> GameState:
@@ -177,14 +191,44 @@ def _road_hexes(system: str) -> np.ndarray:
     return road
 
 
-def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14) -> HqProposal:
-    """Return the hex a player would put a division or KG HQ on to supply its units (7.2, 7.3.1, 7.8).
+def _moved(state: GameState, unit_id: str, hex_id: str) -> GameState:
+    return state.evolve(units=tuple(u if u.id != unit_id else replace(u, hex=hex_id) for u in state.units))
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What an HQ on one hex leaves its side: the units out of General Supply, and how many lack Combat."""
+
+    out: frozenset[str]
+    without_combat: int
+
+
+def _outcome(state: GameState, side: str) -> _Outcome:
+    report = supply(state)
+    mine = [r for r in report.units.values() if r.side == side]
+    return _Outcome(frozenset(r.unit_id for r in mine if not r.general), sum(not r.combat for r in mine))
+
+
+def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14, weigh: bool = True) -> HqProposal:
+    """Return the hex a player would put a division or KG HQ on to supply his side (7.2, 7.3.1, 7.8).
 
     Candidates are the hexes within ``radius`` hexes of where it stands that
     7.8 allows (land, no enemy unit, not in an EZOC, within 6 hexes or 6 supply MP of a
-    unit of its division).  The best keeps the HQ within 20 MP of a source or
-    an in-supply corps HQ and reaches the most of its units; then a road hex;
-    then the nearest to where it stands.
+    unit of its division, room in the stack) and that keep the HQ within 20 MP of a source
+    or an in-supply corps HQ (7.2; halved in Heavy Rain and Storm, 7.3.3).  The best
+    leaves the fewest units of its side out of General Supply by the engine's full
+    determination (the player's aim: an HQ may best serve a corps unit that attaches
+    to it, rather than reach the most of its own); then it reaches the most of its
+    own units; then a road hex; then the nearest to where it stands.  A hex that
+    leaves more units of the side out of Combat Supply than where the HQ stands
+    (7.6.1: the HQ hands out its division's Combat Supply too), or that puts a unit
+    the scenario records as cut off into supply (a historical pocket), is not taken.
+
+    The full determination is run only on the candidates within range (7.3.1,
+    in the state's weather) of a unit of the side that is out of General Supply
+    where the HQ stands, and on the best of the others: a hex from which the HQ
+    reaches none of them is taken to bring none in.  With ``weigh=False`` no
+    determination is run (the ranking by reach alone, as before issue 31).
     """
     hq = state.unit(hq_id)
     g = grid(state.system)
@@ -221,27 +265,68 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14) -> HqProposal
         candidates = np.array([here])
     # The HQ's own line: 20 MP to a source or an in-supply corps HQ, its first step free (7.3.2).
     hq_mp = lines.distances(det.hq_roots, candidates, "mp", limits.division_n, free=True)
-    coverage = np.zeros(len(candidates), dtype=np.int64)
-    if own:
-        ranges = lines.ranges([[int(c)] for c in candidates], [own] * len(candidates), at, limits)
-        d = ranges.dist[:, :, own]
-        coverage = ((d[:, 0, :] <= limits.hexes_n) | (d[:, 1, :] <= limits.mp_n)).sum(axis=1)
-    road = _road_hexes(state.system)[candidates]
     supplied = hq_mp <= limits.division_n
-    order = np.lexsort((apart[candidates], ~road, -coverage, ~supplied))
-    best = int(order[0])
-    now = np.nonzero(candidates == here)[0]
-    covered_now = int(coverage[now[0]]) if len(now) else 0
+    if supplied.any():  # an HQ beyond 20 MP supplies no one: only where it stands is kept besides
+        keep = supplied | (candidates == here)
+        candidates, hq_mp, supplied = candidates[keep], hq_mp[keep], supplied[keep]
+    now = _outcome(state, hq.side) if weigh else _Outcome(frozenset(), 0)
+    stray = sorted(det.query[u] for u in now.out if u in det.query)
+    asked = own + [q for q in stray if q not in own]
+    coverage = np.zeros(len(candidates), dtype=np.int64)
+    reach_out = np.zeros(len(candidates), dtype=bool)
+    if asked:
+        ranges = lines.ranges([[int(c)] for c in candidates], [asked] * len(candidates), at, limits)
+        d = ranges.dist[:, :, asked]
+        within = (d[:, 0, :] <= limits.hexes_n) | (d[:, 1, :] <= limits.mp_n)
+        coverage = within[:, : len(own)].sum(axis=1)
+        reach_out = within[:, [asked.index(q) for q in stray]].any(axis=1)
+    # What the HQ on each candidate leaves its side, by the full determination where it is counted; a
+    # candidate not counted is taken to leave what the HQ where it stands leaves.  A candidate is not
+    # taken when it leaves more units of its side without Combat Supply (7.6.1: the HQ carries its
+    # division's Combat Supply too), or brings into supply a unit the scenario records as cut off (the
+    # set-up places HQs for the day as it was, not to break a historical pocket).
+    pockets = frozenset(u.id for u in state.units if u.side == hq.side and u.cut_off)
+    outcomes: dict[int, _Outcome] = {}
+
+    def count(k: int) -> None:
+        outcomes[k] = _outcome(_moved(state, hq_id, str(g._ids[candidates[k]])), hq.side)
+        n_out[k] = len(outcomes[k].out)
+        taken[k] = outcomes[k].without_combat <= now.without_combat and pockets - outcomes[k].out <= (
+            pockets - now.out
+        )
+
+    n_out = np.full(len(candidates), len(now.out), dtype=np.int64)
+    taken = np.ones(len(candidates), dtype=bool)
+    if now.out:
+        for k in np.nonzero(reach_out & supplied & (candidates != here))[0].tolist():
+            count(k)
+    road = _road_hexes(state.system)[candidates]
+    while True:  # the best must be counted: one that does worse than where the HQ stands drops back
+        best = int(np.lexsort((apart[candidates], ~road, -coverage, n_out, ~supplied, ~taken))[0])
+        if not weigh or best in outcomes or candidates[best] == here:
+            break
+        count(best)
+    covered_now = int(coverage[candidates == here][0]) if (candidates == here).any() else 0
+    best_hex = str(g._ids[candidates[best]])
+    outcome = outcomes.get(best, now)
+    out, out_now = outcome.out, now.out
     return HqProposal(
         unit_id=hq_id,
         current=hq.hex,
-        hex=str(g._ids[candidates[best]]),
+        hex=best_hex,
         covered=int(coverage[best]),
         members=len(own),
         covered_now=covered_now,
         hq_mp=float(_as_mp(hq_mp[best])),
         on_road=bool(road[best]),
         moved_hexes=int(apart[candidates[best]]),
+        out=len(out),
+        out_now=len(out_now),
+        brought_in=tuple(sorted(out_now - out)),
+        left_out=tuple(sorted(out - out_now)),
+        without_combat=outcome.without_combat,
+        without_combat_now=now.without_combat,
+        tried=len(outcomes),
     )
 
 
