@@ -120,12 +120,62 @@ def test_every_registered_rule_system_has_example_states_here():
     assert set(rules.available()) <= set(EXAMPLES), "add example states for the new rule system"
 
 
+def _contract_gaps(state) -> list[str]:
+    """Say what a state's rule system leaves unfilled of the contract (an empty list: nothing).
+
+    ``isinstance(rules, RuleSystem)`` alone proves nothing: the Protocol only asks that its members exist,
+    and a ``RuleSet`` subclass inherits them all, so one that overrides nothing passes it. What a game must
+    give of its own is checked instead: a supply determination that answers for every unit with the supply
+    states it declares, a title, and a sequence of play and weather for the state's own turn.
+    """
+    from normandy_lab.engine.report import SupplyReport
+    from normandy_lab.rules import Phase, RuleSet, RuleSystem
+
+    rules, gaps = state.rules, []
+    if not isinstance(rules, RuleSystem):
+        gaps.append("not a RuleSystem")
+    if not rules.title:
+        gaps.append("no title")
+    if type(rules).determine_supply is RuleSet.determine_supply:
+        gaps.append("no supply determination of its own (the base's raises NotImplementedError)")
+    else:
+        report = rules.determine_supply(state)
+        if not isinstance(report, SupplyReport):
+            gaps.append(f"determine_supply returned {type(report).__name__}, not a SupplyReport")
+        elif missing := {u.id for u in state.units} - set(report.units):
+            gaps.append(f"no report for {sorted(missing)[:5]}")
+        else:
+            for key in (s.key for s in rules.supply_states):
+                if not all(isinstance(getattr(r, key), (bool, np.bool_)) for r in report.units.values()):
+                    gaps.append(f"the supply state {key!r} is not a verdict of every report")
+    turns = rules.turn_order(state.date)
+    if state.turn not in turns:
+        gaps.append(f"the state's turn {state.turn!r} is not among the turns of {state.date}: {turns}")
+    for turn in turns:
+        phases = rules.sequence.get(turn, ())
+        if not phases or not all(isinstance(p, Phase) for p in phases):
+            gaps.append(f"no sequence of play for the turn {turn!r}")
+    if state.weather not in rules.weather_effects:
+        gaps.append(f"no effects for the state's weather {state.weather!r}")
+    return gaps
+
+
 @pytest.mark.parametrize("system", sorted(EXAMPLES))
 def test_every_rule_system_fills_the_contract(system):
-    from normandy_lab.rules import RuleSystem
-
     state = next(iter(EXAMPLES[system].values()))()
-    assert isinstance(state.rules, RuleSystem)
+    assert _contract_gaps(state) == []
+
+
+def test_a_rule_system_that_overrides_nothing_does_not_fill_the_contract():
+    """The check above can fail: a RuleSet subclass with BfN's data and none of its verdicts is caught."""
+    from dataclasses import fields
+
+    from normandy_lab.rules import RuleSet
+
+    bfn = rules.get("bfn")
+    bare = type("Bare", (RuleSet,), {})(**{f.name: getattr(bfn, f.name) for f in fields(bfn)})
+    gaps = _contract_gaps(_example("bfn", "Pegasus").with_rules(bare))
+    assert gaps and "no supply determination" in gaps[0], gaps
 
 
 def _in(report) -> set[str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import normandy_lab as nl
@@ -95,12 +95,19 @@ def test_capturing_pegasus_restores_the_sixth_airborne(pegasus):
 
 
 def test_7_3_2_a_destroyed_bridge_cuts_the_line(pegasus):
+    """7.3.2: with Pegasus freed the HQ's line crosses the canal at C3013-C3014; with that bridge destroyed
+    it is out, and its reason names the unbridged water there as the binding block (not just any block)."""
     freed = remove_unit(pegasus, "DE-PEG")
+    assert {"C3013", "C3014"} <= set(supply(freed)["GB-6AB-HQ"].path)
     cut = destroy_bridge(freed, "C3014", "C3013")
     report = supply(cut)
     hq = report["GB-6AB-HQ"]
     assert not hq.general
-    assert "unbridged" in hq.reason or hq.blocking_hex
+    assert hq.code == "blocked" and "7.3.2" in hq.rule
+    binding = [b for b in hq.blocks if b.binding]
+    assert [(b.kind, {b.near_hex, b.hex}) for b in binding] == [("water", {"C3013", "C3014"})], hq.blocks
+    assert hq.blocking_hex in ("C3013", "C3014") and not hq.blocking_units
+    assert "unbridged" in hq.reason and "C3013" in hq.reason and "C3014" in hq.reason
 
 
 def test_7_3_2_an_hq_next_to_the_water_bridges_it_for_its_units(pegasus):
@@ -147,19 +154,28 @@ def test_5_3_zoc_never_enters_city_hexes_nor_crosses_all_sea():
         if tmap.hexes.at[h, "settlement"] == "City" and tmap.hexes.at[h, "builtup_name"] == "Caen"
     ]
     assert caen_city
+    # German units stand in and around Caen on 7 June, so the city's hexes are within their reach.
+    assert {n for h in caen_city for n in g.neighbors(h)} & {u.hex for u in state.units_of("german")}
     mask = zoc_mask(state, "german")
     assert not any(mask[g.index(h)] for h in caen_city)
+    # All-sea hexsides with land on both banks (estuaries, inlets): a lone unit on one bank exerts its
+    # ZOC into its other neighbours but not across the water into the hex on the far bank.
+    terrain = tmap.hexes["terrain"]
     sides = tmap.hexsides[tmap.hexsides["all_sea"]]
-    coastal = sides.iloc[0]
-    lonely = state.evolve(
-        units=(
-            _unit("DE-X", "german", coastal["a"])
-            if tmap.hex(coastal["a"])["terrain"] != "Sea"
-            else _unit("DE-X", "german", "C3014"),
-        )
-    )
-    lone = zoc_mask(lonely, "german")
-    assert lone.sum() <= 6
+    sides = sides[(sides["a"].map(terrain) != "Sea") & (sides["b"].map(terrain) != "Sea")]
+    assert len(sides)
+    city = set(tmap.hexes.index[tmap.hexes["settlement"] == "City"])
+    for a, b in zip(sides["a"], sides["b"], strict=True):
+        for near, far in ((a, b), (b, a)):
+            lone = zoc_mask(state.evolve(units=(_unit("DE-X", "german", near),)), "german")
+            assert not lone[g.index(far)], (near, far)
+            # Not an empty mask that would pass anything: its neighbours over land hexsides are in it.
+            others = [
+                h
+                for h in g.neighbors(near)
+                if h != far and h not in city and not tmap.hexside(near, h)["all_sea"]
+            ]
+            assert others and all(lone[g.index(h)] for h in others), (near, others)
 
 
 def test_3_3_hex_control(pegasus):
@@ -210,7 +226,9 @@ def test_7_4_combat_supply_follows_nationality():
     assert battalion.general
     # The only beachhead is American: it gives General Supply to anyone, Combat Supply to US units only.
     assert not battalion.combat
-    assert battalion.readings == {} or report["GB-3D-1"].general
+    # The nationality alone decides it: with the beachhead British again, the same battalion has it.
+    own = supply(remove_unit(load_scenario_text(PEGASUS.read_text(), "uk-beach.yaml"), "DE-PEG"))
+    assert own["GB-3D-1"].general and own["GB-3D-1"].combat
     # Under the other reading of the chain (any army's corps HQ or beachhead), it would have it.
     mixed = supply(remove_unit(state, "DE-PEG").evolve(options={"combat_supply_chain": "any_army"}))
     assert mixed["GB-3D-1"].combat
@@ -284,10 +302,10 @@ HEXES = ["C3013", "C3112", "C3212", "C3011", "C2912", "C2815", "C2714", "C3115",
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.sampled_from(HEXES))
 def test_property_adding_an_enemy_unit_never_puts_a_unit_into_supply(pegasus, hex_id):
+    # An occupied hex is no place to add a unit: Hypothesis draws another instead (a bare return would
+    # pass the example without checking anything).
+    assume(hex_id not in {u.hex for u in pegasus.units})
     before = supply(pegasus)
-    occupied = {u.hex for u in pegasus.units}
-    if hex_id in occupied:
-        return
     after = supply(add_unit(pegasus, _unit("DE-NEW", "german", hex_id)))
     for uid, r in after.units.items():
         if uid in before.units and r.side == "allied" and r.general:

@@ -15,16 +15,127 @@ import pytest
 
 import normandy_lab as nl
 from normandy_lab.engine.study import Study, load_study
-from normandy_lab.views import wording
+from normandy_lab.views import layers, wording
 from normandy_lab.views.explorer import Explorer
 from normandy_lab.views.sequence import save_sequence_html
 
 SCENARIO = "bfn_1944-06-13_am"
 
 
+# One explorer serves the module (building one is seconds of figure and widget set-up per test): before each
+# test it is reset to what nl.explore(SCENARIO) returned, and checked against a fingerprint of that, so no test
+# sees what another left behind. A test that leaves something the reset does not undo fails the next test's
+# set-up, naming it, rather than changing that test's meaning in silence.
+@pytest.fixture(scope="module")
+def _built() -> tuple[Explorer, dict, dict]:
+    explorer = nl.explore(SCENARIO)
+    return explorer, _fingerprint(explorer), _inputs(explorer)
+
+
 @pytest.fixture
-def explorer() -> Explorer:
-    return nl.explore(SCENARIO)
+def explorer(_built) -> Explorer:
+    shared, pristine, inputs = _built
+    if _fingerprint(shared) != pristine:
+        _reset(shared, pristine, inputs)
+        now = _fingerprint(shared)
+        left = sorted(k for k in pristine.keys() | now.keys() if pristine.get(k) != now.get(k))
+        assert not left, f"the shared explorer is not as built after the reset: {left[:10]}"
+    return shared
+
+
+def _widgets(explorer: Explorer) -> dict:
+    """Every widget of the explorer by a stable name: its attributes, what they hold, and the app's tree."""
+    import ipywidgets as w
+
+    found: dict = {}
+
+    def visit(name, obj):
+        if isinstance(obj, dict):
+            for key, value in obj.items():
+                visit(f"{name}.{key}", value)
+        elif isinstance(obj, w.Widget) and all(obj is not seen for seen in found.values()):
+            found[name] = obj
+            for k, child in enumerate(getattr(obj, "children", ())):
+                visit(f"{name}[{k}]", child)
+            for part in ("layout", "style"):
+                visit(f"{name}.{part}", getattr(obj, part, None))
+
+    for name, obj in vars(explorer).items():
+        visit(name, obj)
+    return found
+
+
+def _inputs(explorer: Explorer) -> dict:
+    """The values of the widgets a user sets (not the panels the explorer writes into)."""
+    import ipywidgets as w
+
+    return {
+        name: widget.value
+        for name, widget in _widgets(explorer).items()
+        if widget.has_trait("value") and not isinstance(widget, w.HTML | w.Label)
+    }
+
+
+def _is_plain(value) -> bool:
+    if isinstance(value, tuple | frozenset):
+        return all(_is_plain(v) for v in value)
+    return isinstance(value, bool | int | float | str | type(None))
+
+
+def _plain(obj) -> dict:
+    """The attributes of an object that are plain values (flags, names, numbers, tuples of them)."""
+    return {k: v for k, v in vars(obj).items() if _is_plain(v)}
+
+
+def _fingerprint(explorer: Explorer) -> dict:
+    """What a test can see of the explorer: widget states, the map's layers and view, session, flags."""
+    import hashlib
+    import pickle
+
+    from jupyter_bokeh.widgets import BokehModel
+
+    seen = {}
+    for name, widget in _widgets(explorer).items():
+        if isinstance(widget, BokehModel) or widget is explorer.refresh_count:  # the map; a redraw counter
+            continue
+        state = widget.get_state()
+        seen[f"widget {name}"] = repr(
+            {k: v for k, v in sorted(state.items()) if "IPY_MODEL_" not in repr(v) and k != "_view_count"}
+        )
+    for name, source in explorer.sources.items():
+        seen[f"source {name}"] = hashlib.sha1(pickle.dumps(dict(source.data))).hexdigest()
+    for name in explorer.layers.filters:
+        seen[f"hexes {name}"] = explorer.layer_hexes(name)
+    fig = explorer.fig
+    seen["view"] = (fig.x_range.start, fig.x_range.end, fig.y_range.start, fig.y_range.end)
+    seen["map widget patched"] = sorted(vars(explorer.map_widget).keys() & {"send"})
+    session = explorer.session
+    seen["session"] = repr((_plain(session), len(session.states), session.edits, session.redo_stack))
+    seen["explorer"] = _plain(explorer)
+    return seen
+
+
+def _reset(explorer: Explorer, pristine: dict, inputs: dict) -> None:
+    """Put the shared explorer back as nl.explore(SCENARIO) made it, mostly through what a user can do."""
+    explorer.play.playing = False
+    explorer.open(SCENARIO)  # a new session on the scenario, the map redrawn, the slider at its start
+    # The one layer drawn once, at construction, rather than by each redraw (a test may empty every layer).
+    explorer.layers.set_features("bridges", layers.bridge_data(explorer.system))
+    # The inputs back to their first values (the panels' texts are redrawn next, from the state).
+    widgets = _widgets(explorer)
+    for name, value in inputs.items():
+        if name in widgets and widgets[name].value != value:
+            widgets[name].value = value
+    explorer.refresh()  # as at the start: no banner ("Opened ...")
+    # The view as first drawn (open() goes to the front with the map's shape kept, a slightly taller view).
+    x0, x1, y0, y1 = pristine["view"]
+    explorer.fig.x_range.update(start=x0, end=x1)
+    explorer.fig.y_range.update(start=y0, end=y1)
+    for key in vars(explorer).keys() - pristine["explorer"].keys():
+        if _is_plain(getattr(explorer, key)):
+            delattr(explorer, key)  # a flag a test's actions set (the last Play tick's time)
+    for key, value in pristine["explorer"].items():
+        setattr(explorer, key, value)
 
 
 def test_explore_returns_widgets_around_a_bokeh_map(explorer):
@@ -257,10 +368,12 @@ def test_exports_html_geopackage_and_sequence(explorer, tmp_path):
     assert "cdn.bokeh.org" not in body and body.count("units_") >= len(explorer.states)
 
 
-def test_a_redraw_sends_whole_columns_not_one_message_per_hex(explorer):
+def test_a_redraw_sends_whole_columns_not_one_message_per_hex(explorer, monkeypatch):
     """Issue 5 speed: each changed layer goes to the browser as one PATCH-DOC (3 comm messages)."""
     sent: list[int] = []
-    explorer.map_widget.send = lambda content, buffers=None: sent.append(len(buffers or []))
+    monkeypatch.setattr(
+        explorer.map_widget, "send", lambda content, buffers=None: sent.append(len(buffers or []))
+    )
     explorer.show_all_paths.value = True
     sent.clear()
     for source in explorer.sources.values():
@@ -524,11 +637,11 @@ def test_next_movement_phase_and_next_day_jump_ahead(explorer):
     assert explorer.slider.value == explorer.slider.max
 
 
-def test_the_map_key_and_the_zones_box_only_for_a_game_that_draws_them():
+def test_the_map_key_and_the_zones_box_only_for_a_game_that_draws_them(explorer):
     """A game lists rule zones and tested paths in its map key only if it draws them (RuleSet.map_features)."""
-    for scenario, shown in (("bfn_1944-06-13_am", set()), ("kg_1944-06-07_t02", {"rule zones"}),
+    for scenario, shown in ((SCENARIO, set()), ("kg_1944-06-07_t02", {"rule zones"}),
                             ("gts_1944-06-08_0700", {"paths a rule tests", "where a tested path breaks"})):  # fmt: skip
-        explorer = nl.explore(scenario)
+        explorer = explorer if scenario == SCENARIO else nl.explore(scenario)
         items = [item for legend in explorer.fig.legend for item in legend.items]
         labels = {str(getattr(item.label, "value", item.label)) for item in items}
         for words in ("rule zones", "paths a rule tests", "where a tested path breaks"):

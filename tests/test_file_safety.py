@@ -398,24 +398,39 @@ def test_a_process_killed_while_writing_leaves_the_previous_file_whole(tmp_path)
 
     target = tmp_path / "page.json"
     code = textwrap.dedent(f"""
-        import json
+        import json, os
         from normandy_lab.savefile import write_bytes_atomically
         pad = "x" * 3_000_000
         n = 0
         while True:
-            write_bytes_atomically({str(target)!r}, json.dumps({{"n": n, "pad": pad}}).encode())
+            data = {{"pid": os.getpid(), "n": n, "pad": pad}}
+            write_bytes_atomically({str(target)!r}, json.dumps(data).encode())
             n += 1
     """)
+
+    def holder() -> int | None:
+        """The pid of the writer whose version the file holds (None before any write)."""
+        try:
+            return json.loads(target.read_text())["pid"]
+        except FileNotFoundError:
+            return None
+
     chance = random.Random(7)
     for _ in range(8):
         process = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT)
-        time.sleep(1.5 + chance.random())  # past the import, inside the loop of writes
+        # Wait until this child has written once (so it is past its import, inside the loop of writes), not
+        # for a guessed time: a loaded machine may take many seconds to import the package.
+        deadline = time.monotonic() + 180
+        while holder() != process.pid:
+            assert process.poll() is None, f"the writer exited with {process.returncode}"
+            assert time.monotonic() < deadline, "the writer wrote nothing in 180 s"
+            time.sleep(0.02)  # a polling interval, not a guess at how long anything takes
+        # Then kill it at a random moment of its loop (a write takes tens of milliseconds).
+        time.sleep(chance.random() * 0.5)
         process.send_signal(signal.SIGKILL)
         process.wait()
-        if target.exists():
-            data = json.loads(target.read_text())
-            assert len(data["pad"]) == 3_000_000
-    assert target.exists()
+        data = json.loads(target.read_text())
+        assert len(data["pad"]) == 3_000_000 and data["pid"] == process.pid
 
 
 def test_temporary_files_of_a_killed_writer_are_cleared_by_the_next_write(tmp_path):
