@@ -1,6 +1,7 @@
 """The grid map as a standalone page, opened in a real Chromium with no network.
 
-Screenshots go to ``test-artifacts/`` (see README).
+Screenshots go to ``test-artifacts/`` (see README). Every wait is on what the page says (a value, a text, BokehJS
+idle and painted), never a fixed pause: the pages play the same on a loaded machine.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from bokeh.embed import file_html
 from bokeh.resources import INLINE
+from browser_support import settle, wait_until
 
 from normandy_lab.views import grid_figure
 from normandy_lab.views.export import chromium_path
@@ -28,7 +30,7 @@ def test_standalone_grid_map_renders_offline(tmp_path, standalone_page):
     page_path.write_text(file_html(grid_figure("bfn", width=800, height=600), INLINE, "BfN grid"))
     ARTIFACTS.mkdir(exist_ok=True)
     with standalone_page(page_path, 900, 700, timeout_ms=30_000) as (page, outside):
-        page.wait_for_timeout(1500)
+        settle(page)
         page.screenshot(path=str(ARTIFACTS / "bfn_grid_map.png"))
         canvases = page.locator("canvas").count()
     assert canvases >= 1
@@ -65,17 +67,24 @@ def test_campaign_page_plays_in_chromium_without_a_kernel(tmp_path, standalone_p
     page_path = save_campaign_html(tmp_path / "campaign.html", interval_ms=150)
     ARTIFACTS.mkdir(exist_ok=True)
     with standalone_page(page_path, 1100, 1100, timeout_ms=30_000) as (page, outside):
-        page.wait_for_timeout(1000)
+        settle(page)
         first = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign_readout').text")
         assert "6 June 1944" in first
         page.get_by_text("▶ Play").click()
-        page.wait_for_timeout(2500)
+        # Played some days on: however long that takes on this machine.
+        page.wait_for_function(
+            "() => Bokeh.documents[0].get_model_by_name('campaign_slider').value > 3", timeout=60_000
+        )
         day = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign_slider').value")
         text = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign_readout').text")
         page.get_by_text("❚❚ Pause").click()
         # Jump to 20 August: the Falaise pocket, and the front far inland.
         page.evaluate("Bokeh.documents[0].get_model_by_name('campaign_slider').value = 75")
-        page.wait_for_timeout(800)
+        page.wait_for_function(
+            "() => Bokeh.documents[0].get_model_by_name('campaign_readout').text.includes('20 August 1944')",
+            timeout=60_000,
+        )
+        settle(page)
         august = page.evaluate("Bokeh.documents[0].get_model_by_name('campaign_readout').text")
         page.screenshot(path=str(ARTIFACTS / "campaign_20_august.png"))
     assert day > 3 and "June 1944" in text and text != first
@@ -92,33 +101,36 @@ def test_campaign_page_for_a_class(tmp_path, standalone_page):
     days, _, _ = scenario_positions()
     model = "Bokeh.documents[0].get_model_by_name"
     with standalone_page(page_path, 1200, 1100, timeout_ms=30_000) as (page, outside):
-        page.wait_for_timeout(800)
+        settle(page)
         assert "6 Jun 1944" in page.locator(".bk-slider-value, .bk-slider-title").first.inner_text() or (
             "6 Jun 1944" in page.content()
         )
         # On a scenario's date, one square per division or brigade; none on other days.
         page.evaluate(f"{model}('campaign_slider').value = {days[1]}")
-        page.wait_for_timeout(500)
-        assert page.evaluate(f"{model}('campaign_divisions').data.x.length") > 20
+        page.wait_for_function(f"() => {model}('campaign_divisions').data.x.length > 20", timeout=60_000)
         assert "as set up in the scenario" in page.evaluate(f"{model}('campaign_readout').text")
         page.evaluate(f"{model}('campaign_slider').value = {days[1] + 1}")
-        page.wait_for_timeout(500)
-        assert page.evaluate(f"{model}('campaign_divisions').data.x.length") == 0
+        page.wait_for_function(f"() => {model}('campaign_divisions').data.x.length === 0", timeout=60_000)
         # Hiding past events leaves only the current ones visible.
         page.get_by_text("hide past events").click()
-        page.wait_for_timeout(500)
-        alphas = page.evaluate(f"{model}('campaign_events').data.alpha")
-        assert set(alphas) <= {0.0, 0.95}
+
+        def alphas() -> set[float]:
+            return set(page.evaluate(f"Array.from({model}('campaign_events').data.alpha)"))
+
+        wait_until(lambda: alphas() <= {0.0, 0.95}, "the past events to be hidden (the current ones 0.95)")
         # Play from three days before the end runs to the last day and stops there.
         end = page.evaluate(f"{model}('campaign_slider').end")
         page.evaluate(f"{model}('campaign_slider').value = {end - 3}")
         page.evaluate(f"{model}('campaign_speed').value = '10'")
         page.get_by_text("▶ Play").click()
-        page.wait_for_timeout(2000)
+        # It stops by itself at the end (the Play toggle comes up), however long the three days take.
+        page.wait_for_function(
+            f"() => {model}('campaign_slider').value === {end} && {model}('campaign_play').active === false",
+            timeout=60_000,
+        )
         assert page.evaluate(f"{model}('campaign_slider').value") == end
-        assert page.evaluate(f"{model}('campaign_play').active") is False
         page.get_by_text("Normandy to Paris").click()
-        page.wait_for_timeout(500)
+        settle(page)
         page.screenshot(path=str(ARTIFACTS / "campaign_to_paris.png"))
     assert not outside, outside
     # Every event of the timeline lies on the map once it is zoomed out to Paris.
