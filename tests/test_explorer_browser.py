@@ -319,6 +319,15 @@ def test_explorer_in_jupyterlab(lab):
         map_box = page.locator(".jp-OutputArea-output canvas").first.bounding_box()
         assert panel["x"] > map_box["x"] + map_box["width"] * 0.5 and abs(panel["y"] - map_box["y"]) < 300
         page.screenshot(path=str(SHOTS / "03_unit_report.png"))
+        # No tooltip covers what was just clicked: the map's hover tools are off while the pointer stays
+        # there, and on again once it moves away (views.explorer.quiet_hovers_after_a_click).
+        hovers = (
+            "() => Bokeh.documents.flatMap(d => [...d.all_models])"
+            ".filter(m => m.type === 'HoverTool').map(m => m.active)"
+        )
+        assert page.evaluate(hovers) and not any(page.evaluate(hovers))
+        page.mouse.move(sx + 60, sy + 60, steps=4)
+        page.wait_for_function(f"() => ({hovers})().every(a => a)", timeout=30_000)
 
         # The stack viewer: a click on a counter of a stack lists the other units of its hex.
         stacked = next(i for i in range(len(ids)) if stack[i] > 1)
