@@ -322,8 +322,8 @@ def test_explorer_in_jupyterlab(lab):
         # No tooltip covers what was just clicked: the map's hover tools are off while the pointer stays
         # there, and on again once it moves away (views.explorer.quiet_hovers_after_a_click).
         hovers = (
-            "() => Bokeh.documents.flatMap(d => [...d.all_models])"
-            ".filter(m => m.type === 'HoverTool').map(m => m.active)"
+            "() => Object.values(Bokeh.index).find(v => v.model.type === 'Figure')"
+            ".model.toolbar.tools.filter(t => t.type === 'HoverTool').map(t => t.active)"
         )
         assert page.evaluate(hovers) and not any(page.evaluate(hovers))
         page.mouse.move(sx + 60, sy + 60, steps=4)
