@@ -104,7 +104,7 @@ class GameMap:
     @cached_property
     def printed(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Each hex's sheet letter and printed column and row, for ids of the form sheet, column, row."""
-        ids = self.grid._ids.astype(str)
+        ids = self.grid.id_array.astype(str)
         return (
             np.array([i[0] for i in ids]),
             np.array([int(i[1:3]) for i in ids]),
@@ -117,7 +117,7 @@ class GameMap:
             if not maps:
                 mask = np.ones(len(self.grid), dtype=bool)
             else:
-                mask = np.isin(self.grid._sheets.astype(str), sorted(maps))
+                mask = np.isin(self.grid.sheet_array.astype(str), sorted(maps))
             mask.flags.writeable = False
             self._in_play[maps] = mask
         return self._in_play[maps]

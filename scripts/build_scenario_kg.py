@@ -223,7 +223,7 @@ def _placement_anchors(rule: str, placed: list[dict], g, terrain, hexsides) -> t
         for _ in range(3):
             nxt = []
             for h in frontier:
-                for n in g.neighbors(str(g._ids[h])):
+                for n in g.neighbors(str(g.id_array[h])):
                     j = g.index(n)
                     if j not in seen and (h, j) not in closed and terrain[j] != SEA:
                         seen.add(j)
@@ -271,13 +271,13 @@ def place_by_rule(units: list[dict], placed: list[dict], state) -> None:
         enemy = "german" if unit["side"] == "allied" else "allied"
         candidates = []
         for a in anchors:
-            ring = {a} if radius == 0 else {g.index(h) for h in _within(g, str(g._ids[a]), radius)}
+            ring = {a} if radius == 0 else {g.index(h) for h in _within(g, str(g.id_array[a]), radius)}
             for h in ring:
                 if terrain[h] == SEA or h in held[enemy] or (radius > 0 and zoc[enemy][h]):
                     continue
-                near = min(g.distance(str(g._ids[h]), str(g._ids[x])) for x in anchors)
-                beyond = all(g.distance(str(g._ids[h]), q) > reach for q in hqs)
-                candidates.append((beyond, count.get(h, 0), near, str(g._ids[h]), h))
+                near = min(g.distance(str(g.id_array[h]), str(g.id_array[x])) for x in anchors)
+                beyond = all(g.distance(str(g.id_array[h]), q) > reach for q in hqs)
+                candidates.append((beyond, count.get(h, 0), near, str(g.id_array[h]), h))
         if not candidates:
             raise ValueError(f"{unit['id']}: no hex satisfies {unit['placement']!r}")
         _, _, _, hex_id, h = min(candidates)

@@ -65,7 +65,7 @@ def record(state) -> dict:
         entry["blocks"] = _plain(list(row.blocks))
         units[unit_id] = entry
     ranges = {
-        side: {str(h): str(n) for h, n in zip(nl.grid(state.system)._ids, names, strict=True) if n}
+        side: {str(h): str(n) for h, n in zip(nl.grid(state.system).id_array, names, strict=True) if n}
         for side, names in sorted(report.hq_ranges_at().items())
     }
     return {"units": units, "ranges": ranges}

@@ -49,7 +49,7 @@ def test_16_1_b1307_is_a_land_city_hex_of_cherbourg_taken_from_the_text(cobra_ma
     assert row["from_text"].startswith("16.1")
     assert row["land_fraction"] < 0.5  # what the derivation alone would have drawn as sea
     g = nl.grid("cobra")
-    assert {str(g._ids[i]) for i in city_hexes("cobra", "Cherbourg")} == set(CHERBOURG)
+    assert {str(g.id_array[i]) for i in city_hexes("cobra", "Cherbourg")} == set(CHERBOURG)
     # 17.3.6a-b's supply head of Cherbourg (RECONSTRUCTED as its city hexes) holds all four.
     assert set(get("cobra").supply["supply_heads"]["Cherbourg"]) == set(CHERBOURG)
 
@@ -94,7 +94,7 @@ def _road_graph(kind: str) -> nx.Graph:
 
     edges = line_edges(get("cobra"), frozenset())
     e = edge_arrays("cobra")
-    ids = nl.grid("cobra")._ids
+    ids = nl.grid("cobra").id_array
     keep = getattr(edges, kind)
     return nx.Graph([(ids[a], ids[b]) for a, b in zip(e.src[keep], e.dst[keep], strict=True)])
 

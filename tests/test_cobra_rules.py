@@ -396,7 +396,7 @@ def _road_paths(kind: str):
 
     edges = line_edges(get("cobra"), frozenset())
     e = edge_arrays("cobra")
-    ids = nl.grid("cobra")._ids
+    ids = nl.grid("cobra").id_array
     keep = getattr(edges, kind)
     return nx.Graph([(ids[a], ids[b]) for a, b in zip(e.src[keep], e.dst[keep], strict=True)])
 
@@ -551,8 +551,8 @@ def test_5_9_the_army_boundary_a_move_may_cross_it_but_not_end_beyond_one_hex(gt
     assert not check_move(state, "UK-B", "A2210").legal and check_move(state, "UK-B", "A2310").legal  # 5.9c
     reach = movement_range(state, "US-R")
     g = nl.grid("cobra")
-    line = g._gcol[g.index("A2401")]
-    assert reach and all(g._gcol[g.index(h)] - line <= 1 for h in reach)
+    line = g.global_col[g.index("A2401")]
+    assert reach and all(g.global_col[g.index(h)] - line <= 1 for h in reach)
 
 
 def test_17_3_5_cherbourg_serves_the_germans_once_cut_off_and_never_after_an_allied_entry():
@@ -563,7 +563,7 @@ def test_17_3_5_cherbourg_serves_the_germans_once_cut_off_and_never_after_an_all
     assert before.general and "(10.4b)" in before.traced_to  # its line still runs to the south edge
     # Close every land hex of map B's row 11, right across the Cotentin (the 920th, on it at B0811, leaves).
     terrain = nl.terrain_map("cobra", progress=False).hexes["terrain"]
-    row = [h for h in nl.grid("cobra")._ids if h[0] == "B" and h[3:5] == "11" and terrain[h] != "All Sea"]
+    row = [h for h in nl.grid("cobra").id_array if h[0] == "B" and h[3:5] == "11" and terrain[h] != "All Sea"]
     cut = state.evolve(units=tuple(u for u in state.units if u.id != "DE-920-243"))
     for hex_id in row:
         cut = interdict_hex(cut, hex_id)
@@ -811,9 +811,9 @@ def test_5_9_1c_the_examples_lines_are_the_hex_lines_between_the_markers():
     from normandy_lab.rules.cobra.boundary import hex_line
 
     g = nl.grid("cobra")
-    row = [str(g._ids[i]) for i in hex_line("cobra", "A2117", "A5117")]
+    row = [str(g.id_array[i]) for i in hex_line("cobra", "A2117", "A5117")]
     assert row == [f"A{c}17" for c in range(21, 52)]  # "a number that contained 17 as the last two digits"
-    diagonal = [str(g._ids[i]) for i in hex_line("cobra", "A2117", "A5132")]
+    diagonal = [str(g.id_array[i]) for i in hex_line("cobra", "A2117", "A5132")]
     assert len(diagonal) == 31 and [int(h[1:3]) for h in diagonal] == list(range(21, 52))
     assert all(g.distance(a, b) == 1 for a, b in itertools.pairwise(diagonal)) and diagonal[-1] == "A5132"
 

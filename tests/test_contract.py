@@ -195,8 +195,8 @@ def _vacant_land_hexes(state, near: str, count: int = 40) -> list[str]:
     taken = {u.hex for u in state.units}
     terrain = nl.terrain_map(state.system, progress=False).hexes["terrain"]
     centre = g.index(near)
-    order = np.argsort([g.distance(near, h) for h in g._ids[max(0, centre - 4000) : centre + 4000]])
-    pool = g._ids[max(0, centre - 4000) : centre + 4000][order]
+    order = np.argsort([g.distance(near, h) for h in g.id_array[max(0, centre - 4000) : centre + 4000]])
+    pool = g.id_array[max(0, centre - 4000) : centre + 4000][order]
     return [h for h in pool if h not in taken and terrain.loc[h] not in ("Sea", "All Sea", "Impassable")][
         :count
     ]

@@ -189,7 +189,7 @@ def test_3_3_hex_control_of_some_hexes_is_the_whole_maps_at_those_hexes(pegasus)
     # The supply cities ask for a few hexes only (at=): each answer must be the whole map's, in the
     # order asked, with an explicit override, ZOC-only hexes and occupied hexes among them.
     g = nl.grid("bfn")
-    far = g._ids[0]  # a corner hex, in nobody's ZOC: only the override decides it
+    far = g.id_array[0]  # a corner hex, in nobody's ZOC: only the override decides it
     state = pegasus.evolve(control={str(far): "german"})
     full = hex_control(state)
     at = np.array([g.index("C2913"), 0, g.index("C3014"), *range(5000, 14000, 997)])

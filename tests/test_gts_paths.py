@@ -132,7 +132,7 @@ def _zone_hexes(state, side="allied"):
     from normandy_lab.rules.gts.paths import fire_zone
 
     g = nl.grid("gts")
-    return {str(g._ids[i]) for i in np.flatnonzero(fire_zone(state, side))}
+    return {str(g.id_array[i]) for i in np.flatnonzero(fire_zone(state, side))}
 
 
 def test_fire_zones_reach_a_units_range_8_for_aa_and_1_when_pressed(june8):
@@ -143,8 +143,8 @@ def test_fire_zones_reach_a_units_range_8_for_aa_and_1_when_pressed(june8):
     base = june8.evolve(units=tuple(u for u in june8.units if u.side == "allied"))
     flak = _unit("DE-FLAK", "60.010", side="german", type="flak", mechanized=False)
     alone = _with(base, flak)
-    far = next(str(h) for h in g._ids if g.distance(str(h), "60.010") == 8)
-    beyond = next(str(h) for h in g._ids if g.distance(str(h), "60.010") == 9)
+    far = next(str(h) for h in g.id_array if g.distance(str(h), "60.010") == 8)
+    beyond = next(str(h) for h in g.id_array if g.distance(str(h), "60.010") == 9)
     zone = _zone_hexes(alone)
     assert far in zone and beyond not in zone
     assert {h for h in zone if g.distance(h, "60.010") <= 8} == zone
@@ -173,7 +173,7 @@ def test_15_0_an_aa_fire_zone_closes_a_remount_road_the_old_stand_in_left_open(j
     g = nl.grid("gts")
     middle = path[len(path) // 2]
     spot = next(
-        str(h) for h in g._ids
+        str(h) for h in g.id_array
         if g.distance(str(h), middle) == 4 and min(g.distance(str(h), p) for p in path) == 4
         and game_map("gts").terrain.hexes.set_index("hex_id").terrain[str(h)] != "Impassable"
     )  # fmt: skip

@@ -262,8 +262,8 @@ def test_17_1_air_defence_by_terrain_and_aa_units_in_range(june8):
     assert air_defence(june8, town)["terrain"].startswith(f"Town at {town}: AD 2")  # 17.1: Town 2
     flak = replace(_german("DE-FLAK", "45.022"), type="flak")
     g = nl.grid("gts")
-    near = next(h for h in g._ids if 5 <= g.distance(h, "45.022") <= 8)
-    far = next(h for h in g._ids if g.distance(h, "45.022") == 9)
+    near = next(h for h in g.id_array if 5 <= g.distance(h, "45.022") <= 8)
+    far = next(h for h in g.id_array if g.distance(h, "45.022") == 9)
     state = june8.evolve(units=(*june8.units, flak))
     assert air_defence(state, near)["aa_units"] == ["DE-FLAK"] and air_defence(state, far)["aa_units"] == []
     # An American unit next to the flak cuts its reach to one hex (17.1).
@@ -471,7 +471,7 @@ def test_17_1_aa_under_a_barrage_marker_fires_at_1_hex(june8):
 
     g = nl.grid("gts")
     flak = replace(_german("DE-FLAK", "45.022"), type="flak")
-    near = next(h for h in g._ids if 5 <= g.distance(h, "45.022") <= 8)
+    near = next(h for h in g.id_array if 5 <= g.distance(h, "45.022") <= 8)
     next_door = g.canonical(g.neighbors("45.022")[0])
     barraged = june8.evolve(units=(*june8.units, replace(flak, attrs=(("barrage", True),))))
     assert air_defence(barraged, near)["aa_units"] == []

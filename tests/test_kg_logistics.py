@@ -147,7 +147,7 @@ def test_26_8_2_naval_fire_protection_within_4_of_the_sea_for_2_points_or_one_he
     dist = logistics.sea_distance("kg")
     g = grid("kg")
     terrain = nl.terrain_map("kg", progress=False).hexes["terrain"].to_numpy()
-    sea = [g._ids[i] for i in np.nonzero(terrain == "All Sea")[0]]
+    sea = [g.id_array[i] for i in np.nonzero(terrain == "All Sea")[0]]
     assert sea and all(dist[g.index(h)] == 0 for h in sea)
     protected = {h for hexes in said["protected_hexes"].values() for h in hexes}
     assert said["protected_hexes"]["US"] and said["protected_hexes"]["UK"]  # the beachheads hug the coast

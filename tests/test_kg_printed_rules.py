@@ -291,12 +291,12 @@ def test_26_20_6_withdrawal_goes_south_by_the_printed_hex_rows(t14):
     _, lat = g.centers()
     unit = next(u for u in t14.units_of("german") if u.hex == "N2412")  # II/921/243, on the west coast side
     here = g.index(unit.hex)
-    along = [h for h in g.neighbors(unit.hex) if g._r[g.index(h)] == g._r[here]]
+    along = [h for h in g.neighbors(unit.hex) if g.r[g.index(h)] == g.r[here]]
     lower = [h for h in along if lat[g.index(h)] < lat[here]]
     assert lower  # a step along the row that latitude would call south
     reach = southward_reach(t14, unit, 6)
     assert not set(along) & set(reach)
-    assert reach and all(g._r[g.index(h)] > g._r[here] for h in reach)
+    assert reach and all(g.r[g.index(h)] > g.r[here] for h in reach)
 
 
 # -- 26.14.1: Storms ---------------------------------------------------------------------------------

@@ -242,7 +242,7 @@ def test_26_20_6_fortress_cherbourg_may_be_declared_after_turn_12_or_must_be_onc
     # Close row 20 right across the Cotentin: N1410 reaches no off-map box, so on Turn 3 it must be declared.
     g, terrain = nl.grid("kg"), nl.terrain_map("kg", progress=False).hexes["terrain"]
     cut = t3
-    for hex_id in [h for h in g._ids if h.startswith("N20") and terrain[h] != "All Sea"]:
+    for hex_id in [h for h in g.id_array if h.startswith("N20") and terrain[h] != "All Sea"]:
         cut = interdict_hex(cut, hex_id)
     assert "must be declared this turn" in nl.supply(cut)["DE-CherbourgHQ"].traced_to
     assert apply_edit(cut, declare).markers["fortress_cherbourg"]

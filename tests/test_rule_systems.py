@@ -125,7 +125,7 @@ def test_a_scenario_names_the_maps_in_play_and_their_edges_are_the_map_edge():
     g = nl.grid("bfn")
     full = set(edge_road_hexes("bfn"))
     c_edges = set(edge_road_hexes("bfn", only_c.maps))
-    assert c_edges and c_edges != full and {g.sheet_of(g._ids[i]) for i in c_edges} == {"C"}
+    assert c_edges and c_edges != full and {g.sheet_of(g.id_array[i]) for i in c_edges} == {"C"}
     assert c_edges - full  # C's own east or south edge, inside the full map
     report = nl.supply(only_c)
     assert all(g.sheet_of(h) == "C" for r in report.units.values() for h in r.path)

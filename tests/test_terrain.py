@@ -145,7 +145,7 @@ def test_the_orne_separates_ranville_from_benouville(system):
     if a == b:
         pytest.skip("one hex holds both villages at this scale")
     line = nl.hexgrid.hex_linedraw(g.axial(a), g.axial(b))
-    ids = [g._ids[g._index_of_axial[(h.q, h.r)]] for h in line]
+    ids = [g.id_array[g.index_of_axial[(h.q, h.r)]] for h in line]
     tmap = terrain_map(system)
     crossed = " ".join(tmap.hexside(x, y)["water_name"] for x, y in itertools.pairwise(ids))
     assert "Orne" in crossed
@@ -370,7 +370,7 @@ def test_arrays_follow_the_dense_index(system):
     assert (codes == tmap.arrays["terrain"]).all()
     left, right = tmap.arrays["side_left"], tmap.arrays["side_right"]
     assert len(left) == len(tmap.hexsides)
-    assert (nl.hexgrid.hex_distance_array(g._q[left], g._r[left], g._q[right], g._r[right]) == 1).all()
+    assert (nl.hexgrid.hex_distance_array(g.q[left], g.r[left], g.q[right], g.r[right]) == 1).all()
 
 
 def test_configuration_changes_the_result_and_the_cache_key():

@@ -233,7 +233,7 @@ class Situation:
     @classmethod
     def _find(cls, state: GameState) -> Situation:
         g = grid(state.system)
-        index_of = g._index_of_id  # unit hexes are canonical ids (the scenario loader made them so)
+        index_of = g.index_of  # unit hexes are canonical ids (the scenario loader made them so)
         position = {u.id: index_of[u.hex] if u.hex in index_of else g.index(u.hex) for u in state.units}
         occupied = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
         ground = {side: np.zeros(len(g), dtype=bool) for side in ("allied", "german")}
@@ -450,7 +450,7 @@ class TraceNet:
             return []
         reach = max(limits.hexes_n + 1, (limits.mp_n + RANGE_SLACK_MP) // self.costs.cheapest_mp) + 1
         t = np.asarray(targets)
-        q, r = self.g._q, self.g._r
+        q, r = self.g.q, self.g.r
         dq = q[t][:, None] - q[units][None, :]
         dr = r[t][:, None] - r[units][None, :]
         apart = np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))

@@ -159,7 +159,7 @@ def movement_range(
     reach, _ = _search(state, unit, in_supply, isolated)
     g = grid(state.system)
     may_end = state.rules.end_problem  # a hex a unit may cross but not stop in (Cobra 5.9) is not in range
-    return {str(g._ids[i]): cost for i, (cost, _) in reach.items() if may_end(state, unit, i) is None}
+    return {str(g.id_array[i]): cost for i, (cost, _) in reach.items() if may_end(state, unit, i) is None}
 
 
 def _supply_state(
@@ -291,7 +291,7 @@ def check_move(
     while path[-1] != start:
         path.append(reach[path[-1]][1])
     path.reverse()
-    return MoveCheck(True, reach[target][0], ma, [str(g._ids[i]) for i in path])
+    return MoveCheck(True, reach[target][0], ma, [str(g.id_array[i]) for i in path])
 
 
 def move_unit(state: GameState, unit_id: str, destination: str) -> GameState:

@@ -10,6 +10,7 @@ rules can work on numpy arrays.
 from __future__ import annotations
 
 from functools import cache, cached_property
+from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
@@ -208,6 +209,75 @@ class HexGrid:
         self._gcol, self._grow = gcol, grow
         self._index_of_axial = {(int(a), int(b)): i for i, (a, b) in enumerate(zip(q, r, strict=True))}
         self._index_of_id = {hex_id: i for i, hex_id in enumerate(self._ids)}
+        for array in (self._ids, self._sheets, self._q, self._r, self._gcol, self._grow):
+            array.flags.writeable = False  # published below, and shared by every state of the map
+
+    # -- the dense index: the plug-in API's view of the grid ---------------
+    #
+    # Rules work on numpy arrays indexed by the dense hex index.  These read-only views are what a
+    # game may use (see docs/architecture.md, "The plug-in API"); everything with a leading
+    # underscore is the grid's own and may change.
+
+    @property
+    def id_array(self) -> np.ndarray:
+        """The canonical id of every hex, as a read-only object array in dense-index order.
+
+        ``g.id_array[i]`` is the id of hex ``i``; index it with a mask or an index array to turn
+        the result of an array rule into ids.  :meth:`ids` gives the same ids as a new list.
+
+        Examples
+        --------
+        >>> g = grid("bfn")
+        >>> str(g.id_array[g.index("A4118")])
+        'A4118'
+        """
+        return self._ids
+
+    @property
+    def index_of(self) -> MappingProxyType[str, int]:
+        """A read-only mapping from each canonical id to its dense index.
+
+        Faster than :meth:`index` inside a loop, but it knows canonical ids only (the ids of
+        :attr:`id_array`, upper case); :meth:`index` also accepts a hex's id on a sheet beneath.
+        """
+        return MappingProxyType(self._index_of_id)
+
+    @property
+    def index_of_axial(self) -> MappingProxyType[tuple[int, int], int]:
+        """A read-only mapping from each hex's axial ``(q, r)`` on the global lattice to its dense index."""
+        return MappingProxyType(self._index_of_axial)
+
+    @property
+    def q(self) -> np.ndarray:
+        """The axial ``q`` of every hex on the global lattice (read-only, dense-index order)."""
+        return self._q
+
+    @property
+    def r(self) -> np.ndarray:
+        """The axial ``r`` of every hex on the global lattice (read-only, dense-index order)."""
+        return self._r
+
+    @property
+    def global_col(self) -> np.ndarray:
+        """The global offset column of every hex (it grows eastwards; read-only, dense-index order)."""
+        return self._gcol
+
+    @property
+    def global_row(self) -> np.ndarray:
+        """The global offset row of every hex (it grows southwards; read-only, dense-index order)."""
+        return self._grow
+
+    @property
+    def sheet_array(self) -> np.ndarray:
+        """The letter of the sheet each hex is visible on (read-only object array, dense-index order)."""
+        return self._sheets
+
+    def plane(self, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Return the layout-plane ``(x, y)`` of axial coordinates, y pointing north.
+
+        :attr:`georeference` takes these to metres (``plane_to_metric``).
+        """
+        return self._plane(q, r)
 
     # -- ids and adjacency ------------------------------------------------
 

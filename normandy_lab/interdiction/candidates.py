@@ -171,7 +171,7 @@ def _targets(
         from shapely import contains_xy
 
         inside = contains_xy(candidates, *_centres(state.system))
-        ids = [str(g._ids[i]) for i in inside.nonzero()[0] if land[str(g._ids[i])]]
+        ids = [str(g.id_array[i]) for i in inside.nonzero()[0] if land[str(g.id_array[i])]]
         if not ids:
             raise RefusedError(
                 f"{caller}: candidates: the area {_bounds(candidates)} holds no land hex of the "
@@ -393,7 +393,7 @@ def _road_hexes(system: str) -> list[str]:
     e = gmap.edges
     on = np.zeros(len(gmap.grid), dtype=bool)
     on[e.src[e.road > 0]] = True
-    return [str(gmap.grid._ids[i]) for i in np.nonzero(on)[0]]
+    return [str(gmap.grid.id_array[i]) for i in np.nonzero(on)[0]]
 
 
 def _centres(system: str) -> tuple[Any, Any]:

@@ -29,7 +29,7 @@ def edge_road_hexes(system: str, maps: frozenset[str] = frozenset()) -> tuple[in
     tmap = terrain_map(system, progress=False)
     edges = edge_arrays(system)
     names = g.directions()
-    on_map = g._index_of_axial
+    on_map = g.index_of_axial
 
     playing = in_play(system, maps)
 
@@ -49,7 +49,7 @@ def edge_road_hexes(system: str, maps: frozenset[str] = frozenset()) -> tuple[in
     has_road[edges.src[edges.road > 0]] = True
     terrain = tmap.hexes["terrain"].to_numpy()
     found = []
-    for i, (q, r) in enumerate(zip(g._q.tolist(), g._r.tolist(), strict=True)):
+    for i, (q, r) in enumerate(zip(g.q.tolist(), g.r.tolist(), strict=True)):
         land = terrain[i] not in ("Sea", "All Sea", "Impassable")
         if has_road[i] and land and playing[i] and on_edge(q, r):
             found.append(i)

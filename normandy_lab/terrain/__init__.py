@@ -392,9 +392,9 @@ def _hex_facts(g: HexGrid, config: TerrainConfig, bar) -> dict[str, np.ndarray]:
 
 def _adjacent_pairs(g: HexGrid) -> tuple[np.ndarray, np.ndarray]:
     left, right = [], []
-    for i, (q, r) in enumerate(zip(g._q.tolist(), g._r.tolist(), strict=True)):
+    for i, (q, r) in enumerate(zip(g.q.tolist(), g.r.tolist(), strict=True)):
         for d in HEX_DIRECTIONS[:3]:
-            j = g._index_of_axial.get((q + d.q, r + d.r))
+            j = g.index_of_axial.get((q + d.q, r + d.r))
             if j is not None:
                 left.append(i)
                 right.append(j)
@@ -424,8 +424,8 @@ def _course_links(g: HexGrid, lines, config: TerrainConfig) -> list[list[tuple[i
             if previous is not None:
                 path = hex_linedraw(previous, here)
                 for a, b in itertools.pairwise(path):
-                    ia = g._index_of_axial.get((a.q, a.r))
-                    ib = g._index_of_axial.get((b.q, b.r))
+                    ia = g.index_of_axial.get((a.q, a.r))
+                    ib = g.index_of_axial.get((b.q, b.r))
                     if ia is not None and ib is not None:
                         chain.append((ia, ib))
             previous = here
@@ -498,7 +498,7 @@ def _hexside_facts(g: HexGrid, config: TerrainConfig, bar, text_roads=()) -> dic
 
     step("hexsides")
     left, right = _adjacent_pairs(g)
-    px, py = g._plane(g._q, g._r)
+    px, py = g.plane(g.q, g.r)
     cx, cy = g.georeference.plane_to_metric(px, py)
     centre_segments = shapely.linestrings(
         np.stack([np.column_stack([cx[left], cy[left]]), np.column_stack([cx[right], cy[right]])], axis=1)

@@ -57,7 +57,7 @@ class ToyRules(RuleSet):
                     path = [at]
                     while pred is not None and pred[path[-1]] >= 0:
                         path.append(int(pred[path[-1]]))
-                    row.path = g._ids[path].tolist()
+                    row.path = g.id_array[path].tolist()
                     row.traced_kind, row.traced_id = "HQ", row.path[-1]
                     row.traced_to = f"HQ at {row.path[-1]}"
                 else:
@@ -84,7 +84,7 @@ class _ToyRanges:
         unit = self.state.unit(hq_or_source)
         g = grid(self.state.system)
         dist, _ = self.nets[unit.side].search([g.index(unit.hex)], "hexes")
-        return set(g._ids[dist <= self.limit].tolist())
+        return set(g.id_array[dist <= self.limit].tolist())
 
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
         g = grid(self.state.system)
@@ -93,7 +93,7 @@ class _ToyRanges:
             text = np.full(len(g), "", dtype=object)
             for u in self.state.units_of(side):
                 if u.hq:
-                    hit = np.isin(g._ids, sorted(self.supply_range(u.id)))
+                    hit = np.isin(g.id_array, sorted(self.supply_range(u.id)))
                     text[hit] = [f"{t}; {u.id}" if t else u.id for t in text[hit]]
             out[side] = text
         return out

@@ -69,7 +69,7 @@ def supply_networkx(state: GameState, side: str) -> dict[str, float]:
     if side == "allied":
         sources = [b.hex for b in state.beachheads]
     else:
-        sources = [str(grid(state.system)._ids[i]) for i in _german_sources(state, rules)]
+        sources = [str(grid(state.system).id_array[i]) for i in _german_sources(state, rules)]
     dist = nx.multi_source_dijkstra_path_length(graph.reverse(copy=False), sources, weight=weight)
     return {u.id: float(dist.get(u.hex, INF)) for u in state.units_of(side)}
 

@@ -180,7 +180,7 @@ def _room_for(state: GameState, hq) -> np.ndarray:
 
 def _hexes_from(g, here: int) -> np.ndarray:
     """Return every hex's distance in hexes from one hex (axial coordinates)."""
-    dq, dr = g._q - g._q[here], g._r - g._r[here]
+    dq, dr = g.q - g.q[here], g.r - g.r[here]
     return np.maximum(np.maximum(np.abs(dq), np.abs(dr)), np.abs(dq + dr))
 
 
@@ -289,7 +289,7 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14, weigh: bool =
     outcomes: dict[int, _Outcome] = {}
 
     def count(k: int) -> None:
-        outcomes[k] = _outcome(_moved(state, hq_id, str(g._ids[candidates[k]])), hq.side)
+        outcomes[k] = _outcome(_moved(state, hq_id, str(g.id_array[candidates[k]])), hq.side)
         n_out[k] = len(outcomes[k].out)
         taken[k] = outcomes[k].without_combat <= now.without_combat and pockets - outcomes[k].out <= (
             pockets - now.out
@@ -307,7 +307,7 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14, weigh: bool =
             break
         count(best)
     covered_now = int(coverage[candidates == here][0]) if (candidates == here).any() else 0
-    best_hex = str(g._ids[candidates[best]])
+    best_hex = str(g.id_array[candidates[best]])
     outcome = outcomes.get(best, now)
     out, out_now = outcome.out, now.out
     return HqProposal(
@@ -382,4 +382,4 @@ def propose_corps_hq_hex(
     if gained[best] == 0:
         return corps.hex, [], [u.id for u in depends]
     won = [u.id for u, ok in zip(stranded, gains[:, best].tolist(), strict=True) if ok]
-    return str(g._ids[candidates[best]]), won, [u.id for u in depends]
+    return str(g.id_array[candidates[best]]), won, [u.id for u in depends]

@@ -138,7 +138,7 @@ class _SideSupply:
         self.state, self.side, self.lines, self.rules, self.limits = state, side, lines, rules, limits
         self.situation = situation
         self._trials: dict[tuple[float, float], _SideSupply] = {}
-        self.ids = g._ids
+        self.ids = g.id_array
         self.units = state.units_of(side)
         self.at = np.array([situation.position[u.id] for u in self.units], dtype=np.int64)
         self.query = {u.id: k for k, u in enumerate(self.units)}
@@ -438,7 +438,7 @@ class _SideSupply:
         starts, stops = ranges.line_start[slot].tolist(), ranges.line_stop[slot].tolist()
         hex_lengths, sixth_lengths = hex_counts.tolist(), ranges.dist[chosen_group, 1, every].tolist()
         chosen = chosen.tolist()
-        line_ids, hq_of, by_index = self._line_ids, self.hq_of, self.lines.g._index_of_id
+        line_ids, hq_of, by_index = self._line_ids, self.hq_of, self.lines.g.index_of
         range_text = f"{limits.hexes:g} hexes or {limits.mp:g} MP (7.3.1)"
         self.range_text = range_text
         for q, u in enumerate(units):
@@ -707,7 +707,7 @@ class _SideSupply:
             u, r = self.units[q], self.reports[self.units[q].id]
             if r.general and u.id not in self.attached_to:
                 army = _army(self.side, u.nationality)
-                end = self.lines.g._index_of_id.get(r.path[-1]) if r.path else None
+                end = self.lines.g.index_of.get(r.path[-1]) if r.path else None
                 if end not in corps_combat_at.get(army, set()):
                     asking.setdefault(army, []).append(q)
         reached: set[int] = set()
@@ -733,7 +733,7 @@ class _SideSupply:
                 r.combat = self.div_combat.get(self.attached_to[u.id], False)
             elif q in self.headless:
                 army = _army(self.side, u.nationality)
-                end = self.lines.g._index_of_id.get(r.path[-1]) if r.path else None
+                end = self.lines.g.index_of.get(r.path[-1]) if r.path else None
                 r.combat = end in corps_combat_at.get(army, set()) or q in reached
             else:
                 hq = self.hq_of.get(u.formation)
@@ -782,7 +782,7 @@ class BfnDetermination:
         else:
             ranges = sides[side].lines.ranges([[target]], [[]], np.empty(0, dtype=np.int64), limits)
             cover = ranges.covered(0)
-        return set(g._ids[cover].tolist())
+        return set(g.id_array[cover].tolist())
 
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
         """Return, per side, the names of the in-supply HQs whose range covers each hex ("; "-joined).
@@ -839,7 +839,7 @@ def determine_supply(state: GameState) -> SupplyReport:
     report = SupplyReport(
         state=state,
         units=reports,
-        sources={side: [str(g._ids[s]) for s in d.sources] for side, d in sides.items()},
+        sources={side: [str(g.id_array[s]) for s in d.sources] for side, d in sides.items()},
         halved=halved,
     )
     report.determination = BfnDetermination(state, sides, limits)

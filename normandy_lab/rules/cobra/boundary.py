@@ -125,7 +125,7 @@ def _offsets(system: str, column: int, ends: tuple[str, str] | None) -> np.ndarr
     from normandy_lab.grids import grid
 
     g = grid(system)
-    gcol = g._gcol
+    gcol = g.global_col
     boundary_col = column + SHEET_A_OFFSET[0]
     if ends is None:
         out = gcol - boundary_col
@@ -133,7 +133,7 @@ def _offsets(system: str, column: int, ends: tuple[str, str] | None) -> np.ndarr
         return out
     wall, british = boundary_sides(system, column, ends)
     # Hex distance from every hex to the nearest wall hex, signed by side.
-    q, r = g._q, g._r
+    q, r = g.q, g.r
     wq, wr = q[wall], r[wall]
     dq = q[:, None] - wq[None, :]
     dr = r[:, None] - wr[None, :]
@@ -160,10 +160,10 @@ def boundary_sides(system: str, column: int, ends: tuple[str, str]) -> tuple[np.
     g = grid(system)
     line = hex_line(system, g.canonical(ends[0]), g.canonical(ends[1]))
     boundary_col = column + SHEET_A_OFFSET[0]
-    crossing = [i for i in line if g._gcol[i] == boundary_col]
-    junction = min(int(g._grow[i]) for i in crossing)
-    upper = np.nonzero((g._gcol == boundary_col) & (g._grow < junction))[0]
-    east = [i for i in line if g._gcol[i] >= boundary_col]
+    crossing = [i for i in line if g.global_col[i] == boundary_col]
+    junction = min(int(g.global_row[i]) for i in crossing)
+    upper = np.nonzero((g.global_col == boundary_col) & (g.global_row < junction))[0]
+    east = [i for i in line if g.global_col[i] >= boundary_col]
     wall = np.array(sorted(set(upper.tolist()) | set(east)), dtype=np.int64)
     on_wall = np.zeros(len(g), dtype=bool)
     on_wall[wall] = True
@@ -171,8 +171,8 @@ def boundary_sides(system: str, column: int, ends: tuple[str, str]) -> tuple[np.
     keep = ~on_wall[e.src] & ~on_wall[e.dst]
     graph = csr_matrix((np.ones(int(keep.sum())), (e.src[keep], e.dst[keep])), shape=(len(g), len(g)))
     _, label = connected_components(graph, directed=False)
-    top = np.nonzero(g._gcol == boundary_col + 1)[0]
-    seed = top[np.argmin(g._grow[top])]  # the north end of the column east of the boundary
+    top = np.nonzero(g.global_col == boundary_col + 1)[0]
+    seed = top[np.argmin(g.global_row[top])]  # the north end of the column east of the boundary
     british = (label == label[seed]) & ~on_wall
     wall.setflags(write=False)
     british.setflags(write=False)
@@ -184,9 +184,9 @@ def hex_line(system: str, a: str, b: str) -> list[int]:
     from normandy_lab.grids import grid
 
     g = grid(system)
-    at = {(int(q), int(r)): i for i, (q, r) in enumerate(zip(g._q.tolist(), g._r.tolist(), strict=True))}
+    at = {(int(q), int(r)): i for i, (q, r) in enumerate(zip(g.q.tolist(), g.r.tolist(), strict=True))}
     ia, ib = g.index(a), g.index(b)
-    qa, ra, qb, rb = float(g._q[ia]), float(g._r[ia]), float(g._q[ib]), float(g._r[ib])
+    qa, ra, qb, rb = float(g.q[ia]), float(g.r[ia]), float(g.q[ib]), float(g.r[ib])
     n = g.distance(a, b)
     out: list[int] = []
     for k in range(n + 1):

@@ -60,7 +60,7 @@ def naval_reach(system: str) -> np.ndarray:
     sea = np.nonzero(
         (sheets == "B") & (cols <= NAVAL_WEST_OF) & (gmap.terrain.hexes["terrain"].to_numpy() == "All Sea")
     )[0]
-    q, r = gmap.grid._q, gmap.grid._r
+    q, r = gmap.grid.q, gmap.grid.r
     best = np.full(len(q), 10**6)
     for start in range(0, len(sea), 256):  # in blocks, to keep the distance table small
         block = sea[start : start + 256]
@@ -103,7 +103,7 @@ def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
     by_hex = state.stacks()
     points = state.markers["supply_points"]
     reach = naval_reach(state.system) if side == "allied" else None
-    cherbourg = {str(g._ids[i]) for i in city_hexes(state.system, "Cherbourg")}
+    cherbourg = {str(g.id_array[i]) for i in city_hexes(state.system, "Cherbourg")}
     out = []
     for hex_id, defenders in sorted(by_hex.items()):
         if defenders[0].side == side:

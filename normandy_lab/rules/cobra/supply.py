@@ -64,7 +64,7 @@ def line_edges(rules: Any, destroyed_bridges: frozenset[str]) -> LineEdges:
     road = (e.road > 0) & ((e.water == 0) | bridged)  # a road crosses water only by a standing bridge
     feature = tmap.hexsides["water_feature"].fillna("").to_numpy()[e.side]
     names = tmap.hexsides["water_name"].fillna("").to_numpy()[e.side]
-    ids = grid(system)._ids
+    ids = grid(system).id_array
     dives_hexes = np.isin(ids, list(rules.supply["dives_hexes"]))
     dives = (
         np.char.find(names.astype(str), "Dives") >= 0
@@ -201,7 +201,7 @@ def determine(state: GameState) -> SupplyReport:
     for side, army in _groups(state):
         found = sources(state, side, situation, army)
         known = set(all_sources.get(side, []))
-        all_sources[side] = sorted(known | set(g._ids[list(found)].tolist()))
+        all_sources[side] = sorted(known | set(g.id_array[list(found)].tolist()))
         blocked_hexes = blocked_mask(state, side, situation)
         blocked = graph.node_mask(blocked_hexes)
         roots = graph.in_every_layer(np.array(sorted(found), dtype=np.int64))  # reached in any state
@@ -313,15 +313,15 @@ def _describe_line(
 ) -> None:
     """Fill a unit's line: its hexes now, its words (the legs of the 10.3 example) when first read."""
     hexes = graph.hex_of(np.asarray(nodes)).tolist()
-    row.path = g._ids[hexes].tolist()
+    row.path = g.id_array[hexes].tolist()
     end = hexes[-1]
-    row.traced_kind, row.traced_id = "source", str(g._ids[end])
+    row.traced_kind, row.traced_id = "source", str(g.id_array[end])
 
     def words() -> str:
         legs = _legs(state, graph, nodes)
         total = sum(count for _, count, _ in legs)
         route = f": {_leg_words(legs)} = {total}" if legs else " (the unit stands on it)"
-        return f"source at {g._ids[end]}, {found[end]}{route} (10.3)"
+        return f"source at {g.id_array[end]}, {found[end]}{route} (10.3)"
 
     row._words = words
 
@@ -365,7 +365,7 @@ def _block(state: GameState, side: str, h: int, situation: Situation) -> Block:
     """Say what blocks hex ``h`` for ``side``: enemy units there, or the enemy's zone of control."""
     g = grid(state.system)
     enemy = other_side(side)
-    hex_id = str(g._ids[h])
+    hex_id = str(g.id_array[h])
     here = sorted(
         u.id for u in state.units_of(enemy) if u.status == "active" and situation.position[u.id] == h
     )
@@ -491,7 +491,7 @@ class _Ranges:
                 roots = side.graph.in_every_layer(np.array([h]))
                 dist, _ = side.graph.search(roots, side.blocked, limit=distance_limit(self.limit))
                 hexes = np.unique(side.graph.hex_of(np.nonzero(count_of(dist) <= self.limit)[0]))
-                return set(g._ids[hexes[hexes >= 0]].tolist())
+                return set(g.id_array[hexes[hexes >= 0]].tolist())
         return set()
 
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
@@ -535,7 +535,7 @@ def _campaign_sources(state: GameState, situation: Situation, army: str | None) 
     for i in np.nonzero(beaches != "")[0]:
         name = beaches[i].split(";")[0].strip()
         usable = control[i] == "allied" and not closed[i] and (allied[i] or not german_zoc[i])
-        if usable and str(g._ids[i]) not in wrecked:
+        if usable and str(g.id_array[i]) not in wrecked:
             found[int(i)] = f"{name} beach (17.3.6f)"
     from normandy_lab.rules.cobra.boundary import east_of_boundary
 

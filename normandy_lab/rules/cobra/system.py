@@ -261,7 +261,7 @@ class CobraRules(RuleSet):
         if not there:
             return None
         problem = stacking_problem([*there, unit])
-        return f"{g._ids[hex_index]} would be overstacked: {problem}" if problem else None
+        return f"{g.id_array[hex_index]} would be overstacked: {problem}" if problem else None
 
     def move_stops(self, state: GameState, unit: Any) -> Any:
         """End an Allied move in the hex carpet-bombed this turn, in the Mechanized Movement Phase (14.3i)."""
@@ -584,7 +584,7 @@ def _displace_hqs(state: GameState, unit_id: str, path: list[str]) -> GameState:
         }  # fmt: skip
         near = sorted(
             (g.distance(hq.hex, h), str(h))
-            for h in (g._ids[i] for i in np.nonzero(usable)[0])
+            for h in (g.id_array[i] for i in np.nonzero(usable)[0])
             if 0 < g.distance(hq.hex, h) <= HQ_DISPLACEMENT
         )
         with_friends = [h for _, h in near if g.index(h) in friends]
@@ -617,7 +617,7 @@ def _dives_unbridged(rules: Any, destroyed: np.ndarray) -> np.ndarray:
 
     e = edge_arrays(rules.system)
     names = terrain_map(rules.system, progress=False).hexsides["water_name"].fillna("").to_numpy()[e.side]
-    six = np.isin(grid_of(rules.system)._ids, list(rules.supply["dives_hexes"]))
+    six = np.isin(grid_of(rules.system).id_array, list(rules.supply["dives_hexes"]))
     dives = (np.char.find(names.astype(str), "Dives") >= 0) & (six[e.src] | six[e.dst])
     return dives & ~((e.road_bridge | e.rail_bridge) & ~destroyed)
 
@@ -741,7 +741,7 @@ def _end_of_allied_turn(state: GameState) -> GameState:
     beach = terrain_map(state.system, progress=False).hexes["beach"].fillna("").astype(str).to_numpy()
     wrecked = set(state.markers["wrecked_beaches"])
     newly = sorted(
-        {str(g._ids[g.index(u.hex)]) for u in state.units_of("german") if beach[g.index(u.hex)]} - wrecked
+        {str(g.id_array[g.index(u.hex)]) for u in state.units_of("german") if beach[g.index(u.hex)]} - wrecked
     )
     if newly:
         state = state.evolve(

@@ -65,7 +65,7 @@ class PathResult:
 def _within(g, hex_id: str, reach: int) -> np.ndarray:
     """Return, by hex, whether a hex lies within ``reach`` hexes of ``hex_id``."""
     i = g.index(hex_id)
-    dq, dr = g._q - g._q[i], g._r - g._r[i]
+    dq, dr = g.q - g.q[i], g.r - g.r[i]
     return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2 <= reach
 
 
@@ -226,13 +226,13 @@ def linked_up(state: GameState) -> PathResult:
         first = min(over_land[h] for h in entry)
         entry = [h for h in entry if over_land[h] == first]
         came, steps = _bfs(entry, roads, closed)
-        lead = {h: _back(to_road, h, g._ids) for h in entry}
+        lead = {h: _back(to_road, h, g.id_array) for h in entry}
         return came, steps, [t for t in targets if t in came], lead
 
     came, steps, reached, lead = search(german)
     if reached:
-        end = min(reached, key=lambda t: (steps[t], str(g._ids[t])))
-        road = _back(came, end, g._ids)
+        end = min(reached, key=lambda t: (steps[t], str(g.id_array[t])))
+        road = _back(came, end, g.id_array)
         path = lead[g.index(road[0])][:-1] + road
         return PathResult(
             True,
@@ -251,8 +251,8 @@ def linked_up(state: GameState) -> PathResult:
         return PathResult(
             False, "17.6", cause="no road", words=f"no road joins {zone_name} to Utah Beach{bridges} (17.6)"
         )
-    end = min(open_targets, key=lambda t: (free_steps[t], str(g._ids[t])))
-    road = _back(free, end, g._ids)
+    end = min(open_targets, key=lambda t: (free_steps[t], str(g.id_array[t])))
+    road = _back(free, end, g.id_array)
     path = free_lead[g.index(road[0])][:-1] + road
     first = next(h for h in path if german[g.index(h)])
     how = "held" if any(state.unit(u).hex == first for u in holders[first]) else "closed from next to it"
@@ -284,7 +284,7 @@ def _vehicle_ways(state: GameState, unit) -> tuple[dict[int, list[int]], dict[in
 def _toward(state: GameState) -> np.ndarray:
     """Return each hex's distances to the German friendly edges (north, west, south), one row an edge."""
     g = game_map(state.system).grid
-    col, row = g._gcol, g._grow  # the grid's columns grow eastwards, its rows southwards
+    col, row = g.global_col, g.global_row  # the grid's columns grow eastwards, its rows southwards
     return np.stack([row - row.min(), col - col.min(), row.max() - row])
 
 
@@ -327,7 +327,7 @@ def remount_path(state: GameState, unit_id: str) -> PathResult:
             return None
         first = min(over_land[h] for h in on_road)
         best = None
-        for entry in sorted((h for h in on_road if over_land[h] == first), key=lambda h: str(g._ids[h])):
+        for entry in sorted((h for h in on_road if over_land[h] == first), key=lambda h: str(g.id_array[h])):
             along, steps = _bfs([entry], roads, closed)
             if allied:
                 goal = [h for h in along if h in goal_hexes]
@@ -339,9 +339,9 @@ def remount_path(state: GameState, unit_id: str) -> PathResult:
                 far = [h for h, ok in zip(along, toward, strict=True) if ok]
                 goal = [h for h in far if steps[h] >= REMOUNT_ROAD_HEXES]  # ten road hexes after the first
             if goal:
-                end = min(goal, key=lambda h: (steps[h], str(g._ids[h])))
+                end = min(goal, key=lambda h: (steps[h], str(g.id_array[h])))
                 if best is None or steps[end] < best[0]:
-                    best = (steps[end], _back(to_road, entry, g._ids), _back(along, end, g._ids))
+                    best = (steps[end], _back(to_road, entry, g.id_array), _back(along, end, g.id_array))
         return None if best is None else (best[1], best[2])
 
     zones = _zone_words(state, zone)
@@ -374,9 +374,9 @@ def road_hexes_on_edge(system: str, edge: str) -> tuple[str, ...]:
     Where reinforcements by road would come in (the booklets name the real reinforcement hexes: GAP).
     """
     g = game_map(system).grid
-    col, row = g._gcol, g._grow
+    col, row = g.global_col, g.global_row
     on_edge = {
         "north": row == row.min(), "south": row == row.max(),
         "west": col == col.min(), "east": col == col.max(),
     }[edge]  # fmt: skip
-    return tuple(sorted(str(g._ids[h]) for h in _roads(system) if on_edge[h]))
+    return tuple(sorted(str(g.id_array[h]) for h in _roads(system) if on_edge[h]))

@@ -85,7 +85,7 @@ def rail_destinations(state: GameState) -> dict[str, str]:
     found: dict[str, str] = {}
     names = hexes["builtup_name"].to_numpy()
     for i, owner, line in zip(candidates.tolist(), held.tolist(), reach.tolist(), strict=True):
-        hex_id = g._ids[i]
+        hex_id = g.id_array[i]
         if owner == "allied" or line >= FAR:
             continue
         if any(g.distance(hex_id, a) < ALLIED_CLEARANCE for a in allied):

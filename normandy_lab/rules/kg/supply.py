@@ -112,7 +112,7 @@ def _net(state: GameState, side: str, situation: Situation) -> _Net:
         zoc = zoc_mask(state, enemy, counted)
     ezoc = zoc & ~situation.negating[side]
     blocked = situation.occupied[enemy] | ezoc | interdicted_mask(state) | gmap.closed(state.maps)
-    return _Net(_plain_graph(state.system), blocked, gmap.grid.index, gmap.grid._ids, gmap.grid._index_of_id)
+    return _Net(_plain_graph(state.system), blocked, gmap.grid.index, gmap.grid.id_array, gmap.grid.index_of)
 
 
 @lru_cache(maxsize=4)

@@ -63,7 +63,7 @@ def candidates(state: GameState) -> list[str]:
     if not state.markers["fortress_cherbourg"]:
         return []
     g = grid(state.system)
-    coast = [str(g._ids[i]) for i in west_coast(state.system)]
+    coast = [str(g.id_array[i]) for i in west_coast(state.system)]
     report = supply(state)
     found = []
     for u in state.units_of("german"):
@@ -93,7 +93,7 @@ def southward_reach(state: GameState, unit: Any, steps: int) -> dict[str, int]:
 
     gmap = game_map(state.system)
     g = gmap.grid
-    row = g._r  # the global lattice's row: it grows southward on every sheet (N, W, E)
+    row = g.r  # the global lattice's row: it grows southward on every sheet (N, W, E)
     sea = gmap.terrain.hexes["terrain"].to_numpy() == "All Sea"
     enemy = {g.index(u.hex) for u in state.units_of("allied")}
     start = g.index(unit.hex)
@@ -102,14 +102,14 @@ def southward_reach(state: GameState, unit: Any, steps: int) -> dict[str, int]:
     for n in range(1, steps + 1):
         nxt = []
         for at in frontier:
-            for hex_id in g.neighbors(str(g._ids[at])):
+            for hex_id in g.neighbors(str(g.id_array[at])):
                 i = g.index(hex_id)
                 if i in reach or row[i] <= row[at] or sea[i] or i in enemy:
                     continue
                 reach[i] = n
                 nxt.append(i)
         frontier = nxt
-    return {str(g._ids[i]): n for i, n in reach.items() if i != start}
+    return {str(g.id_array[i]): n for i, n in reach.items() if i != start}
 
 
 def withdraw(state: GameState, orders: Any) -> GameState:
