@@ -43,7 +43,7 @@ from normandy_lab.engine.lines import Situation, blocked_mask
 from normandy_lab.engine.sequence import next_phase, phase_effects
 from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.rules import ruleset
-from normandy_lab.rules.bfn.supply import _german_sources, _side_lines
+from normandy_lab.rules.bfn.supply import german_sources, side_lines
 from normandy_lab.rules.cobra.supply import line_graph, sources
 
 
@@ -77,8 +77,8 @@ def main() -> None:
     state = load_scenario("bfn_1944-06-13_am")
     supply(state)  # warm the caches (terrain map, edge arrays, cost tables)
     rules = ruleset(state.system)
-    sources = _german_sources(state, rules)
-    matrix = _side_lines(state, "german").reverse_matrix("mp")
+    sources = german_sources(state, rules)
+    matrix = side_lines(state, "german").reverse_matrix("mp")
     step_state = state.evolve(phase_index=0)
 
     def one_step() -> None:

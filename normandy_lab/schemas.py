@@ -93,11 +93,17 @@ HexPair = Annotated[list[HexId], Field(min_length=2, max_length=2)]
 LonLat = Annotated[list[float], Field(min_length=2, max_length=2)]
 
 
-class _Strict(BaseModel):
+class StrictModel(BaseModel):
+    """The base of every file section's schema: no field the schema does not name, no type coercion.
+
+    A game's scenario and unit sections (``rules/<game>/schema.py``) subclass it, or the core's
+    :class:`ScenarioSchema` and :class:`UnitSchema` that do.
+    """
+
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class UnitSchema(_Strict):
+class UnitSchema(StrictModel):
     """A unit of a scenario (or one added by an edit): the fields every game shares.
 
     A game's scenario schema narrows ``type`` and ``size`` to its own categories.
@@ -127,7 +133,7 @@ class UnitSchema(_Strict):
     note: str | None = None
 
 
-class ExpectedOutSchema(_Strict):
+class ExpectedOutSchema(StrictModel):
     """A unit the scenario expects out of General Supply, and why."""
 
     unit: UnitId
@@ -139,7 +145,7 @@ class ExpectedOutSchema(_Strict):
     turn: Text | None = None
 
 
-class ScenarioSchema(_Strict):
+class ScenarioSchema(StrictModel):
     """A scenario file's core (``normandy_lab.scenario/1``, ``docs/scenarios.md``): what every game shares.
 
     A rule system's scenario schema (``RuleSet.scenario_schema``) derives from it: it names its game in
@@ -171,7 +177,7 @@ class ScenarioSchema(_Strict):
 
 
 # The edits a study stores, one model each, told apart by their "op".
-class _Edit(_Strict):
+class _Edit(StrictModel):
     pass
 
 
@@ -299,7 +305,7 @@ Sources = dict[SourceKey, Text]
 Km = Annotated[float, Field(ge=-100, le=100)]
 
 
-class OffsetSchema(_Strict):
+class OffsetSchema(StrictModel):
     """A waypoint a stated distance from a place: ``{near: PLACE, km: [east, north]}``."""
 
     near: Text | LonLat
@@ -310,7 +316,7 @@ class OffsetSchema(_Strict):
 Waypoint = Text | LonLat | OffsetSchema
 
 
-class AreaSchema(_Strict):
+class AreaSchema(StrictModel):
     """An Allied area or a German pocket: a ring of waypoints."""
 
     name: Text
@@ -319,7 +325,7 @@ class AreaSchema(_Strict):
     source: str | None = None
 
 
-class LodgementRecordSchema(_Strict):
+class LodgementRecordSchema(StrictModel):
     """The Allied-held ground at the end of one date."""
 
     date: Date
@@ -332,7 +338,7 @@ class LodgementRecordSchema(_Strict):
     notes: str | None = None
 
 
-class LodgementFileSchema(_Strict):
+class LodgementFileSchema(StrictModel):
     """A lodgement file (``maps/history/lodgement_*.yaml``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab lodgement record")
@@ -341,7 +347,7 @@ class LodgementFileSchema(_Strict):
     records: Annotated[list[LodgementRecordSchema], Field(min_length=1)]
 
 
-class FactSchema(_Strict):
+class FactSchema(StrictModel):
     """Who held a place at the end of a date, from a narrative."""
 
     place: Text
@@ -352,7 +358,7 @@ class FactSchema(_Strict):
     source: SourceKey
 
 
-class FactsFileSchema(_Strict):
+class FactsFileSchema(StrictModel):
     """A file of dated facts (``maps/history/facts_*.yaml``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab dated facts")
@@ -366,7 +372,7 @@ EventCategory = Literal[
 ]
 
 
-class EventSchema(_Strict):
+class EventSchema(StrictModel):
     """An event of the campaign's timeline."""
 
     id: Annotated[str, Field(pattern=SLUG)]
@@ -384,7 +390,7 @@ class EventSchema(_Strict):
     sources: Annotated[list[SourceKey], Field(min_length=1)]
 
 
-class TimelineSchema(_Strict):
+class TimelineSchema(StrictModel):
     """The campaign's timeline (``maps/history/timeline.yaml``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True, title="normandy_lab timeline")
@@ -398,7 +404,7 @@ GridSystem = Literal["bfn", "cobra", "kg", "gts"]
 ControlUse = Literal["fit", "check", "dropped"]
 
 
-class _GridEntry(_Strict):
+class _GridEntry(StrictModel):
     rule: Text
     use: ControlUse
     reason: str | None = None
@@ -592,8 +598,21 @@ def _field_name(loc: tuple, data: Any, missing: bool = False) -> str:
     return out or "(file)"
 
 
-def _line(data: Any, loc: tuple) -> int:
-    """Return the line of the deepest mapping key on the location's path (LineDict remembers them)."""
+def line_of(data: Any, loc: tuple) -> int:
+    """Return the line of the deepest mapping key on the location's path (LineDict remembers them).
+
+    Parameters
+    ----------
+    data
+        The file as read (:class:`~normandy_lab.yamllines.LineDict` and lists).
+    loc
+        A pydantic error's location: keys and list positions, outermost first.
+
+    Returns
+    -------
+    int
+        The line number, 0 when ``data`` knows none.
+    """
     line, node = getattr(data, "line", 0), data
     for part in loc:
         if isinstance(node, dict) and part in node:
@@ -609,7 +628,7 @@ def _line(data: Any, loc: tuple) -> int:
 
 def _where(path: str, data: Any, loc: tuple) -> str:
     """Return ``path:line``, or the path alone when the data carries no lines (line 0)."""
-    line = _line(data, loc)
+    line = line_of(data, loc)
     return f"{path}:{line}" if line else path
 
 

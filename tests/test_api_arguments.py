@@ -552,7 +552,7 @@ ELSEWHERE = ("rules/", "savefile.py", "views/export.py", "engine/study.py", "yam
 # caller's argument: the graph and line builders' invariants, the grid fit over the shipped control
 # points, and a PNG the exporter itself wrote.
 INTERNAL = {
-    "engine/layered.py": 5, "engine/lines.py": 1, "network.py": 3, "grids/sheetfit.py": 2,
+    "engine/layered.py": 5, "network.py": 3, "grids/sheetfit.py": 2,
     "grids/georef.py": 2, "grids/__init__.py": 2, "views/export_marks.py": 1,
 }  # fmt: skip
 PLAIN = ("raise ValueError(", "raise TypeError(", "raise FileNotFoundError(", "raise KeyError(")

@@ -17,7 +17,7 @@ import pytest
 from normandy_lab.engine import load_scenario
 from normandy_lab.engine.search import FAR, SIXTHS
 from normandy_lab.network import edge_arrays
-from normandy_lab.rules.bfn.supply import _Limits, _side_lines
+from normandy_lab.rules.bfn.supply import Limits, side_lines
 
 SCENARIO = "bfn_1944-06-13_am"
 
@@ -30,7 +30,7 @@ def state():
 @pytest.fixture(scope="module", params=["allied", "german"])
 def side_graph(request, state):
     """One side's lines, and networkx's reverse graph of its usable edges (weights in hexes and sixths)."""
-    lines = _side_lines(state, request.param)
+    lines = side_lines(state, request.param)
     e = edge_arrays(state.system)
     usable = lines.usable()
     graph = nx.DiGraph()
@@ -59,7 +59,7 @@ def _first_step(lines, dist: dict[int, int], origin: int, metric: str) -> float:
     return best
 
 
-UNIT_RANGE = _Limits(hexes=6, mp=6, division=20)  # 7.3.1 and 7.2 in fair weather
+UNIT_RANGE = Limits(hexes=6, mp=6, division=20)  # 7.3.1 and 7.2 in fair weather
 
 
 def _single_hq_ranges(lines, hq_count: int, query_count: int, seed: int):

@@ -33,7 +33,7 @@ from normandy_lab.network import edge_arrays
 from normandy_lab.rules import ruleset
 
 # The modules, not the functions of the same name that normandy_lab.engine exports.
-lines_module = importlib.import_module("normandy_lab.engine.lines")
+lines_module = importlib.import_module("normandy_lab.rules.bfn.lines")
 
 SCENARIOS = tuple(historical_scenarios())
 
@@ -54,7 +54,7 @@ def _supply_bridged(state, monkeypatch, near_hex: str, far_hex: str):
     edge = np.nonzero((e.src == a) & (e.dst == b))[0][0]
     both = np.nonzero(e.side == e.side[edge])[0]
     graph = map_graph(state.system)
-    original = lines_module._edge_costs
+    original = lines_module.supply_edge_costs
 
     def with_bridge(rules, destroyed):
         costs = original(rules, destroyed)
@@ -66,7 +66,7 @@ def _supply_bridged(state, monkeypatch, near_hex: str, far_hex: str):
         )  # fmt: skip
 
     with monkeypatch.context() as patch:
-        patch.setattr(lines_module, "_edge_costs", with_bridge)
+        patch.setattr(lines_module, "supply_edge_costs", with_bridge)
         return nl.supply(state)
 
 

@@ -192,13 +192,13 @@ def check_edit(edit: object) -> dict:
 
 def _unit_of_edit(state: GameState, fields: dict) -> Unit:
     """Check an added unit's fields as a scenario's units are checked (types, categories, hex)."""
-    from normandy_lab.engine.scenario import ScenarioError, _Checker, unit_from_entry
+    from normandy_lab.engine.scenario import Checker, ScenarioError, unit_from_entry
     from normandy_lab.schemas import check_game_fields
 
     rules = state.rules
     check_game_fields(rules, {"op": "add_unit", "unit": fields}, "add_unit edit", EditError)  # its categories
     try:
-        return unit_from_entry(_Checker("add_unit edit"), dict(fields), "unit", rules, grid(state.system))
+        return unit_from_entry(Checker("add_unit edit"), dict(fields), "unit", rules, grid(state.system))
     except ScenarioError as exc:
         raise EditError(str(exc).split(": ", 1)[-1]) from None
 

@@ -54,11 +54,31 @@ class ScenarioError(FileRefusedError):
     """A scenario file that cannot be loaded; the message says where and how to fix it."""
 
 
-class _Checker:
+class Checker:
+    """Makes a scenario file's errors, each as ``file:line: field: problem; fix``.
+
+    Parameters
+    ----------
+    path
+        The file (or a name for the text, such as ``"add_unit edit"``) the errors are about.
+    """
+
     def __init__(self, path: str) -> None:
         self.path = path
 
     def fail(self, where: Any, field: str, problem: str, fix: str) -> ScenarioError:
+        """Return (not raise) the error of ``field`` at ``where``, at its line.
+
+        Parameters
+        ----------
+        where
+            A line number, or the :class:`~normandy_lab.yamllines.LineDict` the field is in (its key's
+            line is used).
+        field
+            The field's dotted name, as the user wrote it.
+        problem, fix
+            What is wrong, and what the user should write instead.
+        """
         line = where if isinstance(where, int) else getattr(where, "line", 0)
         if isinstance(where, LineDict) and field.split(".")[-1] in where.key_lines:
             line = where.key_lines[field.split(".")[-1]]
@@ -86,7 +106,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         With the file, line and field, what is wrong and how to fix it; a text longer than
         :data:`MAX_SCENARIO_CHARS` or with more than :data:`MAX_UNITS` units before any unit is checked.
     """
-    check = _Checker(path)
+    check = Checker(path)
     if len(text) > MAX_SCENARIO_CHARS:
         raise ScenarioError(
             f"{path}: {len(text):,} characters, more than the {MAX_SCENARIO_CHARS:,} a scenario may have (the"
@@ -175,7 +195,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
                 "add its map to maps, or move the unit",
             )
     bridges = _bridges(check, data, g, rules)
-    interdicted = _hex_list(check, data, "interdiction", g)
+    interdicted = hex_list(check, data, "interdiction", g)
     control = _control(check, data, g)
     options = _options(check, data, rules)
     expected = _expected_out(check, data, {u.id for u in units}, rules, (date, turn))
@@ -229,7 +249,7 @@ def option_value(rules: Any, key: str, value: Any) -> tuple[Any, tuple[str, str]
     return day.isoformat(), None
 
 
-def _options(check: _Checker, data: LineDict, rules) -> dict[str, Any]:
+def _options(check: Checker, data: LineDict, rules) -> dict[str, Any]:
     """Return the rule system's options with the scenario's (their keys and values passed the schema)."""
     options = dict(rules.options)
     given = data.get("options") or {}
@@ -241,7 +261,7 @@ def _options(check: _Checker, data: LineDict, rules) -> dict[str, Any]:
 
 
 def _expected_out(
-    check: _Checker, data: LineDict, unit_ids: set[str], rules, start: tuple[dt.date, str]
+    check: Checker, data: LineDict, unit_ids: set[str], rules, start: tuple[dt.date, str]
 ) -> tuple[ExpectedOut, ...]:
     """Read ``expected_out_of_supply``: each entry a unit of the scenario, listed once a turn.
 
@@ -285,7 +305,7 @@ def _expected_out(
     return tuple(found)
 
 
-def _real_date(check: _Checker, where: Any, field: str, value: Any) -> dt.date:
+def _real_date(check: Checker, where: Any, field: str, value: Any) -> dt.date:
     """Return the date a field gives (a date, or its text), refusing one the calendar does not have."""
     if isinstance(value, dt.date):
         return value
@@ -297,14 +317,27 @@ def _real_date(check: _Checker, where: Any, field: str, value: Any) -> dt.date:
         ) from None
 
 
-def _canonical_hex(check: _Checker, where: Any, field: str, value: str, g) -> str:
+def canonical_hex(check: Checker, where: Any, field: str, value: str, g) -> str:
+    """Return the canonical id of a hex written in a scenario field, or raise its ``file:line`` error.
+
+    Parameters
+    ----------
+    check
+        The file's :class:`Checker`.
+    where, field
+        Where the value was written (see :meth:`Checker.fail`).
+    value
+        The hex id as written (any of its printed ids).
+    g
+        The map's :class:`~normandy_lab.grids.HexGrid`.
+    """
     try:
         return g.canonical(value)
     except HexIdError as exc:
         raise check.fail(where, field, str(exc), "correct the hex id") from None
 
 
-def unit_from_entry(check: _Checker, entry: dict, field: str, rules, g) -> Unit:
+def unit_from_entry(check: Checker, entry: dict, field: str, rules, g) -> Unit:
     """Check one unit's fields (the scenario's units, and units added by an edit) and return the unit.
 
     The entry has passed the unit schema (:class:`normandy_lab.schemas.UnitSchema`: every field's type,
@@ -339,7 +372,7 @@ def unit_from_entry(check: _Checker, entry: dict, field: str, rules, g) -> Unit:
     if problem:
         where, what, fix = problem
         raise check.fail(entry, f"{field}.{where}", what, fix)
-    hex_id = _canonical_hex(check, entry, f"{field}.hex", entry["hex"], g)
+    hex_id = canonical_hex(check, entry, f"{field}.hex", entry["hex"], g)
     box = entry.get("box")
     if box is not None:  # a unit in an off-map box: the rule system's box, entered by its hex
         if box not in rules.boxes:
@@ -399,7 +432,7 @@ def _frozen(value: Any) -> Any:
     return tuple(_frozen(v) for v in value) if isinstance(value, list) else value
 
 
-def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
+def _units(check: Checker, data: LineDict, rules, g) -> list[Unit]:
     raw = data["units"]
     units: list[Unit] = []
     seen: dict[str, int] = {}
@@ -434,11 +467,11 @@ def _units(check: _Checker, data: LineDict, rules, g) -> list[Unit]:
     return units
 
 
-def _bridges(check: _Checker, data: LineDict, g, rules) -> list[str]:
+def _bridges(check: Checker, data: LineDict, g, rules) -> list[str]:
     out = []
     for pair in data.get("destroyed_bridges") or []:
-        a = _canonical_hex(check, data, "destroyed_bridges", pair[0], g)
-        b = _canonical_hex(check, data, "destroyed_bridges", pair[1], g)
+        a = canonical_hex(check, data, "destroyed_bridges", pair[0], g)
+        b = canonical_hex(check, data, "destroyed_bridges", pair[1], g)
         if g.distance(a, b) != 1:
             raise check.fail(
                 data,
@@ -467,13 +500,14 @@ def _bridges(check: _Checker, data: LineDict, g, rules) -> list[str]:
     return out
 
 
-def _hex_list(check: _Checker, data: LineDict, field: str, g) -> list[str]:
-    return [_canonical_hex(check, data, field, v, g) for v in data.get(field) or []]
+def hex_list(check: Checker, data: LineDict, field: str, g) -> list[str]:
+    """Return the canonical ids of the hex list ``data[field]`` (none when absent), as ``canonical_hex``."""
+    return [canonical_hex(check, data, field, v, g) for v in data.get(field) or []]
 
 
-def _control(check: _Checker, data: LineDict, g) -> dict[str, str]:
+def _control(check: Checker, data: LineDict, g) -> dict[str, str]:
     control = data.get("control") or {}
-    return {_canonical_hex(check, control, f"control.{h}", str(h), g): side for h, side in control.items()}
+    return {canonical_hex(check, control, f"control.{h}", str(h), g): side for h, side in control.items()}
 
 
 def historical_scenarios(system: str = "bfn") -> list[str]:

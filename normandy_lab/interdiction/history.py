@@ -71,11 +71,11 @@ def historical_targets(state: GameState, until: Any = None) -> pd.DataFrame:
     """
     from normandy_lab.interdiction.best import no_bridge_note
     from normandy_lab.interdiction.candidates import _plain, state_arg, water_names
-    from normandy_lab.sidebyside import _day
+    from normandy_lab.sidebyside import date_arg
     from normandy_lab.terrain import terrain_map
 
     state = state_arg(state, "historical_targets")
-    last = _day("historical_targets", until) if until is not None else state.date
+    last = date_arg("historical_targets", until) if until is not None else state.date
     sides = terrain_map(state.system, progress=False).hexsides
     bridged = sides[sides["road_bridge"] | sides["rail_bridge"]]
     middles = [geom.interpolate(0.5, normalized=True) for geom in bridged.geometry]
@@ -120,14 +120,14 @@ def against_optimum(
     """
     from normandy_lab.engine.supply import supply
     from normandy_lab.interdiction.best import _one_of, best_targets, no_bridge_note
-    from normandy_lab.sidebyside import _state_of, scenarios_on
+    from normandy_lab.sidebyside import scenarios_on, state_of
 
     # Refused before the first scenario is stepped and searched, not by the first search.
     _one_of("side", side, ("allied", "german"), caller="against_optimum")
     _one_of("method", method, ("auto", "exact", "greedy"), caller="against_optimum")
     games = []
     for system, spec in scenarios_on(date).items():
-        state = _state_of(spec)
+        state = state_of(spec)
         found = historical_targets(state, until=date)
         keys = sorted(set(found["target"]))
         note = no_bridge_note(state)

@@ -153,10 +153,10 @@ def _field(loc: tuple, data: Any) -> str:
 def _at(path: str, data: Any, name: str, problem: MarkerValueError) -> Exception:
     """Return the ScenarioError of a problem in the field ``name``: at its line, naming the place in it."""
     from normandy_lab.engine.scenario import ScenarioError
-    from normandy_lab.schemas import _line
+    from normandy_lab.rules.api import line_of
 
     loc = (name, *problem.loc)
-    line = _line(data, loc)
+    line = line_of(data, loc)
     where = f"{path}:{line}" if line else path
     return ScenarioError(f"{where}: {_field(loc, data)}: {problem.what}; {problem.fix}")
 

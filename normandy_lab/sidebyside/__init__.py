@@ -70,7 +70,7 @@ def scenarios_on(date: Any, stepped: bool = True) -> dict[str, str]:
     ``"<name>+1"``: that scenario stepped into its next turn, its units where the set-up put them (KG's
     22.6.8 on Turn 3, 8 June, when the Allies start tracing; BfN's 7 June on 8 June).
     """
-    day = _day("scenarios_on", date)
+    day = date_arg("scenarios_on", date)
     found: dict[str, str] = {}
     for system, name, first, last in _spans():
         if first <= day <= last:
@@ -93,7 +93,7 @@ def _next_last(name: str) -> dt.date:
     return max(start, rules.next_date(start) - dt.timedelta(days=1))
 
 
-def _day(caller: str, date: Any) -> dt.date:
+def date_arg(caller: str, date: Any) -> dt.date:
     """Return the day a date argument gives: a date, or its text as YYYY-MM-DD; refuse anything else.
 
     A datetime is refused rather than cut to its day: a time of day means nothing to a game's date, and
@@ -175,7 +175,7 @@ def _checked_scenarios(scenarios: Any) -> dict[str, str]:
     return chosen
 
 
-def _state_of(spec: str) -> Any:
+def state_of(spec: str) -> Any:
     """Return the state a scenario spec names: ``name``, or ``name+1`` stepped into its next turn."""
     from normandy_lab.engine.scenario import load_scenario
     from normandy_lab.engine.sequence import next_phase
@@ -201,7 +201,7 @@ def _by_formation(name: str, state: Any = None) -> pd.DataFrame:
     from normandy_lab.engine.supply import supply
     from normandy_lab.grids import grid
 
-    state = _state_of(name) if state is None else state
+    state = state_of(name) if state is None else state
     report = supply(state)
     g = grid(state.system)
     rows = []
@@ -480,7 +480,7 @@ def side_by_side(date: Any, scenarios: dict[str, str] | None = None) -> SideBySi
         day the calendar lacks, None, a datetime, a list), a ``scenarios`` that is not a mapping of a game
         to one of its scenarios (``name`` or ``name+N``), and fewer than two games.
     """
-    day = _day("side_by_side", date)
+    day = date_arg("side_by_side", date)
     chosen = _checked_scenarios(scenarios) if scenarios is not None else scenarios_on(day)
     if len(chosen) < 2 and scenarios is not None:
         raise RefusedError(
@@ -494,7 +494,7 @@ def side_by_side(date: Any, scenarios: dict[str, str] | None = None) -> SideBySi
             f"{day} is covered by {', '.join(chosen) or 'no game'}: side by side needs two; dates two games "
             f"cover: {', '.join(covered)}"
         )
-    states = {game: _state_of(spec) for game, spec in chosen.items()}
+    states = {game: state_of(spec) for game, spec in chosen.items()}
     for game, spec in chosen.items():  # a scenario of another day would compare two dates as one
         state = states[game]
         last = max(state.date, state.rules.next_date(state.date) - dt.timedelta(days=1))  # a turn of days

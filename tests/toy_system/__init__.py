@@ -14,13 +14,14 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from normandy_lab.engine.lines import Situation, TraceNet
+from normandy_lab.engine.lines import Situation
 from normandy_lab.engine.reasons import CUT_OFF, OUT_OF_RANGE
 from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.search import FAR
 from normandy_lab.engine.state import GameState
 from normandy_lab.grids import grid
 from normandy_lab.rules import RuleSet, get
+from normandy_lab.rules.bfn.lines import TraceNet
 
 RULE = "toy 1"
 SIDES = ("allied", "german")

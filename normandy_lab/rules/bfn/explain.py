@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from normandy_lab.engine.lines import INF, _as_hexes, _as_mp, _impassable, _water_names
 from normandy_lab.engine.reasons import (
     ATTACHMENT_FULL,
     BLOCKED,
@@ -48,11 +47,12 @@ from normandy_lab.engine.reasons import (
 )
 from normandy_lab.engine.search import FAR, NO_COSTS, SIXTHS, components, search_full
 from normandy_lab.network import edge_arrays
+from normandy_lab.rules.api import INF, as_hexes, as_mp, impassable, water_names
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import UnitSupply
     from normandy_lab.engine.state import Unit
-    from normandy_lab.rules.bfn.supply import _SideSupply
+    from normandy_lab.rules.bfn.supply import SideSupply
 
 
 class _Candidate:
@@ -101,7 +101,7 @@ class _Candidate:
         return min(options, key=lambda o: (o[0], o[2] != "hexes")) if options else (INF, INF, "")
 
 
-def explain_side(det: _SideSupply) -> None:
+def explain_side(det: SideSupply) -> None:
     """Fill the code, rule, reason, blocks and candidates of every unit of a side out of supply."""
     out = [u for u in det.units if not det.reports[u.id].general]
     if not out:
@@ -118,13 +118,13 @@ def explain_side(det: _SideSupply) -> None:
 
 
 class _Explainer:
-    def __init__(self, det: _SideSupply):
+    def __init__(self, det: SideSupply):
         self.det = det
         self.lines = det.lines
         self.graph = det.lines.graph
         self.ids = det.ids
         self.edges = edge_arrays(det.state.system)
-        self.impassable = _impassable(det.state.system, det.state.maps)
+        self.impassable = impassable(det.state.system, det.state.maps)
         self._free_routes: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
     # -- the candidates -------------------------------------------------------------------------
@@ -262,8 +262,8 @@ class _Explainer:
             r.candidates.append(
                 {
                     "target": c.label,
-                    "hexes": float(_as_hexes(c.hexes)) if c.limit_hexes >= 0 else INF,
-                    "mp": float(_as_mp(c.mp)),
+                    "hexes": float(as_hexes(c.hexes)) if c.limit_hexes >= 0 else INF,
+                    "mp": float(as_mp(c.mp)),
                     "why": self._candidate_words(c),
                 }
             )
@@ -292,8 +292,8 @@ class _Explainer:
             r.length_hexes = r.length_mp = INF
         else:
             best, refused = self.nearest_way(u, usable, reachable)
-            r.length_hexes = float(_as_hexes(best.hexes)) if best.limit_hexes >= 0 else INF
-            r.length_mp = float(_as_mp(best.mp))
+            r.length_hexes = float(as_hexes(best.hexes)) if best.limit_hexes >= 0 else INF
+            r.length_mp = float(as_mp(best.mp))
             relative, r.shortfall, unit = best.shortfall()
             r.code = OUT_OF_RANGE
             r.rule = "7.2" if u.hq in ("division", "kg") else ("7.2, 7.3.1" if best.attach else "7.3.1")
@@ -547,7 +547,7 @@ class _Explainer:
             e = self._edge(a, b)
             first_step = step == 0
             if not lines.costs.open[e] and lines.costs.land[e] and not (first_step and lines.costs.first[e]):
-                name = _water_names(self.det.state.system)[e]
+                name = water_names(self.det.state.system)[e]
                 found.append(Block("water", str(ids[b]), water=name, near_hex=str(ids[a])))
             if lines.enemy[b]:
                 found.append(Block("enemy", str(ids[b]), units=list(lines.enemy_units_at.get(b, []))))
@@ -653,7 +653,7 @@ class _Explainer:
             names = sorted(
                 {
                     n or "unnamed water"
-                    for n in _water_names(self.det.state.system)[np.nonzero(leaving)[0][water]]
+                    for n in water_names(self.det.state.system)[np.nonzero(leaving)[0][water]]
                 }
             )
             parts.append("the unbridged " + join_words(names))

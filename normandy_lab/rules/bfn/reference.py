@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from normandy_lab.engine.lines import INF, _as_mp
 from normandy_lab.engine.state import GameState
 from normandy_lab.grids import grid
-from normandy_lab.rules.bfn.supply import _german_sources, _side_lines
+from normandy_lab.rules.api import INF, as_mp
+from normandy_lab.rules.bfn.supply import german_sources, side_lines
 from normandy_lab.terrain import terrain_map
 
 
@@ -69,7 +69,7 @@ def supply_networkx(state: GameState, side: str) -> dict[str, float]:
     if side == "allied":
         sources = [b.hex for b in state.beachheads]
     else:
-        sources = [str(grid(state.system).id_array[i]) for i in _german_sources(state, rules)]
+        sources = [str(grid(state.system).id_array[i]) for i in german_sources(state, rules)]
     dist = nx.multi_source_dijkstra_path_length(graph.reverse(copy=False), sources, weight=weight)
     return {u.id: float(dist.get(u.hex, INF)) for u in state.units_of(side)}
 
@@ -78,10 +78,10 @@ def supply_distances(state: GameState, side: str) -> dict[str, float]:
     """Compute each unit's plain supply-MP distance to the nearest source on the fast path."""
     rules = state.rules
     g = grid(state.system)
-    lines = _side_lines(state, side)
+    lines = side_lines(state, side)
     if side == "allied":
         sources = sorted({g.index(b.hex) for b in state.beachheads})
     else:
-        sources = _german_sources(state, rules)
+        sources = german_sources(state, rules)
     dist, _ = lines.search(sources, "mp")
-    return {u.id: float(_as_mp(dist[g.index(u.hex)])) for u in state.units_of(side)}
+    return {u.id: float(as_mp(dist[g.index(u.hex)])) for u in state.units_of(side)}

@@ -34,14 +34,14 @@ class Beachhead:
 
 def scenario_markers(rules: Any, data: Any, path: str, g: Any) -> dict[str, Any]:
     """Read the BfN section of a scenario: beachheads, air, pathfinders, Mulberries, supply cities, CSPs."""
-    from normandy_lab.engine.scenario import _canonical_hex, _Checker, _hex_list
+    from normandy_lab.rules.api import Checker, canonical_hex, hex_list
 
-    check = _Checker(path)
+    check = Checker(path)
     beachheads = tuple(
         Beachhead(
             name=entry["name"],
             nationality=entry["nationality"],
-            hex=_canonical_hex(check, entry, f"beachheads[{n}].hex", entry["hex"], g),
+            hex=canonical_hex(check, entry, f"beachheads[{n}].hex", entry["hex"], g),
         )
         for n, entry in enumerate(data.get("beachheads") or [])
     )
@@ -90,6 +90,6 @@ def scenario_markers(rules: Any, data: Any, path: str, g: Any) -> dict[str, Any]
             data.get("german_supply_cities", rules.supply["german_supply_cities"]) or []
         ),
         "csp": data.get("csp", 0),
-        "pathfinders": frozenset(_hex_list(check, data, "pathfinders", g)),
+        "pathfinders": frozenset(hex_list(check, data, "pathfinders", g)),
         "mulberries": mulberries,
     }

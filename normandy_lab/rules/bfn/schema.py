@@ -21,9 +21,9 @@ from normandy_lab.schemas import (
     HexId,
     Points,
     ScenarioSchema,
+    StrictModel,
     Text,
     UnitSchema,
-    _Strict,
 )
 
 UnitType = Literal[tuple(BFN_RULES.unit_types)]  # type: ignore[valid-type]
@@ -40,7 +40,7 @@ class BfnUnitSchema(UnitSchema):
     size: Size
 
 
-class BeachheadSchema(_Strict):
+class BeachheadSchema(StrictModel):
     """An Allied beachhead: a supply source (7.4), one of the five landing beaches."""
 
     name: Literal["Utah", "Omaha", "Gold", "Juno", "Sword"]
@@ -48,7 +48,7 @@ class BeachheadSchema(_Strict):
     hex: HexId
 
 
-class AirSchema(_Strict):
+class AirSchema(StrictModel):
     """Air points per map: the Allied allocation and the German AA (11.x)."""
 
     allied: Points | None = None
@@ -60,7 +60,7 @@ StepStrengths = Annotated[
 ]  # [attack, defense] a step
 
 
-class BfnOptionsSchema(_Strict):
+class BfnOptionsSchema(StrictModel):
     """The options a scenario may set (their meanings: ``rules.bfn``, ``docs/engine.md``)."""
 
     historical_weather: StrictBool | None = None

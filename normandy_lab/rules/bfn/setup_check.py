@@ -33,12 +33,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from normandy_lab.engine.lines import TraceNet, _as_mp, _impassable
 from normandy_lab.engine.search import SIXTHS
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import supply
 from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
+from normandy_lab.rules.api import as_mp, impassable
+from normandy_lab.rules.bfn.lines import TraceNet
 
 
 @dataclass(frozen=True)
@@ -243,7 +244,7 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14, weigh: bool =
     at = det.at
     # 7.8: not in an EZOC, not on an enemy unit, on land; and within the stacking limit (6.0),
     # with no unit of the other Allied army (6.3).
-    allowed = ~(lines.in_ezoc | lines.enemy | _impassable(state.system, state.maps)) & _room_for(state, hq)
+    allowed = ~(lines.in_ezoc | lines.enemy | impassable(state.system, state.maps)) & _room_for(state, hq)
     apart = _hexes_from(g, here)
     near_units = np.zeros(len(g), dtype=bool)
     if own:
@@ -317,7 +318,7 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14, weigh: bool =
         covered=int(coverage[best]),
         members=len(own),
         covered_now=covered_now,
-        hq_mp=float(_as_mp(hq_mp[best])),
+        hq_mp=float(as_mp(hq_mp[best])),
         on_road=bool(road[best]),
         moved_hexes=int(apart[candidates[best]]),
         out=len(out),
@@ -359,7 +360,7 @@ def propose_corps_hq_hex(
     stranded = [u for u in hqs if not report[u.id].general]
     depends = [u for u, d in zip(hqs, elsewhere.tolist(), strict=True) if report[u.id].general and d > limit]
     apart = _hexes_from(g, here)
-    allowed = ~(lines.in_ezoc | lines.enemy | _impassable(state.system, state.maps)) & (apart <= radius)
+    allowed = ~(lines.in_ezoc | lines.enemy | impassable(state.system, state.maps)) & (apart <= radius)
     allowed &= _room_for(state, corps)
     allowed &= lines.reaches(det.sources, np.arange(len(g)))
     candidates = np.nonzero(allowed)[0]

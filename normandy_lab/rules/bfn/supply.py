@@ -41,23 +41,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from normandy_lab.engine.lines import (  # noqa: F401 - re-exported for the references and tests
-    INF,
-    RANGE_SLACK_MP,
-    Situation,
-    TraceNet,
-    _as_hexes,
-    _as_mp,
-    _edge_costs,
-    _impassable,
-    _Limits,
-)
 from normandy_lab.engine.reasons import EXEMPT
 from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.search import FAR, SIXTHS
 from normandy_lab.engine.state import GameState, Unit
 from normandy_lab.engine.zoc import hex_control
 from normandy_lab.grids import grid
+from normandy_lab.rules.api import INF, Situation, as_hexes, as_mp
+from normandy_lab.rules.bfn.lines import Limits, TraceNet
 from normandy_lab.rules.common import edge_road_hexes
 from normandy_lab.terrain import terrain_map
 
@@ -65,7 +56,7 @@ CW = ("UK", "CA", "PL")
 US = ("US", "FR")
 
 
-def _german_sources(state: GameState, rules, situation: Situation | None = None) -> list[int]:
+def german_sources(state: GameState, rules, situation: Situation | None = None) -> list[int]:
     """7.4: road hexes leaving the east or south map edge, and German-controlled supply-city hexes.
 
     ``situation`` when already found (its zones of control decide who holds a city hex, 3.3).
@@ -128,16 +119,16 @@ READING_KEYS = (
 )  # fmt: skip
 
 
-class _SideSupply:
+class SideSupply:
     """The supply determination of one side (7.2-7.6), step by step."""
 
     def __init__(
-        self, state: GameState, side: str, lines: TraceNet, rules, limits: _Limits, situation: Situation
+        self, state: GameState, side: str, lines: TraceNet, rules, limits: Limits, situation: Situation
     ) -> None:
         g = lines.g
         self.state, self.side, self.lines, self.rules, self.limits = state, side, lines, rules, limits
         self.situation = situation
-        self._trials: dict[tuple[float, float], _SideSupply] = {}
+        self._trials: dict[tuple[float, float], SideSupply] = {}
         self.ids = g.id_array
         self.units = state.units_of(side)
         self.at = np.array([situation.position[u.id] for u in self.units], dtype=np.int64)
@@ -157,7 +148,7 @@ class _SideSupply:
                 "CW": sorted({h for b in state.beachheads if b.nationality not in US for h in rows[b.name]}),
             }
         else:
-            self.sources = _german_sources(state, rules, situation)
+            self.sources = german_sources(state, rules, situation)
             # 7.4: the supply cities give General Supply only.
             self.by_army = {"DE": sorted(set(edge_road_hexes(state.system, state.maps)))}
         self.reports = {u.id: UnitSupply(unit_id=u.id, side=side, hex=u.hex) for u in self.units}
@@ -181,6 +172,7 @@ class _SideSupply:
         return sorted({at} | {n for n in self.lines.land_neighbours(at) if beach[n]})
 
     def run(self) -> None:
+        """Determine this side's supply, pass by pass (7.2-7.6)."""
         self.corps_hqs()
         self.division_hqs()
         self.unit_lines()
@@ -193,7 +185,7 @@ class _SideSupply:
             r._pending = self.explain
         self._waiting = waiting
 
-    def with_more_range(self, hexes: float, mp: float) -> _SideSupply:
+    def with_more_range(self, hexes: float, mp: float) -> SideSupply:
         """Return this side's verdicts with the units' range longer by ``hexes`` hexes and ``mp`` MP (7.3.1).
 
         The counterfactual a range reason stands on: "out of range by 2 hexes" means that two more hexes
@@ -202,10 +194,10 @@ class _SideSupply:
         """
         key = (round(float(hexes), 6), round(float(mp), 6))
         if key not in self._trials:
-            limits = _Limits(
+            limits = Limits(
                 hexes=self.limits.hexes + key[0], mp=self.limits.mp + key[1], division=self.limits.division
             )
-            trial = _SideSupply(self.state, self.side, self.lines, self.rules, limits, self.situation)
+            trial = SideSupply(self.state, self.side, self.lines, self.rules, limits, self.situation)
             trial.corps_hqs()
             trial.division_hqs()
             trial.unit_lines()
@@ -259,7 +251,7 @@ class _SideSupply:
         hexes = self.at[[self.query[u.id] for u in corps]].astype(np.int64)
         best, ptr, flat = lines.nearest(hexes, self.sources)
         ok = best < FAR
-        length = _as_hexes(best)
+        length = as_hexes(best)
         reach_army = {key: lines.reaches(t, hexes) for key, t in self.by_army.items() if t and len(hexes)}
         self.corps_ok, self.corps_combat = {}, {}
         for j, u in enumerate(corps):
@@ -298,7 +290,7 @@ class _SideSupply:
         self.hq_roots = roots
         best, ptr, flat = lines.to_roots(roots, hexes, "mp", limit, free=True)
         ok = best <= limit
-        length = _as_mp(best)
+        length = as_mp(best)
         # 7.6.1: for Combat Supply a division HQ may not skip its corps HQ, which must itself
         # have Combat Supply from a source of the HQ's own army (7.4).
         combat_ok = np.zeros(len(self.divs), dtype=bool)
@@ -757,7 +749,7 @@ class _SideSupply:
 class BfnDetermination:
     """The determination behind a BfN supply report: both sides' steps, which answer for the ranges."""
 
-    def __init__(self, state: GameState, sides: dict[str, _SideSupply], limits: _Limits) -> None:
+    def __init__(self, state: GameState, sides: dict[str, SideSupply], limits: Limits) -> None:
         self.state, self.sides, self.limits = state, sides, limits
 
     def supply_range(self, hq_or_source: str) -> set[str]:
@@ -811,17 +803,17 @@ def determine_supply(state: GameState) -> SupplyReport:
     g = grid(state.system)
     halved = bool(rules.weather_effects[state.weather]["supply_halved"])
     factor = 0.5 if halved else 1.0  # 7.3.3
-    limits = _Limits(
+    limits = Limits(
         hexes=rules.supply["unit_range_hexes"] * factor,
         mp=rules.supply["unit_range_mp"] * factor,
         division=rules.supply["division_hq_range_mp"] * factor,
     )
     situation = Situation.of(state)
     reports: dict[str, UnitSupply] = {}
-    sides: dict[str, _SideSupply] = {}
+    sides: dict[str, SideSupply] = {}
     for side in ("allied", "german"):
         lines = TraceNet(state, side, situation)
-        determination = _SideSupply(state, side, lines, rules, limits, situation)
+        determination = SideSupply(state, side, lines, rules, limits, situation)
         determination.run()
         sides[side] = determination
         reports.update(determination.reports)
@@ -846,7 +838,7 @@ def determine_supply(state: GameState) -> SupplyReport:
     return report
 
 
-def _side_lines(state: GameState, side: str) -> TraceNet:
+def side_lines(state: GameState, side: str) -> TraceNet:
     """One side's lines on a state, built on their own (for the references and the benchmark)."""
     return TraceNet(state, side, Situation.of(state))
 

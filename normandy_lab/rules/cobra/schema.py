@@ -15,7 +15,7 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt
 from normandy_lab.rules.cobra.data import SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS
 from normandy_lab.rules.cobra.metric import READINGS
 from normandy_lab.rules.cobra.points import FIRST_STORM_READINGS
-from normandy_lab.schemas import WHAT_IF_INTERDICTION, Count, HexId, ScenarioSchema, UnitSchema, _Strict
+from normandy_lab.schemas import WHAT_IF_INTERDICTION, Count, HexId, ScenarioSchema, StrictModel, UnitSchema
 
 UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
 Size = Literal[SIZES]  # type: ignore[valid-type]
@@ -31,7 +31,7 @@ class CobraUnitSchema(UnitSchema):
     within: Annotated[StrictInt, Field(ge=1, le=10)] | None = None
 
 
-class SupplyPointsSchema(_Strict):
+class SupplyPointsSchema(StrictModel):
     """Each army's supply points (11.1): US and British/Canadian attack supply, German attack supply."""
 
     US: Count = 0
@@ -39,14 +39,14 @@ class SupplyPointsSchema(_Strict):
     DE: Annotated[StrictInt, Field(ge=0, le=12)] = 0  # 11.0c: never more than 12
 
 
-class TrackLineSchema(_Strict):
+class TrackLineSchema(StrictModel):
     """A line of the Game Turn Record Track for the US and British armies (11.1a, 11.3; not in the text)."""
 
     US: Annotated[StrictInt, Field(ge=0, le=20)] | None = None
     UK: Annotated[StrictInt, Field(ge=0, le=20)] | None = None
 
 
-class CobraOptionsSchema(_Strict):
+class CobraOptionsSchema(StrictModel):
     """The readings a scenario may choose where the text is open: 10.3 (``rules.cobra.metric``), 11.1b."""
 
     major_road: Literal[READINGS["major_road"]] | None = None  # type: ignore[valid-type]

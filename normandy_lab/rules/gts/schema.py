@@ -19,9 +19,9 @@ from normandy_lab.schemas import (
     WHAT_IF_INTERDICTION,
     HexId,
     ScenarioSchema,
+    StrictModel,
     UnitId,
     UnitSchema,
-    _Strict,
 )
 
 UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
@@ -42,7 +42,7 @@ class GtsUnitSchema(UnitSchema):
     fire_range: Annotated[StrictInt, Field(ge=0, le=99)] | None = None  # the counter's range (GAP): its FZ
 
 
-class GtsOptionsSchema(_Strict):
+class GtsOptionsSchema(StrictModel):
     """The stand-ins and readings a scenario may switch (``rules.gts.data.OPTIONS``, ``READINGS``)."""
 
     fire_zone_stand_in: StrictBool | None = None
@@ -57,7 +57,7 @@ class GtsOptionsSchema(_Strict):
     beach_from_8_june: Literal["out_of_play", "enterable"] | None = None  # 4.1.4, 4.3.3 (READINGS)
 
 
-class AssaultForceMarkersSchema(_Strict):
+class AssaultForceMarkersSchema(StrictModel):
     """Where the two Utah Assault Force markers stand (4.4.3).
 
     Each in its sector; one left out keeps its default (4.4.7's example: UtS 20.025, UtN 37.010).

@@ -12,9 +12,9 @@ from normandy_lab.schemas import (
     WHAT_IF_INTERDICTION,
     HexId,
     ScenarioSchema,
+    StrictModel,
     Text,
     UnitSchema,
-    _Strict,
 )
 
 UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
@@ -55,7 +55,7 @@ class KgUnitSchema(UnitSchema):
     red_ip: StrictBool | None = None
 
 
-class KgOptionsSchema(_Strict):
+class KgOptionsSchema(StrictModel):
     """The reconstructions a scenario may change (``rules.kg.data.OPTIONS``)."""
 
     battalion_zoc_blocks_supply: StrictBool | None = None
@@ -66,7 +66,7 @@ class KgOptionsSchema(_Strict):
     standard_rules: Literal["by_stage", "standard", "build_up"] | None = None  # 22.7.1, 26.21.2 (READINGS)
 
 
-class ArmySpSchema(_Strict):
+class ArmySpSchema(StrictModel):
     """Each army's support points (26.10): the 1st US and 2nd British Army reserves, the German SP."""
 
     US: SupportPoints = 0
@@ -74,14 +74,14 @@ class ArmySpSchema(_Strict):
     DE: SupportPoints = 0
 
 
-class DepotSpSchema(_Strict):
+class DepotSpSchema(StrictModel):
     """What the Depot Track's SP row pays each nationality a turn (26.10.2; the card is a GAP)."""
 
     US: SupportPoints = 0
     UK: SupportPoints = 0
 
 
-class WeaponsNestSchema(_Strict):
+class WeaponsNestSchema(StrictModel):
     """A Weapons Nest of the set-up (26.2.4): its printed name, its state (22.6.8, 22.7), its hex if printed.
 
     Without ``hex`` the map draws it at its historical position (``maps/history/weapons_nests.yaml``).
@@ -92,21 +92,21 @@ class WeaponsNestSchema(_Strict):
     hex: HexId | None = None
 
 
-class MulberrySchema(_Strict):
+class MulberrySchema(StrictModel):
     """The Mulberry construction levels (26.19.2): A (US, off Omaha), B (British, at Arromanches)."""
 
     A: Annotated[StrictInt, Field(ge=0, le=10)] = 0
     B: Annotated[StrictInt, Field(ge=0, le=10)] = 0
 
 
-class DepotsSchema(_Strict):
+class DepotsSchema(StrictModel):
     """The depots' spaces on the Depot Track (26.19.3; its length RECONSTRUCTED, rules.kg.logistics)."""
 
     US: Annotated[StrictInt, Field(ge=0, le=10)] = 0
     UK: Annotated[StrictInt, Field(ge=0, le=10)] = 0
 
 
-class TrackEntrySchema(_Strict):
+class TrackEntrySchema(StrictModel):
     """Units a scenario puts on the reinforcement track for a later turn (22.7.2's Track Adjustments).
 
     Each unit is written as the units in play are, standing (``status: off_map``) in the box it arrives in

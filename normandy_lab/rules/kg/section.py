@@ -101,8 +101,8 @@ def _check_track(state: GameState, track: Any) -> None:
     A unit on the track is a unit to come: a new id, a turn still to be played, a unit a scenario could hold
     (its fields checked as the units in play are), off the map in an arrival box of its side.
     """
-    from normandy_lab.engine.scenario import ScenarioError, _Checker, unit_from_entry
     from normandy_lab.gamemap import game_map
+    from normandy_lab.rules.api import Checker, ScenarioError, unit_from_entry
     from normandy_lab.rules.kg.data import BOXES
 
     now = int(state.turn.split()[-1])
@@ -133,7 +133,7 @@ def _check_track(state: GameState, track: Any) -> None:
                     (*loc, "box"),
                 )
             try:
-                unit_from_entry(_Checker("reinforcement track"), fields, "unit", state.rules,
+                unit_from_entry(Checker("reinforcement track"), fields, "unit", state.rules,
                                 game_map(state.system).grid)  # fmt: skip
             except ScenarioError as exc:
                 raise MarkerValueError(str(exc).split(": ", 2)[-1], "correct the unit", loc) from None

@@ -26,8 +26,8 @@ def _due(state: GameState) -> list[tuple[str, Any]]:
 def arrive(state: GameState) -> GameState:
     """Put in play the units the track brings this turn, each in its arrival box (22.7.2, 26.16)."""
     from normandy_lab.engine.edits import add_unit
-    from normandy_lab.engine.scenario import _Checker, unit_from_entry
     from normandy_lab.gamemap import game_map
+    from normandy_lab.rules.api import Checker, unit_from_entry
 
     due = _due(state)
     if not due:
@@ -36,7 +36,7 @@ def arrive(state: GameState) -> GameState:
     for _, units in due:
         for fields in units:
             entry = dict(fields)
-            unit = unit_from_entry(_Checker("reinforcement track"), entry, "unit", state.rules, grid)
+            unit = unit_from_entry(Checker("reinforcement track"), entry, "unit", state.rules, grid)
             state = add_unit(state, unit)
             state = state.evolve(
                 log=state.log.then(
