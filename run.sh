@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# normandy_lab set-up and entry points.  Two commands do everything on a
+# normandy_lab set-up and entry points.  Three commands do everything on a
 # fresh machine that has Python 3.11:
 #
 #   bash run.sh lab    create .venv, install the package with JupyterLab, open the tour
 #   bash run.sh test   install the test dependencies (Debian's chromium included) and run every test
+#   bash run.sh class  serve the tour and an explorer per game to a class with Voilà (docs/class.md)
 #
 # Options (environment): PYTHON (interpreter for the venv, default python3.11
-# or python3), LAB_PORT (default 8888), PYTEST_ARGS (extra pytest arguments).
+# or python3), LAB_PORT (default 8888), PYTEST_ARGS (extra pytest arguments); for the class server
+# CLASS_HOST (default 0.0.0.0: every address of the machine), CLASS_PORT (default 8866), CLASS_POOL
+# (kernels started ahead per page, default 1); arguments after "class" go to the server (--help).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -67,8 +70,14 @@ case "${1:-}" in
     # shellcheck disable=SC2086
     exec "$VENV/bin/python" -m pytest ${PYTEST_ARGS:-} tests notebooks --nbmake
     ;;
+  class)
+    ensure_venv "lab"  # Voilà is in the lab extra
+    shift
+    exec "$VENV/bin/python" -m normandy_lab.views.classroom --host="${CLASS_HOST:-0.0.0.0}" \
+      --port="${CLASS_PORT:-8866}" --pool="${CLASS_POOL:-1}" "$@"
+    ;;
   *)
-    echo "usage: bash run.sh lab|test" >&2
+    echo "usage: bash run.sh lab|test|class" >&2
     exit 2
     ;;
 esac

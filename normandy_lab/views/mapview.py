@@ -7,6 +7,7 @@ vector layers: no tile server is reachable offline.  Each layer is one bokeh
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from typing import Any
 
@@ -99,6 +100,8 @@ def show_inline(widgets: bool = False, force: bool = False) -> None:
 
     if get_ipython() is None:
         return  # plain Python (a script, the tests): there is no page to load BokehJS into
+    if os.environ.get("NORMANDY_LAB_CLASS") == "1":
+        return  # a class server's page: its Voilà template loaded BokehJS (views.classroom, docs/class.md)
 
     # Never fewer bundles than an earlier call of this kernel loaded: figures shown
     # before may need them when the page is re-rendered.

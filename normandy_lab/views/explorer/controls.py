@@ -6,7 +6,7 @@ from typing import Any
 
 from normandy_lab.errors import NormandyLabError
 from normandy_lab.grids import grid
-from normandy_lab.views import wording
+from normandy_lab.views import classroom, wording
 from normandy_lab.views.explorer._common import FRONT_VIEW, MODES, VIEWS
 
 
@@ -199,6 +199,8 @@ class _Controls:
             ]
         )
         self.app.add_class("nl-explorer")
+        if classroom.serving_class():  # a class server's page writes nothing on the server (docs/class.md)
+            classroom.lock_for_class(self)
 
     def _apply_controls(self, op: str, group: list) -> None:
         """Apply one group of the rule system's controls as the one edit they make."""

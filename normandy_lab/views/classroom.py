@@ -1,0 +1,416 @@
+"""The class server: the tour and an explorer per game as Voilà pages, with no code shown and nothing fetched.
+
+``bash run.sh class`` (or ``python -m normandy_lab.views.classroom``) serves the ``class/`` folder of the
+repository with Voilà (docs/class.md):
+
+* each page load gets its own kernel (Voilà's default), so one student's edits never reach another's;
+* a teacher hands out a state as a link, ``explorer_bfn.ipynb?study=lessons/day1.study.json``: the study
+  file is read (as JSON, never executed) from inside the served folder only, and whatever the student then
+  changes stays in that page's kernel: class pages have no Save, Export or Open box (:func:`lock_for_class`);
+* the pages load BokehJS (and its widget bundle) from the installed bokeh package through a Voilà template
+  of this module (:func:`write_template`), served by the class server itself; the template also drops the
+  Font Awesome stylesheet Voilà's own templates ask a CDN for (Voilà's bundled CSS carries Font Awesome),
+  and the server sends a Content-Security-Policy that lets a page reach its own server only.
+
+The thin notebooks of ``class/`` call :class:`ClassPage`; the logic is here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+from normandy_lab.errors import FileRefusedError
+from normandy_lab.paths import REPO_ROOT
+
+#: The folder the class server serves (its pages, and the studies a teacher hands out under ``lessons/``).
+CLASS_DIR = REPO_ROOT / "class"
+#: The Voilà template of the class pages (written by :func:`write_template` at each start).
+TEMPLATE_NAME = "normandy_class"
+#: Set in the server's environment (so in every kernel it starts): a class page, whose template already
+#: loaded BokehJS and whose explorers save nothing on the server.
+CLASS_ENV = "NORMANDY_LAB_CLASS"
+#: The served folder, for the kernels (a study link is resolved inside it).
+ROOT_ENV = "NORMANDY_LAB_CLASS_ROOT"
+#: The scenario each game's explorer page opens on (``class/explorer_<system>.ipynb``).
+GAME_PAGES = {
+    "bfn": "bfn_1944-06-13_am",
+    "cobra": "cobra_1944-07-16_gt15",
+    "kg": "kg_1944-06-19_t14",
+    "gts": "gts_1944-06-08_0700",
+}
+#: The games' names, as the index page gives them.
+GAMES = {
+    "bfn": "The Battle for Normandy",
+    "cobra": "Cobra",
+    "kg": "The Killing Ground",
+    "gts": "The Greatest Day: Utah Beach",
+}
+#: The largest study file a link may open (the biggest saved study of the project is a few kB).
+MAX_STUDY_BYTES = 2_000_000
+#: The widgets of the explorer that would write or read files on the server: not on a class page.
+_FILE_WIDGETS = ("save_path", "save_button", "export_button", "picker", "open_button")
+
+
+class ClassLinkError(FileRefusedError):
+    """A ``?study=`` link that names no study inside the served folder; the message says why."""
+
+
+def serving_class() -> bool:
+    """Return whether this process runs under the class server (its kernels inherit :data:`CLASS_ENV`)."""
+    return os.environ.get(CLASS_ENV) == "1"
+
+
+def class_root() -> Path:
+    """Return the folder the class server serves (:data:`ROOT_ENV`, else :data:`CLASS_DIR`)."""
+    return Path(os.environ.get(ROOT_ENV) or CLASS_DIR)
+
+
+# -- a handed-out study --------------------------------------------------------------------------------------
+
+
+def study_from_query(query: str | None, root: str | Path | None = None) -> Path | None:
+    """Return the study file a page's query string names (``study=lessons/day1.study.json``), or None.
+
+    The path is relative to the served folder ``root`` and must stay inside it (no absolute path, no
+    ``..`` out of it, no symbolic link leading out), name an existing ``.json`` file of at most
+    :data:`MAX_STUDY_BYTES`, and be given once.  Nothing is read here but the file's size.
+
+    Raises
+    ------
+    ClassLinkError
+        For any other ``study`` value, saying what is wrong.
+    """
+    values = parse_qs(query or "", keep_blank_values=True).get("study")
+    if not values:
+        return None
+    if len(values) > 1:
+        raise ClassLinkError("the link names more than one study; give study= once")
+    given = values[0].strip()
+    shown = given[:80]
+    if not given or "\x00" in given or len(given) > 255:
+        raise ClassLinkError(f"study={shown!r} is not a study file's name")
+    if not given.endswith(".json"):
+        raise ClassLinkError(f"study={shown!r}: a study link names a saved study (.json)")
+    base = Path(root or class_root()).resolve()
+    relative = Path(given)
+    if relative.is_absolute() or given.startswith(("/", "\\", "~")):
+        raise ClassLinkError(f"study={shown!r}: give the study's path inside the class folder, not from /")
+    try:
+        target = (base / relative).resolve()
+    except (OSError, ValueError, RuntimeError):
+        raise ClassLinkError(f"study={shown!r} is not a path a file can have") from None
+    if not target.is_relative_to(base):
+        raise ClassLinkError(f"study={shown!r} is outside the class folder")
+    if not target.is_file():
+        raise ClassLinkError(f"study={shown!r}: there is no such study in the class folder")
+    if target.stat().st_size > MAX_STUDY_BYTES:
+        raise ClassLinkError(f"study={shown!r} is too large to be a study ({target.stat().st_size:,} bytes)")
+    return target
+
+
+def request_query() -> str:
+    """Return the page's query string: Voilà's, which a preheated kernel waits for until a student arrives."""
+    try:
+        from voila.utils import get_query_string
+    except ImportError:  # JupyterLab without Voilà: there is no page request
+        return os.environ.get("QUERY_STRING", "")
+    return get_query_string() or ""
+
+
+def lock_for_class(explorer: Any) -> None:
+    """Take the file controls off a class page's explorer: nothing a student does is written on the server.
+
+    The Study box, Save study, Export page and the Open box (which reads any path typed in) leave the page,
+    and their widgets are closed in the kernel, so no message from a page can press them either.  The
+    explorer keeps every edit, step and undo of its own session.
+    """
+    gone = [getattr(explorer, name) for name in _FILE_WIDGETS if hasattr(explorer, name)]
+    for row in explorer.app.children:
+        children = getattr(row, "children", None)
+        if children and any(child in gone for child in children):
+            kept = tuple(child for child in children if child not in gone)
+            row.children = kept
+            if not kept:
+                row.layout.display = "none"
+    for widget in gone:
+        widget.close()
+
+
+class ClassPage:
+    """One student's explorer page on the class server: a game's scenario, or a study handed out by link.
+
+    Made in the notebook's first cell, which a preheated kernel runs before any student arrives; the second
+    cell, :meth:`show`, reads the page's own link and opens the study it names.
+
+    Parameters
+    ----------
+    scenario
+        The scenario the page opens on (a name of ``scenarios/``).
+    root
+        The served folder study links are resolved in (default :func:`class_root`).
+    """
+
+    def __init__(self, scenario: str, root: str | Path | None = None) -> None:
+        from normandy_lab.views.explorer import explore
+
+        self.root = Path(root) if root is not None else class_root()
+        self.explorer = explore(scenario)
+        lock_for_class(self.explorer)
+        self.study: Path | None = None
+
+    def show(self, query: str | None = None) -> Any:
+        """Open the study the page's link names (``?study=...``), if any, and return the explorer to display.
+
+        A link that names no study of the served folder, or a study that cannot be read, leaves the page on
+        its scenario and says why in the banner.
+        """
+        from normandy_lab.engine.study import load_study
+        from normandy_lab.errors import NormandyLabError
+
+        query = request_query() if query is None else query
+        try:
+            self.study = study_from_query(query, self.root)
+            if self.study is not None:
+                # Loaded here, as a Study object: the explorer keeps no path it could write back to.
+                self.explorer.open(load_study(self.study))
+                self.explorer.message = (
+                    f"Opened the study {self.study.name} handed out by your teacher. Your changes stay in "
+                    "this page; reload the page to start again from the study."
+                )
+        except (NormandyLabError, OSError) as exc:
+            self.explorer.message = f"Could not open the link's study: {exc}"
+        self.explorer._refresh_text()  # the banner says what the link opened
+        return self.explorer
+
+
+# -- the Voilà template and the index page -------------------------------------------------------------------
+
+_INDEX_J2 = """{%- extends 'lab/index.html.j2' -%}
+{#- normandy_lab's class pages: Voilà's lab template with BokehJS from the installed bokeh package, served by
+    the class server, and no stylesheet or script from a CDN (written by normandy_lab.views.classroom). -#}
+{%- block html_head_js -%}
+{{ super() }}
+__BOKEH_SCRIPTS__
+{%- endblock html_head_js -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block notebook_css -%}
+{{ resources.include_js("static/voila-style.js") }}
+{{ spinner.css() }}
+<style>.jp-mod-noOutputs.jp-mod-noInput { display: none; }</style>
+{{ resources.include_css("static/index.css") }}
+{{ resources.include_css("static/theme-light.css") }}
+{%- endblock notebook_css -%}
+"""
+
+# Voilà's page.html (tree, error and 404 pages) links Font Awesome from a CDN outside any block: this one
+# has the same blocks and no link.
+_PAGE_HTML = """<!DOCTYPE HTML>
+<html>
+<head>
+  <meta charset="utf-8">
+  <title>{% block title %}normandy_lab{% endblock %}</title>
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  {% block stylesheets %}{% endblock %}
+  {% block meta %}{% endblock %}
+</head>
+<body data-base-url="{{ base_url }}voila/" data-voila="voila">
+  <div>{% block body %}{% endblock %}</div>
+  {% block scripts %}{% endblock %}
+</body>
+</html>
+"""
+
+_TREE_HTML = """{%- extends "page.html" -%}
+{% block title %}normandy_lab: the class pages{% endblock %}
+{% block stylesheets %}
+<style>
+  body { font-family: sans-serif; max-width: 56em; margin: 2em auto; padding: 0 1em; color: #222; }
+  h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+  li { margin: 0.45em 0; } a { color: #1a56a0; } small { color: #555; }
+</style>
+{% endblock %}
+{% block body %}
+__INDEX_BODY__
+{% endblock %}
+"""
+
+
+def _bokeh_bundles() -> list[Path]:
+    """Return the BokehJS files the class pages load: the core and widget bundles of the installed bokeh."""
+    from bokeh.util.paths import bokehjs_path
+
+    folder = Path(bokehjs_path()) / "js"
+    return [folder / "bokeh.min.js", folder / "bokeh-widgets.min.js"]
+
+
+def _study_entry(path: Path, root: Path) -> tuple[str, str, str] | None:
+    """``(title, page, link)`` of a study under ``lessons/``, or None when it is not a readable study."""
+    try:
+        payload = json.loads(path.read_text(encoding="utf-8"))
+        scenario = str(payload["scenario"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    system = Path(scenario).name.split("_", 1)[0]
+    if system not in GAME_PAGES:
+        return None
+    title = payload.get("title") if isinstance(payload.get("title"), str) else ""
+    relative = path.relative_to(root).as_posix()
+    page = f"explorer_{system}.ipynb"
+    return title or path.name, page, f"{page}?study={quote(relative)}"
+
+
+def index_body(root: str | Path | None = None) -> str:
+    """Return the index page's HTML: the tour, an explorer per game, and a link per study in ``lessons/``."""
+    from normandy_lab.views.launcher import scenario_list
+
+    root = Path(root) if root is not None else class_root()
+    labels = dict((name, label) for label, name in scenario_list())
+    render = "{{ base_url }}voila/render/"
+    lines = [
+        "<h1>normandy_lab: the Normandy campaign, 1944</h1>",
+        "<p>Open a page; each page is your own: what you change there, nobody else sees, and nothing is "
+        "saved on the server. Reload a page to start again.</p>",
+        "<h2>The tour</h2><ul>",
+    ]
+    if (root / "01_tour.ipynb").exists():
+        lines.append(
+            f'<li><a href="{render}01_tour.ipynb">The campaign, 6 June to 25 August 1944</a> '
+            "<small>the front day by day, the scenarios, the four games' maps</small></li>"
+        )
+    lines.append("</ul><h2>The explorer, one page per game</h2><ul>")
+    for system, scenario in GAME_PAGES.items():
+        page = root / f"explorer_{system}.ipynb"
+        if page.exists():
+            label = html.escape(labels.get(scenario, scenario).rsplit(" (", 1)[0])
+            lines.append(f'<li><a href="{render}{page.name}">{GAMES[system]}</a>: {label}</li>')
+    lines.append("</ul>")
+    studies = [_study_entry(p, root) for p in sorted((root / "lessons").glob("*.json"))]
+    studies = [s for s in studies if s is not None]
+    if studies:
+        lines.append("<h2>Situations handed out by the teacher</h2><ul>")
+        for title, _, link in studies:
+            lines.append(f'<li><a href="{render}{html.escape(link)}">{html.escape(title)}</a></li>')
+        lines.append("</ul>")
+    return "\n".join(lines)
+
+
+def write_template(target: str | Path, root: str | Path | None = None) -> Path:
+    """Write the class pages' Voilà template under ``target`` (a Jupyter data folder) and return its folder.
+
+    ``target/voila/templates/normandy_class/`` gets the page template, the index page (built from the
+    served folder ``root``) and, in ``static/``, copies of the installed bokeh's BokehJS bundles: written at
+    each start, so they always match the bokeh the kernels run.
+    """
+    import shutil
+
+    folder = Path(target) / "voila" / "templates" / TEMPLATE_NAME
+    static = folder / "static"
+    static.mkdir(parents=True, exist_ok=True)
+    scripts = []
+    for bundle in _bokeh_bundles():
+        shutil.copyfile(bundle, static / bundle.name)
+        scripts.append(f'{{{{ resources.include_js("static/{bundle.name}") }}}}')
+    (folder / "conf.json").write_text(json.dumps({"base_template": "lab"}), encoding="utf-8")
+    (folder / "index.html.j2").write_text(_INDEX_J2.replace("__BOKEH_SCRIPTS__", "\n".join(scripts)), "utf-8")
+    (folder / "page.html").write_text(_PAGE_HTML, encoding="utf-8")
+    (folder / "tree.html").write_text(_TREE_HTML.replace("__INDEX_BODY__", index_body(root)), "utf-8")
+    return folder
+
+
+# -- the server ----------------------------------------------------------------------------------------------
+
+#: What a class page may load: only its own server (scripts, styles, fonts, images, the kernel's websocket).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:; "
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; "
+    "connect-src 'self'; worker-src 'self' blob:; object-src 'none'; base-uri 'self'"
+)
+
+
+def voila_arguments(options: argparse.Namespace, root: Path) -> list[str]:
+    """Return the Voilà command line for these options (everything but the kernel pools, given as config)."""
+    settings = {"headers": {"Content-Security-Policy": CONTENT_SECURITY_POLICY}}
+    arguments = [
+        str(root),
+        "--no-browser",
+        f"--Voila.ip={options.host}",
+        f"--Voila.port={options.port}",
+        f"--Voila.tornado_settings={json.dumps(settings)}",
+        f"--VoilaConfiguration.template={TEMPLATE_NAME}",
+        "--VoilaConfiguration.classic_tree=True",
+        "--VoilaConfiguration.show_tracebacks=False",
+        # Idle kernels whose page is gone (a tab closed without saying so, a laptop shut) are culled; a
+        # closed tab says so and Voilà shuts its kernel at once, busy or not.
+        f"--MappingKernelManager.cull_idle_timeout={options.cull_idle}",
+        f"--MappingKernelManager.cull_interval={max(10, min(60, options.cull_idle // 4 or 10))}",
+        "--MappingKernelManager.cull_connected=False",
+        "--MappingKernelManager.cull_busy=False",
+    ]
+    if options.pool > 0:
+        arguments.append("--VoilaConfiguration.preheat_kernel=True")
+    if options.token:
+        arguments.append(f"--Voila.token={options.token}")
+    return arguments
+
+
+def kernel_pools(pool: int, root: Path) -> dict[str, dict[str, int]]:
+    """Preheated kernels per page: ``pool`` for each explorer and the tour, none for anything else."""
+    pages = ["01_tour.ipynb", *(f"explorer_{system}.ipynb" for system in GAME_PAGES)]
+    pools: dict[str, dict[str, int]] = {"default": {"pool_size": 0}}
+    for page in pages:
+        if (root / page).exists():
+            pools[page] = {"pool_size": pool}
+    return pools
+
+
+def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
+    """Read the class server's options."""
+    parser = argparse.ArgumentParser(
+        prog="python -m normandy_lab.views.classroom",
+        description="Serve the tour and the explorers as Voilà pages for a class (docs/class.md).",
+    )
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (default: every address)")
+    parser.add_argument("--port", type=int, default=8866, help="port (default 8866)")
+    parser.add_argument(
+        "--pool", type=int, default=1,
+        help="kernels kept started and run ahead for each page, so a student's page opens at once (0: none)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--cull-idle", type=int, default=900,
+        help="seconds after which an idle kernel with no page connected is shut down (default 900)",
+    )  # fmt: skip
+    parser.add_argument("--token", default="", help="a token students add to the address (default: none)")
+    parser.add_argument("--root", default=str(CLASS_DIR), help="the folder served (default: class/)")
+    parser.add_argument("--template-dir", default="", help="where the Voilà template goes (default: a cache)")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Write the template and run the class server (Voilà) in this process, until interrupted."""
+    from traitlets.config import Config
+
+    options = parse_arguments(argv)
+    root = Path(options.root).resolve()
+    data = Path(options.template_dir or Path.home() / ".cache" / "normandy_lab" / "class-server").resolve()
+    write_template(data, root)
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(data), os.environ.get("JUPYTER_PATH")]))
+    os.environ[CLASS_ENV] = "1"  # inherited by every kernel
+    os.environ[ROOT_ENV] = str(root)
+    config = Config()
+    config.VoilaKernelManager.kernel_pools_config = kernel_pools(options.pool, root)
+    config.VoilaConfiguration.default_pool_size = 0
+    from voila.app import Voila
+
+    print(f"normandy_lab class server: http://{options.host}:{options.port}/ serving {root}", flush=True)
+    Voila.launch_instance(argv=voila_arguments(options, root), config=config)
+
+
+if __name__ == "__main__":  # pragma: no cover - the command line
+    main(sys.argv[1:])
