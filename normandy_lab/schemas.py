@@ -43,9 +43,8 @@ from pydantic import (
     create_model,
 )
 
-from normandy_lab.engine.state import EXPECTED_WHY, UNIT_ID_PATTERN
-from normandy_lab.grids.coastfit import SIDE_BANDS
 from normandy_lab.paths import REPO_ROOT
+from normandy_lab.words import COAST_SIDES, EXPECTED_WHY, UNIT_ID_PATTERN
 
 SCHEMA_DIR = REPO_ROOT / "schemas"
 
@@ -421,7 +420,7 @@ class CoastHexSchema(_GridEntry):
     """A hex that a rule puts on the shore."""
 
     hex: HexId
-    side: Literal[tuple(SIDE_BANDS)]  # type: ignore[valid-type]
+    side: Literal[COAST_SIDES]  # type: ignore[valid-type]
 
 
 ControlPointsFile = TypeAdapter(dict[GridSystem, list[ControlPointSchema] | None])

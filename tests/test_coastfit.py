@@ -191,3 +191,11 @@ def test_a_bad_control_point_is_refused_through_the_same_reader(maps_copy):
             control_points("gts")
     finally:
         _load_control_points.cache_clear()
+
+
+def test_the_schema_names_every_kind_of_coastal_hex_the_fit_places():
+    """words.COAST_SIDES (the schema's words, a leaf the schemas import) are SIDE_BANDS' kinds, in order."""
+    from normandy_lab.grids.coastfit import SIDE_BANDS
+    from normandy_lab.words import COAST_SIDES
+
+    assert tuple(SIDE_BANDS) == COAST_SIDES

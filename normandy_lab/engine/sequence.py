@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from normandy_lab.engine.state import GameState
 from normandy_lab.errors import RefusedError
-from normandy_lab.rules import Phase
+
+if TYPE_CHECKING:  # Phase for the annotations only: the engine needs no rules module to step
+    from normandy_lab.rules import Phase
 
 
 def current_phase(state: GameState) -> Phase:

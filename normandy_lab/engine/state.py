@@ -11,7 +11,6 @@ what-if cost nothing.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -20,6 +19,7 @@ from typing import Any, overload
 import numpy as np
 
 from normandy_lab.errors import RefusedError, UnknownNameError
+from normandy_lab.words import EXPECTED_WHY, UNIT_ID_PATTERN  # noqa: F401 - both still importable from here
 
 SIDES = ("allied", "german")
 
@@ -173,10 +173,6 @@ class EditLog(Sequence[str]):
         return f"EditLog({list(self.as_tuple())!r})"
 
 
-# The characters a unit id may use: letters, digits and . _ : + -, starting with a letter or digit, at
-# most 64. Ids travel into tables, file names and web pages; a restricted set keeps markup and control
-# characters out wherever an id is shown.
-UNIT_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:+-]{0,63}")
 UNIT_ID_RULE = "letters, digits and . _ : + - only, starting with a letter or digit, at most 64 characters"
 
 
@@ -188,9 +184,6 @@ def check_unit_id(unit_id: object) -> str | None:
         return f"{unit_id!r} is not a valid unit id ({UNIT_ID_RULE})"
     return None
 
-
-# Why a scenario expects a unit out of General Supply (see ExpectedOut).
-EXPECTED_WHY = ("history", "rules", "setup", "map")
 
 
 @dataclass(frozen=True)

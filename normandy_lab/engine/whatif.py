@@ -176,7 +176,7 @@ def supply_changes(before: GameState, after: GameState) -> pd.DataFrame:
     words) and ``why_after`` (the same with each hex id followed by its place, as the explorer's panel
     says it).  Units present in only one state are left out (see the states' unit lists for those).
     """
-    from normandy_lab.geo.gazetteer import hex_place, with_places
+    from normandy_lab.terrain.places import hex_place, with_places
 
     old, new = supply_table(supply(before)), supply_table(supply(after))
     common = old.index.intersection(new.index)

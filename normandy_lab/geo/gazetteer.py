@@ -31,7 +31,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import yaml
 
 from normandy_lab import yamllines
@@ -115,16 +114,12 @@ def offset_km(origin: tuple[float, float], lon: Any, lat: Any) -> tuple[Any, Any
     fraction of a percent over the tens of kilometres between a hex and its nearest place.
     Works on scalars and numpy arrays alike.
     """
-    import math
-
     lon0, lat0 = origin
     return (lon - lon0) * 111.32 * math.cos(math.radians(lat0)), (lat - lat0) * 110.57
 
 
 def compass_point(east_km: float, north_km: float) -> str:
     """Return the compass point (E, NE, N, ...) of an offset."""
-    import math
-
     return COMPASS_POINTS[round(math.degrees(math.atan2(north_km, east_km)) / 45) % 8]
 
 
@@ -371,63 +366,14 @@ def clear_cache() -> None:
     _index.cache_clear()
 
 
-# Populated places and the landmarks a reader would know: what a hex is named after.
-_HEX_PLACE_KINDS = ("populated place", "village", "hamlet", "bridge", "hill", "landmark", "forest", "fort")
+# Moved to normandy_lab.terrain.places (they read the grids and the terrain, which stand above geo): the old
+# names still resolve, for one release, without geo importing either at load time.
+_MOVED_TO_TERRAIN = ("hex_place", "with_places")
 
 
-@lru_cache(maxsize=4)
-def _hex_places(system: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Coordinates and names of the places a hex can be described by (``system`` keys the cache)."""
-    frame = places()
-    frame = frame[frame["kind"].isin(_HEX_PLACE_KINDS)]
-    lon, lat = frame.geometry.x.to_numpy(), frame.geometry.y.to_numpy()
-    return lon, lat, frame["name"].astype(str).tolist()
+def __getattr__(name: str) -> Any:
+    if name in _MOVED_TO_TERRAIN:
+        import importlib
 
-
-_HEX_TOKEN = re.compile(r"\b[A-Z]?\d{2,4}(?:\.\d{3})?\b")
-
-
-def with_places(system: str, text: str) -> str:
-    """Return ``text`` with each hex id of the game's map followed by where it is (:func:`hex_place`).
-
-    ``"vacant hex C3434 in an EZOC"`` becomes ``"vacant hex C3434, 1 km N of Cristot in an EZOC"``; a word
-    that only looks like a hex id (not a hex of this map) stays as it is.
-    """
-    from normandy_lab.grids import grid
-    from normandy_lab.grids.numbering import HexIdError
-
-    g = grid(system)
-
-    def place(match: re.Match[str]) -> str:
-        token = match.group(0)
-        try:
-            return hex_place(system, g.canonical(token))
-        except HexIdError:
-            return token
-
-    return _HEX_TOKEN.sub(place, text)
-
-
-@lru_cache(maxsize=65536)
-def hex_place(system: str, hex_id: str) -> str:
-    """Return a hex id with where it is: ``"C3622 (Caen)"`` or ``"C4146, 1 km NW of Juaye-Mondaye"``.
-
-    A hex that holds a named place is named after it; any other hex by its
-    nearest place, with the distance and compass direction from that place.
-    """
-    from normandy_lab.grids import grid
-    from normandy_lab.terrain import terrain_map
-
-    tmap = terrain_map(system, progress=False)
-    own = str(tmap.hexes.at[hex_id, "place"]) if hex_id in tmap.hexes.index else ""
-    if own:
-        return f"{hex_id} ({own})"
-    lon, lat, names = _hex_places(system)
-    # Offsets of the places from the hex, turned round: the hex as seen from its nearest place.
-    east, north = offset_km(grid(system).center(hex_id), lon, lat)
-    nearest = int(np.argmin(east * east + north * north))
-    km = float(math.hypot(east[nearest], north[nearest]))
-    if km < 0.5:
-        return f"{hex_id} (at {names[nearest]})"
-    bearing = compass_point(-float(east[nearest]), -float(north[nearest]))
-    return f"{hex_id}, {km:.0f} km {bearing} of {names[nearest]}"
+        return getattr(importlib.import_module("normandy_lab.terrain.places"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

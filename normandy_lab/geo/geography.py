@@ -30,6 +30,7 @@ import yaml
 from normandy_lab import yamllines
 from normandy_lab.errors import FileRefusedError, UnknownNameError
 from normandy_lab.geo import gazetteer
+from normandy_lab.geo.crs import lonlat_to_metric, metric_to_lonlat
 from normandy_lab.paths import map_file
 
 AREA = (-2.0, 48.3, 0.6, 49.8)
@@ -95,8 +96,6 @@ def densify_lonlat(coords: np.ndarray, max_spacing_m: float = MAX_VERTEX_SPACING
     The spacing is measured in Lambert-93; new vertices lie on the straight
     segment between the original ones (in that projection).
     """
-    from normandy_lab.grids.georef import lonlat_to_metric, metric_to_lonlat
-
     x, y = lonlat_to_metric(coords[:, 0], coords[:, 1])
     out_x, out_y = [x[0]], [y[0]]
     for i in range(1, len(x)):

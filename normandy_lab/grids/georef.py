@@ -30,15 +30,15 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from pyproj import Transformer
 
 from normandy_lab import yamllines
 from normandy_lab.errors import FileRefusedError
+from normandy_lab.geo.crs import (  # noqa: F401 - the grids' CRS helpers, still importable from here
+    METRIC_CRS,
+    lonlat_to_metric,
+    metric_to_lonlat,
+)
 from normandy_lab.paths import map_file
-
-METRIC_CRS = "EPSG:2154"
-"""Lambert-93: the metric CRS in which grids are fitted and measured."""
-
 
 # Hex size of the lattice plane across the flats: unit circumradius.
 PLANE_HEX_WIDTH = math.sqrt(3.0)
@@ -139,23 +139,6 @@ def _load_control_points() -> dict[str, tuple[ControlPoint, ...]]:
 def control_points(system: str) -> tuple[ControlPoint, ...]:
     """Return the control points of ``system`` as listed in the data file."""
     return _load_control_points().get(system, ())
-
-
-@lru_cache(maxsize=4)
-def _transformer(src: str, dst: str) -> Transformer:
-    return Transformer.from_crs(src, dst, always_xy=True)
-
-
-def lonlat_to_metric(lon: npt.ArrayLike, lat: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """Project WGS84 longitudes and latitudes to Lambert-93 metres."""
-    x, y = _transformer("EPSG:4326", METRIC_CRS).transform(np.asarray(lon, float), np.asarray(lat, float))
-    return np.asarray(x), np.asarray(y)
-
-
-def metric_to_lonlat(x: npt.ArrayLike, y: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    """Unproject Lambert-93 metres to WGS84 longitudes and latitudes."""
-    lon, lat = _transformer(METRIC_CRS, "EPSG:4326").transform(np.asarray(x, float), np.asarray(y, float))
-    return np.asarray(lon), np.asarray(lat)
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,7 @@ _CODE_FILES = (
     "__init__.py",
     "errors.py",
     "geo/__init__.py",
+    "geo/crs.py",
     "geo/gazetteer.py",
     "geo/geography.py",
     "grids/__init__.py",

@@ -37,8 +37,8 @@ PHASE_KINDS = {
 
 
 def place_of(system: str, hex_id: str) -> str:
-    """Return a hex id with where it is (:func:`normandy_lab.geo.gazetteer.hex_place`)."""
-    from normandy_lab.geo.gazetteer import hex_place
+    """Return a hex id with where it is (:func:`normandy_lab.terrain.places.hex_place`)."""
+    from normandy_lab.terrain.places import hex_place
 
     return hex_place(system, hex_id)
 
@@ -138,7 +138,7 @@ def reason_words(system: str, reason: str) -> str:
     ``"out of range by 0.5 (inf hexes, 6.5 MP)"`` becomes ``"0.5 too far (no line counted in hexes,
     6.5 MP)"``.  The result is plain text (escape it for HTML).
     """
-    from normandy_lab.geo.gazetteer import with_places
+    from normandy_lab.terrain.places import with_places
 
     text = with_places(system, reason)
     text = text.replace("inf hexes", "no line counted in hexes").replace("inf MP", "no line counted in MP")

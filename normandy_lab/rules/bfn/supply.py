@@ -101,7 +101,7 @@ def _as_lengths(hexes: int, sixths: int) -> tuple[float, float]:
 
 def _hex_place(system: str, hex_id: str) -> str:
     """Return the place a hex is in or near (the gazetteer is loaded only when a report's words are read)."""
-    from normandy_lab.geo.gazetteer import hex_place
+    from normandy_lab.terrain.places import hex_place
 
     return hex_place(system, hex_id)
 
