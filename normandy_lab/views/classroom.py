@@ -198,12 +198,19 @@ _INDEX_J2 = """{%- extends 'lab/index.html.j2' -%}
 {%- block html_head_js -%}
 {{ super() }}
 __BOKEH_SCRIPTS__
+<script>
+  // Leaving the page, Voila shuts its kernel down with a POST that must carry the _xsrf cookie, which the
+  // page itself does not set: a page opened straight from a link gets it from the index page (no kernel).
+  if (!/(^|; )_xsrf=/.test(document.cookie)) {
+    fetch("{{ resources.base_url }}", {credentials: "same-origin"});
+  }
+</script>
 {%- endblock html_head_js -%}
 {%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
 {%- block notebook_css -%}
 {{ resources.include_js("static/voila-style.js") }}
 {{ spinner.css() }}
-<style>.jp-mod-noOutputs.jp-mod-noInput { display: none; }</style>
+<style>.jp-mod-noOutputs.jp-mod-noInput { display: none; } a.anchor-link { display: none; }</style>
 {{ resources.include_css("static/index.css") }}
 {{ resources.include_css("static/theme-light.css") }}
 {%- endblock notebook_css -%}
