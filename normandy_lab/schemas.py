@@ -699,16 +699,10 @@ def _advice(err: dict[str, Any], doc: str) -> str:
 
 
 def _kinds() -> dict[str, type[BaseModel] | TypeAdapter]:
-    """Every file kind with its schema: a scenario of each game (``scenario``: The Battle for Normandy's)."""
-    from normandy_lab.rules import get
+    """Return every file kind with its schema: each game's scenarios, then :data:`SCHEMAS`."""
+    from normandy_lab.rules import available, get, scenario_kind
 
-    return {
-        "scenario": get("bfn").scenario_schema(),
-        "scenario_cobra": get("cobra").scenario_schema(),
-        "scenario_kg": get("kg").scenario_schema(),
-        "scenario_gts": get("gts").scenario_schema(),
-        **SCHEMAS,
-    }
+    return {**{scenario_kind(key): get(key).scenario_schema() for key in available()}, **SCHEMAS}
 
 
 def json_schema(name: str) -> dict[str, Any]:

@@ -91,7 +91,7 @@ def test_terrain_hexes_are_one_ngon_glyph_coloured_by_class():
     from bokeh.models import LinearColorMapper, Ngon
 
     from normandy_lab.views import basemap
-    from normandy_lab.views.basemap import TERRAIN_COLOURS
+    from normandy_lab.views.basemap import terrain_colours
 
     fig = basemap("bfn")
     renderer = next(r for r in fig.renderers if r.name == "layer:terrain")
@@ -117,4 +117,19 @@ def test_terrain_hexes_are_one_ngon_glyph_coloured_by_class():
         row = hexes.loc[ids[k]]
         label = row["settlement"] if row["settlement"] and row["terrain"] != "Sea" else row["terrain"]
         palette_index = int((code[k] - mapper.low) / (mapper.high - mapper.low) * len(mapper.palette))
-        assert mapper.palette[palette_index] == TERRAIN_COLOURS[label]
+        assert mapper.palette[palette_index] == terrain_colours("bfn")[label]
+
+
+def test_a_games_vocabulary_colours_its_own_words_over_the_shared_palette(monkeypatch):
+    """TerrainVocabulary.colours: a game's own word gets its colour, and its colour of a shared word wins."""
+    from dataclasses import replace
+
+    from normandy_lab.terrain import vocab
+    from normandy_lab.views.basemap import TERRAIN_COLOURS, terrain_colours
+
+    assert terrain_colours("kg") == TERRAIN_COLOURS  # no game gives colours of its own today
+    own = replace(vocab.VOCABULARIES["kg"], colours=(("Polder", "#123456"), ("Clear", "#abcdef")))
+    monkeypatch.setitem(vocab.VOCABULARIES, "kg", own)
+    colours = terrain_colours("kg")
+    assert colours["Polder"] == "#123456" and colours["Clear"] == "#abcdef"
+    assert colours["Bocage"] == TERRAIN_COLOURS["Bocage"]

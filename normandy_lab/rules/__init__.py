@@ -61,6 +61,14 @@ def ruleset(system: str | RuleSet) -> RuleSet:
     return get(system)
 
 
+def scenario_kind(key: str) -> str:
+    """Return the file kind of a game's scenarios: ``"scenario"`` (the first game's) or ``"scenario_<key>"``.
+
+    The JSON Schemas in ``schemas/`` are named after it (``schemas/scenario_kg.schema.json``).
+    """
+    return "scenario" if key == "bfn" else f"scenario_{key}"
+
+
 def _bfn() -> RuleSet:
     from normandy_lab.rules.bfn import BFN_RULES
 
@@ -113,4 +121,5 @@ __all__ = [
     "get",
     "register",
     "ruleset",
+    "scenario_kind",
 ]

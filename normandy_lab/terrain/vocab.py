@@ -140,6 +140,11 @@ class TerrainVocabulary:
         the beaches, and Mulberry B): land whatever share of them the derivation finds under water; one
         mostly under water, or with a beach, is Beach (the strand the units stand on), another keeps its
         country type.
+    colours
+        The map colour of the game's own words, as ``(word, "#rrggbb")`` pairs: a word given here is
+        drawn in its colour, any other in the shared palette's
+        (:data:`normandy_lab.views.basemap.TERRAIN_COLOURS`), and a word in neither in grey.  A game
+        with words of its own gives their colours here, with no edit of the views.
     """
 
     system: str
@@ -165,6 +170,8 @@ class TerrainVocabulary:
     # What the rule text states of a hex or a road's course, against the derivation, with its provenance.
     text_hexes: tuple[TextHex, ...] = ()
     text_roads: tuple[TextRoad, ...] = ()
+    # The map colours of the game's own words (see ``colours`` above): (word, "#rrggbb") pairs.
+    colours: tuple[tuple[str, str], ...] = ()
 
     def classify_hexes(self, facts: dict[str, Any], config: Any) -> dict[str, np.ndarray]:
         """Return each hex's ``terrain``, ``settlement``, ``from_text`` (``beach`` if the text sets it)."""

@@ -16,10 +16,12 @@ import numpy as np
 
 from normandy_lab.geo import geography
 from normandy_lab.grids.numbering import SCHEMES
+from normandy_lab.terrain.vocab import VOCABULARIES
 from normandy_lab.views.hexcells import TERRAIN_SOURCE, ngon_specs, packed_ids, terrain_columns
 from normandy_lab.views.mapview import land_source_data, map_frame, to_mercator
 
-# Colours of the hex terrain, by rule-system label.
+# The shared palette of the hex terrain, by rule-system label: a game's vocabulary may give its own words
+# their colours (TerrainVocabulary.colours), which win over these (terrain_colours).
 TERRAIN_COLOURS = {
     "Sea": "#9ec9e8",
     "All Sea": "#9ec9e8",
@@ -44,6 +46,23 @@ _RIVER_WIDTH = {"major_river": 3.0, "river": 2.0, "stream": 1.2, "canal": 2.0}
 # cyan for lines of supply, so that neither is mistaken for a map feature.
 _ROAD_STYLE = {"highway": ("#c0392b", 2.6), "primary": ("#a0522d", 1.8), "secondary": ("#8d6e63", 1.0)}
 _LANDCOVER_STYLE = {"forest": ("#2e7d32", 0.55), "bocage": ("#9ccc65", 0.25), "open": ("#fff3b0", 0.35)}
+
+
+def terrain_colours(system: str) -> dict[str, str]:
+    """Return the map colour of each terrain word of a game: its vocabulary's own, over the shared palette.
+
+    Parameters
+    ----------
+    system
+        The map's key (``nl.grid(system)``).
+
+    Returns
+    -------
+    dict
+        Word -> ``"#rrggbb"``: :data:`TERRAIN_COLOURS`, updated with the game's
+        :attr:`~normandy_lab.terrain.vocab.TerrainVocabulary.colours`.
+    """
+    return {**TERRAIN_COLOURS, **dict(VOCABULARIES[system].colours)}
 
 
 #: Display simplification of the geography (degrees, about 8 m): under a pixel at any zoom the
@@ -116,7 +135,7 @@ def hex_source_data(system: str) -> dict[str, Any]:
     for how the browser draws them; what lies on a hex's
     sides is looked up when the hex is clicked, not sent for every hex.
     """
-    columns, _, _ = terrain_columns(system, TERRAIN_COLOURS)
+    columns, _, _ = terrain_columns(system, terrain_colours(system))
     return columns
 
 
@@ -124,7 +143,7 @@ def _terrain_hexes(fig: Any, system: str, alpha: float) -> None:
     """Draw a grid's terrain hexes: one ngon glyph, colour from a palette by terrain class."""
     from bokeh.models import ColumnDataSource, CustomJSHover, HoverTool, LinearColorMapper
 
-    columns, classes, palette = terrain_columns(system, TERRAIN_COLOURS)
+    columns, classes, palette = terrain_columns(system, terrain_colours(system))
     source = ColumnDataSource(columns, name=TERRAIN_SOURCE)
     # Codes 0..K-1 map to palette entries exactly with the bounds half a step outside.
     mapper = LinearColorMapper(palette=palette, low=-0.5, high=len(palette) - 0.5)
