@@ -112,6 +112,12 @@ def test_preheated_kernels_go_to_the_pages_only(tmp_path):
         "01_tour.ipynb": {"pool_size": 2},
         "explorer_bfn.ipynb": {"pool_size": 2},
     }
+    assert classroom.kernel_pools(0, tmp_path, {"explorer_bfn.ipynb": 30})["explorer_bfn.ipynb"] == {"pool_size": 30}
+    options = classroom.parse_arguments(["--pool", "0", "--page-pool", "explorer_bfn.ipynb=30"])
+    assert options.page_pool == [("explorer_bfn.ipynb", 30)]
+    assert "--VoilaConfiguration.preheat_kernel=True" in classroom.voila_arguments(options, tmp_path)
+    with pytest.raises(SystemExit):
+        classroom.parse_arguments(["--page-pool", "explorer_bfn=x"])
 
 
 def test_the_server_listens_where_asked_with_culling_and_a_policy_of_its_own_origin_only():

@@ -360,21 +360,33 @@ def voila_arguments(options: argparse.Namespace, root: Path) -> list[str]:
         "--MappingKernelManager.cull_connected=False",
         "--MappingKernelManager.cull_busy=False",
     ]
-    if options.pool > 0:
+    if options.pool > 0 or any(size > 0 for _, size in options.page_pool):
         arguments.append("--VoilaConfiguration.preheat_kernel=True")
     if options.token:
         arguments.append(f"--Voila.token={options.token}")
     return arguments
 
 
-def kernel_pools(pool: int, root: Path) -> dict[str, dict[str, int]]:
-    """Preheated kernels per page: ``pool`` for each explorer and the tour, none for anything else."""
-    pages = ["01_tour.ipynb", *(f"explorer_{system}.ipynb" for system in GAME_PAGES)]
+def kernel_pools(pool: int, root: Path, pages: dict[str, int] | None = None) -> dict[str, dict[str, int]]:
+    """Return the preheated kernels per page: ``pool`` for each explorer and the tour, none for the rest.
+
+    ``pages`` gives some pages their own number, e.g. ``{"explorer_bfn.ipynb": 30}`` for the page a whole
+    class opens first.
+    """
+    names = ["01_tour.ipynb", *(f"explorer_{system}.ipynb" for system in GAME_PAGES), *(pages or {})]
     pools: dict[str, dict[str, int]] = {"default": {"pool_size": 0}}
-    for page in pages:
+    for page in names:
         if (root / page).exists():
-            pools[page] = {"pool_size": pool}
+            pools[page] = {"pool_size": (pages or {}).get(page, pool)}
     return pools
+
+
+def _page_pool(text: str) -> tuple[str, int]:
+    """Read ``--page-pool explorer_bfn.ipynb=30``."""
+    page, _, size = text.rpartition("=")
+    if not page.endswith(".ipynb") or not size.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: give a page and a number, e.g. explorer_bfn.ipynb=30")
+    return page, int(size)
 
 
 def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
@@ -390,8 +402,16 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         help="kernels kept started and run ahead for each page, so a student's page opens at once (0: none)",
     )  # fmt: skip
     parser.add_argument(
+        "--page-pool", type=_page_pool, action="append", default=[], metavar="PAGE=N",
+        help="kernels started ahead for one page (repeatable), e.g. explorer_bfn.ipynb=30 for a lesson",
+    )  # fmt: skip
+    parser.add_argument(
         "--cull-idle", type=int, default=900,
         help="seconds after which an idle kernel with no page connected is shut down (default 900)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--refill-after", type=float, default=120,
+        help="seconds before a taken preheated kernel is replaced (default 120: not while a class arrives)",
     )  # fmt: skip
     parser.add_argument("--token", default="", help="a token students add to the address (default: none)")
     parser.add_argument("--root", default=str(CLASS_DIR), help="the folder served (default: class/)")
@@ -411,8 +431,10 @@ def main(argv: list[str] | None = None) -> None:
     os.environ[CLASS_ENV] = "1"  # inherited by every kernel
     os.environ[ROOT_ENV] = str(root)
     config = Config()
-    config.VoilaKernelManager.kernel_pools_config = kernel_pools(options.pool, root)
+    config.VoilaKernelManager.kernel_pools_config = kernel_pools(options.pool, root, dict(options.page_pool))
     config.VoilaConfiguration.default_pool_size = 0
+    # A pool refilled at once would start a kernel for every student as they arrive, on the CPU they need.
+    config.VoilaKernelManager.fill_delay = options.refill_after
     from voila.app import Voila
 
     print(f"normandy_lab class server: http://{options.host}:{options.port}/ serving {root}", flush=True)
