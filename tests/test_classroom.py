@@ -126,6 +126,7 @@ def test_the_server_listens_where_asked_with_culling_and_a_policy_of_its_own_ori
     assert "--Voila.ip=0.0.0.0" in arguments and "--Voila.port=9001" in arguments
     assert "--VoilaConfiguration.preheat_kernel=True" in arguments
     assert "--MappingKernelManager.cull_idle_timeout=300" in arguments
+    assert "--KernelManager.transport=ipc" in arguments  # no TCP port race between kernels started together
     settings = json.loads(next(a for a in arguments if a.startswith("--Voila.tornado_settings=")).split("=", 1)[1])
     assert "default-src 'self'" in settings["headers"]["Content-Security-Policy"]
     no_pool = classroom.voila_arguments(classroom.parse_arguments(["--pool", "0"]), REPO / "class")

@@ -359,6 +359,9 @@ def voila_arguments(options: argparse.Namespace, root: Path) -> list[str]:
         f"--MappingKernelManager.cull_interval={max(10, min(60, options.cull_idle // 4 or 10))}",
         "--MappingKernelManager.cull_connected=False",
         "--MappingKernelManager.cull_busy=False",
+        # Kernels talk to the server over Unix sockets, not TCP ports: a pool of kernels started together
+        # raced for ports ("Address already in use") and a kernel died before any student had it.
+        "--KernelManager.transport=ipc",
     ]
     if options.pool > 0 or any(size > 0 for _, size in options.page_pool):
         arguments.append("--VoilaConfiguration.preheat_kernel=True")
