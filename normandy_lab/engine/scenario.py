@@ -36,7 +36,6 @@ from normandy_lab.errors import FileRefusedError
 from normandy_lab.grids import grid
 from normandy_lab.grids.numbering import HexIdError
 from normandy_lab.paths import REPO_ROOT
-from normandy_lab.rules import ruleset
 from normandy_lab.yamllines import LineDict, load_yaml_with_lines, read_user_text
 
 FORMAT = "normandy_lab.scenario/1"
@@ -129,7 +128,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     # The file's typed schema (normandy_lab.schemas, exported to schemas/) checks every field's type, the
     # values of every category, the fields required and those unknown; what follows is what a type cannot
     # say: dates that do not exist or fall outside the campaign, hexes on the map, references between fields.
-    from normandy_lab.rules import available
+    from normandy_lab.rules import available, ruleset
     from normandy_lab.schemas import validate
 
     system = data.get("system")

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from normandy_lab.engine.phase import Phase
 from normandy_lab.engine.state import GameState
 from normandy_lab.errors import RefusedError
-
-if TYPE_CHECKING:  # Phase for the annotations only: the engine needs no rules module to step
-    from normandy_lab.rules import Phase
 
 
 def current_phase(state: GameState) -> Phase:

@@ -21,41 +21,14 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from normandy_lab.engine.phase import Phase
+
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
     from normandy_lab.engine.state import GameState
 
 #: The counters' colours when a rule system gives none for a side: blue and red, as on most maps.
 SIDE_COLOURS = {"allied": "#1f4e9e", "german": "#b22222"}
-
-
-@dataclass(frozen=True)
-class Phase:
-    """One step of the sequence of play.
-
-    Attributes
-    ----------
-    name
-        As the rulebook names it ("Allied Movement").
-    turn
-        The turn it belongs to ("Night", "AM", "PM", "End of Day", or a
-        special 6 June turn).
-    side
-        The phasing side ("allied", "german") or None for a shared phase.
-    kind
-        What the engine does in it: ``weather``, ``air``, ``movement``,
-        ``mech_movement``, ``combat``, ``engineering``, ``reinforcement``,
-        ``naval``, ``bookkeeping``, ``armed_recon``, ``end_of_turn``,
-        ``end_of_day``.
-    rules
-        Rule numbers.
-    """
-
-    name: str
-    turn: str
-    side: str | None
-    kind: str
-    rules: str = ""
 
 
 @dataclass(frozen=True)
