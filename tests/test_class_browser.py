@@ -91,7 +91,7 @@ def class_server(tmp_path_factory):
     log = root.parent / "class-server.log"
     command = [
         sys.executable, "-m", "normandy_lab.views.classroom", "--host", "127.0.0.1", "--port", str(port),
-        "--pool", "1", "--root", str(root), "--template-dir", str(root.parent / "template"),
+        "--pool", "1", "--refill-after", "1", "--root", str(root), "--template-dir", str(root.parent / "template"),
     ]  # fmt: skip
     with log.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)

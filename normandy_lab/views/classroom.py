@@ -413,8 +413,8 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         help="seconds after which an idle kernel with no page connected is shut down (default 900)",
     )  # fmt: skip
     parser.add_argument(
-        "--refill-after", type=float, default=120,
-        help="seconds before a taken preheated kernel is replaced (default 120: not while a class arrives)",
+        "--refill-after", type=float, default=3600,
+        help="seconds before a taken preheated kernel is replaced (default 3600: not during the lesson)",
     )  # fmt: skip
     parser.add_argument("--token", default="", help="a token students add to the address (default: none)")
     parser.add_argument("--root", default=str(CLASS_DIR), help="the folder served (default: class/)")
@@ -436,7 +436,8 @@ def main(argv: list[str] | None = None) -> None:
     config = Config()
     config.VoilaKernelManager.kernel_pools_config = kernel_pools(options.pool, root, dict(options.page_pool))
     config.VoilaConfiguration.default_pool_size = 0
-    # A pool refilled at once would start a kernel for every student as they arrive, on the CPU they need.
+    # A pool refilled soon after it was taken starts a kernel for every student who arrived, on the CPU the
+    # lesson needs: 20 refills at once slowed the actions of 20 benchmark students to seconds (docs/class.md).
     config.VoilaKernelManager.fill_delay = options.refill_after
     from voila.app import Voila
 
