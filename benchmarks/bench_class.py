@@ -1,0 +1,413 @@
+"""Benchmark: a class of students on the class server (``bash run.sh class``), on this machine.
+
+Run::
+
+    .venv/bin/python benchmarks/bench_class.py [--students 20] [--real 3] [--minutes 5] [--ahead N]
+
+Starts the class server (``python -m normandy_lab.views.classroom``) on a free loopback port, serving
+``class/`` with ``--ahead`` kernels (default: one per student) run ahead for the BfN explorer page, waits
+until they have run the page's notebook (their CPU quiet), and first opens each page (the tour, each game's
+explorer) once in Chromium to read the resident memory of its kernel (RSS, and the private memory that is
+that student's alone: ``Private_Dirty`` of ``/proc/<pid>/smaps_rollup``; the rest is shared library code).
+
+Then ``--students`` students arrive, one every 2 s, on the BfN explorer page:
+
+* ``--real`` of them are Debian's headless Chromium pages (one browser, a context each). A page opens when its
+  map is painted; each action is timed from the input event to the updated picture: the explorer's label or
+  hidden refresh counter changed, then two animation frames;
+* the others are simulated: the page is fetched over HTTP (Voilà runs the notebook for that request, as for a
+  browser) and the student's kernel is then driven over its websocket with the messages a page sends: the
+  widgets' states asked for on the ``jupyter.widget.control`` comm, then a button's ``click`` or a dropdown's
+  new ``index`` as ``comm_msg``; an action ends when the kernel's refresh counter widget changes.
+
+Every student makes one action every 10 s in turn (Step, weather Storm, Step, weather back to Overcast) for
+``--minutes``. At the end one real page is closed in the middle of an action, and the server must still
+answer. Open times, action times (median and 95th percentile), errors, and the kernels' memory are printed
+as a table and written to ``benchmarks/results/class.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime as dt
+import json
+import os
+import platform
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+REPO = Path(__file__).resolve().parents[1]
+RESULTS = REPO / "benchmarks" / "results" / "class.json"
+PAGE = "voila/render/explorer_bfn.ipynb"
+PAGES = ["01_tour.ipynb", *(f"explorer_{s}.ipynb" for s in ("bfn", "cobra", "kg", "gts"))]
+# Each changes what the page shows, wherever the student is (Back on the first phase would not).
+ACTIONS = ["step", "storm", "step", "overcast"]
+JS_PAINTED = """() => {
+    if (window.Bokeh === undefined) return false;
+    const view = Object.values(Bokeh.index).find(v => v.model.type === "Figure");
+    return !!view && Bokeh.documents.every(d => d.is_idle !== false);
+}"""
+JS_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+JS_KERNEL_ID = "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+JS_STATE = """() => [(document.querySelector('.nl-label') || {}).innerText || '',
+    (document.querySelector('.nl-refresh-count') || {}).innerText || '']"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def memory_of(pid: int) -> dict[str, float]:
+    """RSS and private (dirty) memory of a process, in MB."""
+    fields = {}
+    with open(f"/proc/{pid}/smaps_rollup") as handle:
+        for line in handle:
+            key, _, value = line.partition(":")
+            if value.strip().endswith("kB"):
+                fields[key] = int(value.split()[0]) / 1024
+    return {"rss_mb": round(fields["Rss"], 1), "private_mb": round(fields["Private_Dirty"], 1)}
+
+
+def kernel_pids(server: psutil.Process) -> dict[str, int]:
+    found = {}
+    for child in server.children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            for argument in child.cmdline():
+                if "kernel-" in argument and argument.endswith(".json"):
+                    found[Path(argument).stem.removeprefix("kernel-")] = child.pid
+    return found
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+# -- a simulated student: HTTP for the page, the kernel's websocket for the actions -----------------------
+
+
+class SimulatedStudent:
+    def __init__(self, base: str, number: int, record: dict) -> None:
+        self.base, self.number, self.record = base, number, record
+        self.session = uuid.uuid4().hex
+
+    def message(self, msg_type: str, content: dict, metadata: dict | None = None) -> dict:
+        return {
+            "header": {"msg_id": uuid.uuid4().hex, "username": "student", "session": self.session,
+                       "msg_type": msg_type, "version": "5.3", "date": dt.datetime.now(dt.UTC).isoformat()},
+            "parent_header": {}, "metadata": metadata or {}, "content": content, "channel": "shell",
+            "buffers": [],
+        }  # fmt: skip
+
+    async def run(self, until: float) -> None:
+        import websockets
+
+        start = time.monotonic()
+        html = await asyncio.to_thread(self._get_page)
+        self.record["open_s"].append(time.monotonic() - start)
+        config = re.search(r'id="jupyter-config-data"[^>]*>(.*?)</script>', html, re.S).group(1)
+        kernel = json.loads(config)["kernelId"]
+        url = self.base.replace("http", "ws") + f"api/kernels/{kernel}/channels?session_id={self.session}"
+        # No client pings (a browser sends none either): a server busy with 20 kernels answers them late.
+        async with websockets.connect(url, max_size=None, open_timeout=60, ping_interval=None) as socket_:
+            self.socket = socket_
+            states = await self._widget_states()
+            models = self._find(states)
+            action = 0
+            while time.monotonic() < until:
+                await asyncio.sleep(10 - (time.monotonic() - start) % 10)
+                if time.monotonic() >= until:
+                    break
+                name = ACTIONS[action % len(ACTIONS)]
+                action += 1
+                try:
+                    took = await self._act(models, name)
+                    self.record["sim_action_s"].append(took)
+                except Exception as exc:  # an action that does not come back is an error of the run
+                    self.record["errors"].append(f"simulated {self.number} {name}: {exc!r}")
+
+    def _get_page(self) -> str:
+        with urllib.request.urlopen(self.base + PAGE, timeout=600) as reply:
+            return reply.read().decode()
+
+    async def _send(self, msg_type: str, content: dict, metadata: dict | None = None) -> str:
+        message = self.message(msg_type, content, metadata)
+        await self.socket.send(json.dumps(message))
+        return message["header"]["msg_id"]
+
+    async def _widget_states(self) -> dict:
+        comm = uuid.uuid4().hex
+        opening = {"comm_id": comm, "target_name": "jupyter.widget.control", "data": {}}
+        await self._send("comm_open", opening, {"version": "1.0.0"})  # the widget control protocol's
+        await self._send("comm_msg", {"comm_id": comm, "data": {"method": "request_states"}})
+        while True:
+            reply = json.loads(await asyncio.wait_for(self.socket.recv(), 120))
+            data = reply.get("content", {}).get("data", {})
+            if reply.get("msg_type") == "comm_msg" and data.get("method") == "update_states":
+                return data["states"]
+
+    @staticmethod
+    def _find(states: dict) -> dict:
+        found = {}
+        for model_id, model in states.items():
+            state = model["state"]
+            if state.get("_model_name") == "ButtonModel" and state.get("description") in ("Step ▶", "◀ Back"):
+                found[state["description"]] = model_id
+            if state.get("_model_name") == "DropdownModel" and state.get("description") == "Weather:":
+                found["weather"] = model_id
+                found["weather_options"] = list(state.get("_options_labels", []))
+            classes = state.get("_dom_classes", [])
+            if state.get("_model_name") == "HTMLModel" and "nl-refresh-count" in classes:
+                found["counter"] = model_id
+        return found
+
+    async def _act(self, models: dict, name: str) -> float:
+        if name in ("step", "back"):
+            target = models["Step ▶" if name == "step" else "◀ Back"]
+            data = {"method": "custom", "content": {"event": "click"}}
+        else:
+            target = models["weather"]
+            index = models["weather_options"].index("Storm" if name == "storm" else "Overcast")
+            data = {"method": "update", "state": {"index": index}, "buffer_paths": []}
+        start = time.monotonic()
+        sent = await self._send("comm_msg", {"comm_id": target, "data": data})
+        counted = False
+        while True:  # the kernel has sent the refresh counter's change and is idle again, for this message
+            reply = json.loads(await asyncio.wait_for(self.socket.recv(), 300))
+            if reply.get("parent_header", {}).get("msg_id") != sent:
+                continue  # left over from an earlier action
+            content = reply.get("content", {})
+            if reply.get("msg_type") == "comm_msg" and content.get("comm_id") == models["counter"]:
+                counted = counted or "value" in content.get("data", {}).get("state", {})
+            if reply.get("msg_type") == "status" and content.get("execution_state") == "idle":
+                if not counted:
+                    raise RuntimeError(f"{name}: the kernel answered without updating the page")
+                return time.monotonic() - start
+
+
+# -- real students: Chromium pages ------------------------------------------------------------------------
+
+
+def real_students(base: str, count: int, until: float, record: dict, stagger: float, done: Any) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from normandy_lab.views.export import CHROMIUM_ARGS, chromium_path
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        pages = []
+        for number in range(count):
+            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+            page.on("request", lambda r: None if "127.0.0.1" in r.url or r.url.startswith(("data:", "blob:"))
+                    else record["outside"].append(r.url))  # fmt: skip
+            start = time.monotonic()
+            try:
+                page.goto(base + PAGE, timeout=600_000)
+                page.wait_for_function(JS_PAINTED, timeout=600_000)
+                page.evaluate(JS_FRAMES)
+                record["open_s"].append(time.monotonic() - start)
+                record["real_open_s"].append(time.monotonic() - start)
+                pages.append(page)
+            except Exception as exc:
+                record["errors"].append(f"real {number} open: {exc!r}")
+            time.sleep(stagger)  # students arrive one after the other (a pacing, not a wait for a result)
+        action = 0
+        while time.monotonic() < until and pages:
+            for page in pages:
+                if time.monotonic() >= until:
+                    break
+                name = ACTIONS[action % len(ACTIONS)]
+                try:
+                    record["real_action_s"].append(act_in_page(page, name))
+                except Exception as exc:
+                    record["errors"].append(f"real {name}: {exc!r}")
+            action += 1
+            time.sleep(max(0.0, 10 - len(pages) * 1.0))  # pacing: one action a student every ~10 s
+        # A tab closed in the middle of an action: the server must go on.
+        if pages:
+            page = pages[-1]
+            page.locator(".nl-step").first.click()
+            page.close(run_before_unload=True)
+        browser.close()
+    done.set()
+
+
+def act_in_page(page, name: str) -> float:
+    before = page.evaluate(JS_STATE)
+    start = time.monotonic()
+    if name == "step":
+        page.locator("button.nl-step").first.click()
+    elif name == "back":
+        page.locator("button.nl-back").first.click()
+    else:
+        page.locator(".nl-weather select").select_option("Storm" if name == "storm" else "Overcast")
+    page.wait_for_function(f"(before) => {{ const now = ({JS_STATE})(); return now[1] !== before[1]; }}",
+                           arg=before, timeout=120_000)  # fmt: skip
+    page.evaluate(JS_FRAMES)
+    return time.monotonic() - start
+
+
+# -- the run -----------------------------------------------------------------------------------------------
+
+
+def page_memory(base: str, server: psutil.Process) -> dict[str, dict]:
+    from playwright.sync_api import sync_playwright
+
+    from normandy_lab.views.export import CHROMIUM_ARGS, chromium_path
+
+    memory = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        for name in PAGES:
+            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+            start = time.monotonic()
+            page.goto(base + "voila/render/" + name, timeout=600_000)
+            page.wait_for_function(JS_PAINTED, timeout=600_000)
+            opened = time.monotonic() - start
+            kernel = page.evaluate(JS_KERNEL_ID)
+            memory[name] = {"open_s": round(opened, 2), **memory_of(kernel_pids(server)[kernel])}
+            page.close(run_before_unload=True)
+        browser.close()
+    return memory
+
+
+def wait_for_quiet_kernels(server: psutil.Process, count: int, timeout_s: float = 1800) -> float:
+    """Wait until ``count`` kernels run and have finished running their notebooks ahead (all near idle)."""
+    start = time.monotonic()
+    quiet = 0
+    while quiet < 3:
+        if time.monotonic() - start > timeout_s:
+            raise SystemExit(f"the {count} preheated kernels were not ready in {timeout_s:.0f} s")
+        kernels = [psutil.Process(pid) for pid in kernel_pids(server).values() if psutil.pid_exists(pid)]
+        for kernel in kernels:
+            with contextlib.suppress(psutil.Error):
+                kernel.cpu_percent(None)
+        time.sleep(1.0)  # the interval cpu_percent measures over
+        busy = 0.0
+        for kernel in kernels:
+            with contextlib.suppress(psutil.Error):
+                busy += kernel.cpu_percent(None)
+        quiet = quiet + 1 if len(kernels) >= count and busy < 15 else 0
+    return time.monotonic() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=20)
+    parser.add_argument("--real", type=int, default=3)
+    parser.add_argument("--minutes", type=float, default=5)
+    parser.add_argument("--pool", type=int, default=0, help="kernels started ahead for every page")
+    parser.add_argument("--ahead", type=int, default=None,
+                        help="kernels started ahead for the BfN page (default: one per student)")
+    options = parser.parse_args()
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}/"
+    log = Path(tempfile.mkdtemp()) / "class-server.log"
+    command = [sys.executable, "-m", "normandy_lab.views.classroom", "--host", "127.0.0.1", "--port",
+               str(port), "--pool", str(options.pool), "--template-dir", tempfile.mkdtemp()]  # fmt: skip
+    ahead = options.students if options.ahead is None else options.ahead
+    if ahead:
+        command += ["--page-pool", f"explorer_bfn.ipynb={ahead}"]
+    with log.open("w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    server = psutil.Process(process.pid)
+    record = {k: [] for k in ("open_s", "real_open_s", "real_action_s", "sim_action_s", "errors", "outside")}
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            with contextlib.suppress(OSError), urllib.request.urlopen(base, timeout=5):
+                break
+            if time.monotonic() > deadline:
+                raise SystemExit("the class server did not answer")
+            time.sleep(0.2)  # polling the server's first answer
+        ready_s = wait_for_quiet_kernels(server, ahead + options.pool * len(PAGES))
+        print(f"{ahead} kernels run ahead in {ready_s:.0f} s", flush=True)
+        print("memory of one kernel per page (each opened alone) ...", flush=True)
+        memory = page_memory(base, server)
+        for name, row in memory.items():
+            print(f"  {name}: {row}", flush=True)
+
+        print(f"{options.students} students ({options.real} real) for {options.minutes} min ...", flush=True)
+        until = time.monotonic() + options.minutes * 60 + options.students * 2
+        done = threading.Event()
+        browser = threading.Thread(
+            target=real_students, args=(base, options.real, until, record, 2.0, done), daemon=True
+        )
+        browser.start()
+        peak = {"kernels": 0, "private_mb": 0.0, "rss_mb": 0.0}
+
+        async def simulated():
+            tasks = []
+            for number in range(options.students - options.real):
+                await asyncio.sleep(2.0)  # one student arrives every 2 s
+                student = SimulatedStudent(base, number, record)
+                tasks.append(asyncio.create_task(student.run(until)))
+            while not all(t.done() for t in tasks):
+                pids = kernel_pids(server)
+                sizes = [memory_of(pid) for pid in pids.values() if psutil.pid_exists(pid)]
+                if len(sizes) >= peak["kernels"]:
+                    peak.update(kernels=len(sizes), private_mb=sum(s["private_mb"] for s in sizes),
+                                rss_mb=sum(s["rss_mb"] for s in sizes))  # fmt: skip
+                await asyncio.sleep(5)  # a sampling interval
+            for task in tasks:
+                if task.exception():
+                    record["errors"].append(f"simulated student: {task.exception()!r}")
+
+        asyncio.run(simulated())
+        done.wait(timeout=600)
+        alive = False
+        with contextlib.suppress(OSError), urllib.request.urlopen(base, timeout=30) as reply:
+            alive = reply.status == 200
+        result = {
+            "when": dt.datetime.now().isoformat(timespec="seconds"),
+            "machine": {"cpus": os.cpu_count(), "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+                        "python": platform.python_version(), "load_at_end": os.getloadavg()},
+            "options": vars(options),
+            "kernels_ahead": ahead, "kernels_ready_s": round(ready_s, 1),
+            "memory_per_page": memory,
+            "peak": peak,
+            "open_s": {"n": len(record["open_s"]), "median": statistics.median(record["open_s"] or [0]),
+                       "p95": percentile(record["open_s"], 0.95), "max": max(record["open_s"] or [0])},
+            "real_open_s": record["real_open_s"],
+            "real_action_s": {"n": len(record["real_action_s"]),
+                              "median": statistics.median(record["real_action_s"] or [0]),
+                              "p95": percentile(record["real_action_s"], 0.95)},
+            "simulated_action_s": {"n": len(record["sim_action_s"]),
+                                   "median": statistics.median(record["sim_action_s"] or [0]),
+                                   "p95": percentile(record["sim_action_s"], 0.95)},
+            "errors": record["errors"],
+            "requests_outside": record["outside"],
+            "server_answers_after_a_tab_closed_mid_action": alive,
+        }  # fmt: skip
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(json.dumps(result, indent=2))
+        print(json.dumps(result, indent=2))
+    finally:
+        started = server.children(recursive=True)
+        process.terminate()
+        process.wait(timeout=120)
+        psutil.wait_procs(started, timeout=60)
+        print("server log:", log)
+
+
+if __name__ == "__main__":
+    main()
