@@ -112,3 +112,11 @@ def t3(t2):
     while state.turn == t2.turn:
         state = next_phase(state)
     return state
+
+
+# Cobra's Alternate Cobra set-up (GT 15), shared by the Cobra test modules: states are immutable.
+@pytest.fixture(scope="session")
+def gt15():
+    import normandy_lab as nl
+
+    return nl.load_scenario("cobra_1944-07-16_gt15")

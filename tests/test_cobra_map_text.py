@@ -12,9 +12,9 @@ import itertools
 import networkx as nx
 import numpy as np
 import pytest
+from cobra_support import cobra_unit
 
 import normandy_lab as nl
-from normandy_lab.engine.state import Unit
 from normandy_lab.engine.zoc import hex_control, zoc_mask
 from normandy_lab.rules import get
 from normandy_lab.terrain.vocab import VOCABULARIES
@@ -22,21 +22,12 @@ from normandy_lab.terrain.vocab import VOCABULARIES
 CHERBOURG = ("B1207", "B1307", "B1308", "B1407")  # 16.1: "map B 1207, 1307, 1308 and 1407"
 
 
-def _unit(uid: str, side: str, hex_id: str) -> Unit:
-    return Unit(
-        id=uid, name=uid, side=side, nationality="US" if side == "allied" else "DE", type="infantry",
-        mechanized=False, size="regiment", formation=None, corps=None, hq=None, hex=hex_id, steps=2,
-    )  # fmt: skip
+_unit = cobra_unit  # one builder for the Cobra test modules (tests/cobra_support.py)
 
 
 @pytest.fixture(scope="module")
 def cobra_map():
     return nl.terrain_map("cobra", progress=False)
-
-
-@pytest.fixture(scope="module")
-def gt15():
-    return nl.load_scenario("cobra_1944-07-16_gt15")
 
 
 def test_16_1_b1307_is_a_land_city_hex_of_cherbourg_taken_from_the_text(cobra_map):

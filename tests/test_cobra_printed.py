@@ -10,25 +10,13 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from cobra_support import cobra_unit
 
 import normandy_lab as nl
 from normandy_lab.engine.movement import check_move, move_unit
-from normandy_lab.engine.state import Unit
 from normandy_lab.rules import get
 
-
-def _unit(uid, side, hex_id, **kw) -> Unit:
-    base = dict(
-        id=uid, name=uid, side=side, nationality="US" if side == "allied" else "DE", type="infantry",
-        mechanized=False, size="regiment", formation=None, corps=None, hq=None, hex=hex_id, steps=2,
-    )  # fmt: skip
-    base.update(kw)
-    return Unit(**base)
-
-
-@pytest.fixture(scope="module")
-def gt15():
-    return nl.load_scenario("cobra_1944-07-16_gt15")
+_unit = cobra_unit  # one builder for the Cobra test modules (tests/cobra_support.py)
 
 
 def _at(state, phase, *units):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cobra_support import cobra_unit
 
 import normandy_lab as nl
 from normandy_lab.engine.layered import LayeredGraph
@@ -134,18 +135,7 @@ def test_the_readings_are_checked():
 # -- zones of control (7.0) on the real map -------------------------------------------------------
 
 
-def _unit(uid, side, hex_id, **kw) -> Unit:
-    base = dict(
-        id=uid, name=uid, side=side, nationality="US" if side == "allied" else "DE", type="infantry",
-        mechanized=False, size="regiment", formation=None, corps=None, hq=None, hex=hex_id, steps=2,
-    )  # fmt: skip
-    base.update(kw)
-    return Unit(**base)
-
-
-@pytest.fixture(scope="module")
-def gt15():
-    return nl.load_scenario("cobra_1944-07-16_gt15")
+_unit = cobra_unit  # one builder for the Cobra test modules (tests/cobra_support.py)
 
 
 def test_7_0_hqs_battalions_and_flak_exert_no_zoc_and_hqs_negate_none():
