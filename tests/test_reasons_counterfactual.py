@@ -96,12 +96,16 @@ def _states():
         yield pytest.param(name, "Storm", id=f"{name}-Storm")
 
 
+def _determined(name: str, weather: str):
+    """Return a scenario in a weather, its supply report, BfN's supply table and the weather's range factor."""
+    state = nl.load_scenario(name).evolve(weather=weather)
+    factor = 0.5 if ruleset("bfn").weather_effects[weather]["supply_halved"] else 1.0
+    return state, nl.supply(state), ruleset("bfn").supply, factor
+
+
 @pytest.mark.parametrize(("name", "weather"), list(_states()))
 def test_every_reason_is_a_true_cause(name, weather, monkeypatch):
-    state = nl.load_scenario(name).evolve(weather=weather)
-    report = nl.supply(state)
-    base = ruleset("bfn").supply
-    factor = 0.5 if ruleset("bfn").weather_effects[weather]["supply_halved"] else 1.0
+    state, report, base, factor = _determined(name, weather)
     wrong = []
     for r in report.out_of_supply():
         assert r.code, f"{r.unit_id} is out of supply with no reason code"
@@ -167,10 +171,7 @@ def test_every_range_shortfall_is_exact(name, weather):
     With one hex (or 1/6 MP) less than the shortfall the report gives, the unit must stay out: a reason
     that names a longer line than the one that binds overstates what the unit lacks.
     """
-    state = nl.load_scenario(name).evolve(weather=weather)
-    report = nl.supply(state)
-    base = ruleset("bfn").supply
-    factor = 0.5 if ruleset("bfn").weather_effects[weather]["supply_halved"] else 1.0
+    state, report, base, factor = _determined(name, weather)
     wrong = []
     for r in report.out_of_supply():
         if r.code != OUT_OF_RANGE or "that HQ is out of supply" in r.reason:
