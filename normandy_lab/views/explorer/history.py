@@ -14,6 +14,18 @@ from normandy_lab.views import layers, wording
 from normandy_lab.views.explorer._common import refuse_unknown, shown
 
 
+def _session_field(name: str, doc: str) -> property:
+    """Return a property reading and setting the explorer's session's ``name`` (the session holds it)."""
+
+    def read(self: Any) -> Any:
+        return getattr(self.session, name)
+
+    def write(self: Any, value: Any) -> None:
+        setattr(self.session, name, value)
+
+    return property(read, write, doc=doc)
+
+
 class _History:
     """A part of the explorer (:class:`~normandy_lab.views.explorer.Explorer`), in its own module.
 
@@ -45,64 +57,17 @@ class _History:
         """The study worked on (None for a bare state)."""
         return self.session.study
 
-    @property
-    def position(self) -> int:
-        """The index of the state shown among :attr:`states`."""
-        return self.session.position
-
-    @position.setter
-    def position(self, value: int) -> None:
-        self.session.position = value
+    position = _session_field("position", "The index of the state shown among :attr:`states`.")
+    message = _session_field("message", "The banner's words: what the last action did, or why refused.")
+    changed_units = _session_field("changed_units", "The units whose verdict the last action changed.")
+    selected_unit = _session_field("selected_unit", "The unit selected on the map.")
+    selected_formation = _session_field("selected_formation", "The formation selected on the map.")
+    pending_hex = _session_field("pending_hex", "The first hex of a two-click action (a bridge's hexside).")
 
     @property
     def redo_stack(self) -> list[dict[str, Any]]:
         """The edits taken back, last first out."""
         return self.session.redo_stack
-
-    @property
-    def message(self) -> str:
-        """The banner's words: what the last action did, or why it was refused."""
-        return self.session.message
-
-    @message.setter
-    def message(self, value: str) -> None:
-        self.session.message = value
-
-    @property
-    def changed_units(self) -> list[str]:
-        """The units whose verdict the last action changed (ringed on the map)."""
-        return self.session.changed_units
-
-    @changed_units.setter
-    def changed_units(self, value: list[str]) -> None:
-        self.session.changed_units = value
-
-    @property
-    def selected_unit(self) -> str | None:
-        """The unit selected on the map."""
-        return self.session.selected_unit
-
-    @selected_unit.setter
-    def selected_unit(self, value: str | None) -> None:
-        self.session.selected_unit = value
-
-    @property
-    def selected_formation(self) -> str | None:
-        """The formation selected on the map."""
-        return self.session.selected_formation
-
-    @selected_formation.setter
-    def selected_formation(self, value: str | None) -> None:
-        self.session.selected_formation = value
-
-    @property
-    def pending_hex(self) -> str | None:
-        """The first hex of a two-click action (a bridge's hexside)."""
-        return self.session.pending_hex
-
-    @pending_hex.setter
-    def pending_hex(self, value: str | None) -> None:
-        self.session.pending_hex = value
 
     # -- phases and edits: the session acts, the explorer draws ----------------------------------------
 
