@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from functools import cache, cached_property
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from normandy_lab.errors import RefusedError
 from normandy_lab.geo import gazetteer
+from normandy_lab.geo.crs import lonlat_to_metric, metric_to_lonlat
 from normandy_lab.grids.coastfit import (
     SIDE_BANDS,
     CoastHex,
@@ -30,8 +32,6 @@ from normandy_lab.grids.georef import (
     Georeference,
     control_points,
     fit_similarity,
-    lonlat_to_metric,
-    metric_to_lonlat,
 )
 from normandy_lab.grids.hexgrid import (
     HEX_DIRECTIONS,
@@ -50,6 +50,9 @@ from normandy_lab.grids.hexgrid import (
     roffset_to_cube_array,
 )
 from normandy_lab.grids.numbering import HexIdError, Scheme, scheme
+
+if TYPE_CHECKING:  # geopandas is imported when a frame is asked for (it is slow to import)
+    import geopandas
 
 # Names of the axial directions of hexgrid.HEX_DIRECTIONS on the map (the
 # layout plane has y pointing south).
@@ -432,7 +435,7 @@ class HexGrid:
             out[k] = None if i is None else self._ids[i]
         return out
 
-    def to_geodataframe(self):  # -> geopandas.GeoDataFrame
+    def to_geodataframe(self) -> geopandas.GeoDataFrame:
         """Return one polygon per hex, EPSG:4326, indexed by canonical id.
 
         Columns: ``hex_id``, ``sheet``, ``q``, ``r``, ``geometry``.

@@ -31,7 +31,8 @@ import numpy as np
 import numpy.typing as npt
 
 from normandy_lab.errors import FileRefusedError
-from normandy_lab.grids.georef import METRIC_CRS, Georeference, fit_similarity, read_system_entries
+from normandy_lab.geo.crs import METRIC_CRS
+from normandy_lab.grids.georef import Georeference, fit_similarity, read_system_entries
 from normandy_lab.paths import map_file
 
 if TYPE_CHECKING:

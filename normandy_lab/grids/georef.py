@@ -33,11 +33,11 @@ import numpy.typing as npt
 
 from normandy_lab import yamllines
 from normandy_lab.errors import FileRefusedError
-from normandy_lab.geo.crs import (  # noqa: F401 - the grids' CRS helpers, still importable from here
-    METRIC_CRS,
-    lonlat_to_metric,
-    metric_to_lonlat,
-)
+
+# The CRS helpers live in geo.crs; still importable from here ("X as X" marks a re-export for mypy).
+from normandy_lab.geo.crs import METRIC_CRS as METRIC_CRS
+from normandy_lab.geo.crs import lonlat_to_metric as lonlat_to_metric
+from normandy_lab.geo.crs import metric_to_lonlat as metric_to_lonlat
 from normandy_lab.paths import map_file
 
 # Hex size of the lattice plane across the flats: unit circumradius.

@@ -367,7 +367,8 @@ def hex_distance_array(
     """Vectorised :func:`hex_distance` (broadcasting)."""
     dq = np.asarray(q1, dtype=np.int64) - np.asarray(q2, dtype=np.int64)
     dr = np.asarray(r1, dtype=np.int64) - np.asarray(r2, dtype=np.int64)
-    return (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2
+    distance: IntArray = (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2  # numpy types the sum as Any
+    return distance
 
 
 def qoffset_to_cube_array(offset: int, col: npt.ArrayLike, row: npt.ArrayLike) -> tuple[IntArray, IntArray]:

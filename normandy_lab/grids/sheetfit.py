@@ -26,8 +26,9 @@ from dataclasses import replace
 import numpy as np
 
 from normandy_lab.geo import gazetteer
+from normandy_lab.geo.crs import lonlat_to_metric
 from normandy_lab.grids import HexGrid, fit_control_points
-from normandy_lab.grids.georef import control_points, lonlat_to_metric
+from normandy_lab.grids.georef import ControlPoint, control_points
 from normandy_lab.grids.hexgrid import hex_round_array, pixel_to_hex_array
 from normandy_lab.grids.numbering import Scheme, Sheet, scheme
 
@@ -39,7 +40,7 @@ def _parity_step(hex_scheme: Scheme) -> tuple[int, int]:
     return (2, 1) if hex_scheme.orientation == "pointy" else (1, 2)
 
 
-def _search_points(system: str) -> list:
+def _search_points(system: str) -> list[ControlPoint]:
     # Every point that is not dropped: an integer shift needs only coarse
     # information, and the weak points carry it too (weighted by their errors).
     return [p for p in control_points(system) if p.use != "dropped"]
