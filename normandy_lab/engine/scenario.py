@@ -217,6 +217,8 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         options=options,
         expected_out=expected,
         opening=(date, turn),
+        # A game registered on another game's map (rules.register_game) is kept by its key.
+        variant=system if system != rules.system else None,
     )
     # The section's markers against the whole state (its turn, units, other markers): the checks a marker
     # edit makes too (normandy_lab.rules.section).

@@ -261,7 +261,8 @@ class GameState:
     expected_out: tuple[ExpectedOut, ...] = field(default=(), metadata={"canonical": "unordered"})
     options: MappingProxyType = field(default_factory=lambda: _freeze({}))
     log: EditLog = field(default_factory=EditLog)
-    #: A rule system given in code for this state (:meth:`with_rules`); None: the registry's for ``system``.
+    #: A rule system given in code for this state (:meth:`with_rules`), or the key of a game registered on
+    #: this map under a key of its own (its scenario's ``system:``); None: the registry's for ``system``.
     #: Left out of a state's fingerprint while None, so that the studies saved before it existed still open.
     variant: Any = field(default=None, repr=False, metadata={"canonical": "omit_if_none"})
     #: The date and turn the scenario opens on (what an expected verdict without a turn is for).  Left out of
@@ -361,11 +362,19 @@ class GameState:
     @property
     def rules(self) -> Any:  # -> RuleSet
         """The rule system this state is played under: its own variant, or the registered one of its game."""
-        if self.variant is not None:
-            return self.variant
         from normandy_lab.rules import get
 
+        if isinstance(self.variant, str):  # a game registered on this map under a key of its own
+            return get(self.variant)
+        if self.variant is not None:
+            return self.variant
+
         return get(self.system)
+
+    @property
+    def game(self) -> str:
+        """The key of the game this state is played in: ``system``, or a game's sharing that map."""
+        return self.variant if isinstance(self.variant, str) else self.system
 
     def with_rules(self, rules: Any) -> GameState:
         """Return this state played under another rule system of the same game (a variant made in code).

@@ -136,9 +136,31 @@ def _load_control_points() -> dict[str, tuple[ControlPoint, ...]]:
     return {system: tuple(points) for system, points in result.items()}
 
 
+# Control points a game's package gives for a map of its own (by map key), beside the shared data file.
+_REGISTERED: dict[str, tuple[ControlPoint, ...]] = {}
+
+
+def register_control_points(system: str, points: tuple[ControlPoint, ...]) -> None:
+    """Register the control points of a map a game brings (``normandy_lab.rules.register_game`` does).
+
+    Raises
+    ------
+    ControlPointError
+        For a map the shared data file already places, or a point of another map.
+    """
+    if system in _load_control_points():
+        raise ControlPointError(
+            f"the map {system!r} is placed by maps/grids/control_points.yaml; give a new map a key of its own"
+        )
+    stray = [p.label for p in points if p.system != system]
+    if stray:
+        raise ControlPointError(f"control points {', '.join(stray)} name another map than {system!r}")
+    _REGISTERED[system] = tuple(points)
+
+
 def control_points(system: str) -> tuple[ControlPoint, ...]:
-    """Return the control points of ``system`` as listed in the data file."""
-    return _load_control_points().get(system, ())
+    """Return the control points of ``system``: those a game registered, or those of the data file."""
+    return _REGISTERED.get(system) or _load_control_points().get(system, ())
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,8 @@
-"""The printed hex-numbering schemes of the four rule systems.
+"""The printed hex-numbering schemes of the games' maps, in a registry of schemes by map key.
 
-Each system prints hex ids its own way.  This module parses and formats those
+Each map prints hex ids its own way.  A game's package registers the scheme of a map of its own
+(:func:`register_scheme`, called by :func:`normandy_lab.rules.register_game`); the four maps the package
+ships are registered here.  This module parses and formats those
 ids exactly as the rulebooks print them and maps them to one *global offset
 lattice* per system, in which the sheets of a multi-sheet map are windows.
 
@@ -129,6 +131,15 @@ class Scheme:
         A real id from the rulebook.
     sheets
         The sheets by letter.
+    pattern
+        The regular expression of a printed id, with the groups ``sheet`` (may match nothing), ``a`` and
+        ``b`` (the two numbers, in print order).
+    row_first
+        Whether ``a`` is the row (else the column).
+    id_format
+        How an id is printed, as a :meth:`str.format` template over ``sheet``, ``row`` and ``col``
+        (``"{col:02d}.{row:03d}"``); "" for the sheet letter then two two-digit numbers in the order
+        ``row_first`` says.  Data, so that a map with its own printed form needs no code here.
     """
 
     system: str
@@ -142,6 +153,7 @@ class Scheme:
     sheets: dict[str, Sheet]
     pattern: re.Pattern[str]
     row_first: bool
+    id_format: str = ""
 
     def parse(self, hex_id: str) -> tuple[str, int, int]:
         """Parse a printed id into ``(sheet, row, col)``.
@@ -182,8 +194,8 @@ class Scheme:
 
     def format(self, letter: str, row: int, col: int) -> str:
         """Format ``(sheet, row, col)`` as the rulebook prints it."""
-        if self.system == "gts":
-            return f"{col:02d}.{row:03d}"
+        if self.id_format:
+            return self.id_format.format(sheet=letter, row=row, col=col)
         first, second = (row, col) if self.row_first else (col, row)
         return f"{letter}{first:02d}{second:02d}"
 
@@ -392,27 +404,48 @@ def _gts() -> Scheme:
         sheets=sheets,
         pattern=re.compile(r"(?P<sheet>)(?P<a>\d{2})\.(?P<b>\d{3})"),
         row_first=False,
+        id_format="{col:02d}.{row:03d}",
     )
 
 
 SCHEMES: dict[str, Scheme] = {s.system: s for s in (_bfn(), _cobra(), _kg(), _gts())}
-"""The four numbering schemes by system key."""
+"""The registered numbering schemes by map key: the four shipped maps', then any a game registers."""
 
 SYSTEMS: tuple[str, ...] = tuple(SCHEMES)
-"""The system keys: ``("bfn", "cobra", "kg", "gts")``."""
+"""The keys of the maps the package ships, in order (a map a game registers later is in :data:`SCHEMES`)."""
 
 
-def scheme(system: str) -> Scheme:
-    """Return the numbering scheme of ``system``.
+def register_scheme(hex_scheme: Scheme) -> None:
+    """Register the numbering scheme of a map under its key (``hex_scheme.system``).
+
+    Registering the same scheme again is harmless (a game's module imported twice).
 
     Raises
     ------
-    KeyError
-        With the list of known systems, when ``system`` is unknown.
+    RefusedError
+        For a different scheme under the key of another map already registered: a map key names one map.
+    """
+    held = SCHEMES.get(hex_scheme.system)
+    if held is not None and held != hex_scheme:
+        raise RefusedError(
+            f"a different numbering scheme is registered under the map key {hex_scheme.system!r} "
+            f"({held.title}); give the new map a key of its own, or share that map by its key"
+        )
+    SCHEMES[hex_scheme.system] = hex_scheme
+
+
+def scheme(system: str) -> Scheme:
+    """Return the numbering scheme of the map ``system``.
+
+    Raises
+    ------
+    UnknownNameError
+        With the list of registered maps, when ``system`` is unknown.
     """
     try:
         return SCHEMES[system]
     except KeyError:
         raise UnknownNameError(
-            f"unknown rule system {system!r}; choose one of {', '.join(SYSTEMS)}"
+            f"unknown map {system!r}; the registered maps are {', '.join(SCHEMES)} "
+            "(a game on a map of its own registers it: normandy_lab.rules.register_game)"
         ) from None

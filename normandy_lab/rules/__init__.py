@@ -1,58 +1,169 @@
-"""Rule systems: one per game, found by key in a registry.  The engine core asks a state for its rules.
+"""The games, found by key in one registry: each game's rules, map and look behind one handle.
 
-``get("bfn")`` returns The Battle for Normandy's rules; a rule system made in code (a variant of one, built
-with :func:`dataclasses.replace`, or a new game) is registered with :func:`register`, or given to a state
-with :meth:`GameState.with_rules <normandy_lab.engine.state.GameState.with_rules>`; everything that takes a
-system key also takes a rule system object.
+``get("bfn")`` returns The Battle for Normandy's rules; :func:`game` its whole :class:`Game` (key, title,
+map, rules, look).  A game made in code, on a map of its own or on one it shares (a variant of BfN on BfN's
+map, under a key of its own), is registered with :func:`register_game`; :func:`register` still registers
+a bare rule system under a key.  A rule system may also be given to a state with
+:meth:`GameState.with_rules <normandy_lab.engine.state.GameState.with_rules>`; everything that takes a
+game's key also takes a rule system object.
+
+The four games the package ships are registered at the end of this module, each by a function that imports
+the game's package only when a state of it is first made.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from normandy_lab.errors import RefusedError
 from normandy_lab.rules.base import CalendarEntry, OffMapBox, Phase, RuleSet, RuleSystem
+from normandy_lab.rules.game import Game, Look, MapData
 
 # key -> the rule system, or a function that builds it when first asked (a game's module loads then).
 _REGISTRY: dict[str, RuleSet | Callable[[], RuleSet]] = {}
+# key -> the game registered under it (its map, look, scenarios); a key registered with `register` alone
+# has none here, and `game` describes it from its rules.
+_GAMES: dict[str, Game] = {}
+# key -> the look, once built.
+_LOOKS: dict[str, Look] = {}
+
+
+def register_game(game: Game) -> None:
+    """Register a game under its key, replacing any before it; a map it brings is registered with it.
+
+    The map's numbering scheme, terrain vocabulary and control points go to the core's tables
+    (:func:`~normandy_lab.grids.numbering.register_scheme`,
+    :func:`~normandy_lab.terrain.vocab.register_vocabulary`,
+    :func:`~normandy_lab.grids.georef.register_control_points`), so the grids, the terrain and the views
+    find the map by its key.
+
+    Raises
+    ------
+    RefusedError
+        For a key that is not a short lower-case name, map data under another key than ``game.map`` or
+        unusable (:meth:`MapData.problem`), or a map neither brought nor registered.
+    """
+    from normandy_lab.grids.numbering import SCHEMES
+
+    if not game.key or not game.key.replace("_", "").isalnum() or game.key != game.key.lower():
+        raise RefusedError(
+            f"a game's key is a short lower-case name like 'toy' or 'bfn_wide'; got {game.key!r}"
+        )
+    if game.map_data is not None:
+        problem = game.map_data.problem()
+        if game.map_data.key != game.map:
+            problem = f"the map data is for the map {game.map_data.key!r}, the game plays on {game.map!r}"
+        if problem:
+            raise RefusedError(f"game {game.key!r}: {problem}")
+        _register_map(game.map_data)
+    elif game.map not in SCHEMES:
+        raise RefusedError(
+            f"game {game.key!r} plays on the map {game.map!r}, which is not registered; give its MapData "
+            f"(map_data=...) or play on a registered map ({', '.join(SCHEMES)})"
+        )
+    _GAMES[game.key] = game
+    _REGISTRY[game.key] = game.rules
+    _LOOKS.pop(game.key, None)
+
+
+def _register_map(data: MapData) -> None:
+    """Register a map's scheme, vocabulary and control points in the core's tables."""
+    from normandy_lab.grids.georef import register_control_points
+    from normandy_lab.grids.numbering import register_scheme
+    from normandy_lab.terrain.vocab import register_vocabulary
+
+    register_scheme(data.scheme)
+    register_vocabulary(data.vocabulary)
+    register_control_points(data.key, data.control_points)
 
 
 def register(rules: RuleSet | Callable[[], RuleSet], key: str | None = None) -> None:
     """Register a rule system under ``key`` (by default its own ``system``), replacing any before it.
 
     ``rules`` may be a function that returns the rule system, so that a game's
-    module is imported only when a state of that game is first made.
+    module is imported only when a state of that game is first made.  A game registered under ``key``
+    keeps its map and look (its rules are replaced); see :func:`register_game` for a whole game.
     """
     if key is None:
         if not isinstance(rules, RuleSet):
             raise RefusedError("give the key of a function that builds a rule system: register(f, key=...)")
         key = rules.system
     _REGISTRY[key] = rules
+    if key in _GAMES:
+        _GAMES[key] = replace(_GAMES[key], rules=rules)
 
 
 def get(system: str | RuleSet) -> RuleSet:
-    """Return the rule system of ``system``: a key (``"bfn"``), or a rule system object, returned as it is.
+    """Return the rule system of ``system``: a game's key (``"bfn"``), or a rule system object, as it is.
+
+    A map's key no game is registered under gives the first game registered on that map.
 
     Raises
     ------
     NotImplementedError
         For a key no rule system is registered under; the message lists those that are.
+    RefusedError
+        For a game whose rules play on another map than the game says.
     """
     if isinstance(system, RuleSet):
         return system
     entry = _REGISTRY.get(system)
     if entry is None:
+        on_map = [g.key for g in _GAMES.values() if g.map == system and g.key in _REGISTRY]
+        if on_map:
+            return get(on_map[0])
         raise NotImplementedError(
             f"the {system!r} rules are not implemented yet; the registered rule systems are "
             f"{', '.join(available()) or 'none'}"
         )
     if not isinstance(entry, RuleSet):
-        entry = _REGISTRY[system] = entry()
+        entry = entry()
+        held = _GAMES.get(system)
+        if held is not None and held.map and entry.system != held.map:
+            raise RefusedError(
+                f"game {system!r} plays on the map {held.map!r} but its rules' system is {entry.system!r}; "
+                "make them agree (the rules' `system` is the map key)"
+            )
+        _REGISTRY[system] = entry
     return entry
 
 
+def game(key: str) -> Game:
+    """Return the game registered under ``key`` (a game's key, or a map's: the first game on it).
+
+    A key registered with :func:`register` alone is described from its rules (title, map).
+
+    Raises
+    ------
+    NotImplementedError
+        For a key no game is registered under, listing those that are.
+    """
+    if key in _GAMES:
+        return _GAMES[key]
+    rules = get(key)  # raises for an unknown key; a map's key gives its first game's rules
+    for held in _GAMES.values():
+        if held.map == key and _REGISTRY.get(held.key) is rules:
+            return held
+    return Game(key=key, title=rules.title, map=rules.system, rules=rules)
+
+
+def games() -> list[Game]:
+    """Return every registered game, in the order of :func:`available`."""
+    return [game(key) for key in available()]
+
+
+def look(key: str) -> Look:
+    """Return the look of a game (by a game's or a map's key): its own, or an empty :class:`Look`."""
+    held = game(key)
+    if held.key not in _LOOKS:
+        built = held.look() if callable(held.look) else held.look
+        _LOOKS[held.key] = built if built is not None else Look()
+    return _LOOKS[held.key]
+
+
 def available() -> list[str]:
-    """Return the keys of the registered rule systems."""
+    """Return the keys of the registered games (rule systems)."""
     return sorted(_REGISTRY)
 
 
@@ -62,11 +173,15 @@ def ruleset(system: str | RuleSet) -> RuleSet:
 
 
 def scenario_kind(key: str) -> str:
-    """Return the file kind of a game's scenarios: ``"scenario"`` (the first game's) or ``"scenario_<key>"``.
+    """Return the file kind of a game's scenarios (``Game.kind``: ``"scenario_<key>"`` unless it says).
 
     The JSON Schemas in ``schemas/`` are named after it (``schemas/scenario_kg.schema.json``).
     """
-    return "scenario" if key == "bfn" else f"scenario_{key}"
+    held = _GAMES.get(key)
+    return held.kind if held is not None else f"scenario_{key}"
+
+
+# -- the games the package ships: each its package's rules and look, loaded when first asked -------------
 
 
 def _bfn() -> RuleSet:
@@ -75,7 +190,10 @@ def _bfn() -> RuleSet:
     return BFN_RULES
 
 
-register(_bfn, key="bfn")
+def _bfn_look() -> Look:
+    from normandy_lab.rules.bfn import LOOK
+
+    return LOOK
 
 
 def _cobra() -> RuleSet:
@@ -84,7 +202,10 @@ def _cobra() -> RuleSet:
     return COBRA_RULES
 
 
-register(_cobra, key="cobra")
+def _cobra_look() -> Look:
+    from normandy_lab.rules.cobra import LOOK
+
+    return LOOK
 
 
 def _kg() -> RuleSet:
@@ -93,7 +214,10 @@ def _kg() -> RuleSet:
     return KG_RULES
 
 
-register(_kg, key="kg")
+def _kg_look() -> Look:
+    from normandy_lab.rules.kg import LOOK
+
+    return LOOK
 
 
 def _gts() -> RuleSet:
@@ -102,7 +226,17 @@ def _gts() -> RuleSet:
     return GTS_RULES
 
 
-register(_gts, key="gts")
+def _gts_look() -> Look:
+    from normandy_lab.rules.gts import LOOK
+
+    return LOOK
+
+
+# The first game's scenarios keep the plain file kind "scenario" (schemas/scenario.schema.json).
+register_game(Game("bfn", "The Battle for Normandy", "bfn", _bfn, _bfn_look, scenario_kind="scenario"))
+register_game(Game("cobra", "Cobra", "cobra", _cobra, _cobra_look))
+register_game(Game("kg", "The Killing Ground with OVERLORD", "kg", _kg, _kg_look))
+register_game(Game("gts", "The Greatest Day: Utah Beach", "gts", _gts, _gts_look))
 
 
 def __getattr__(name: str):  # BFN_RULES, as before, without importing the game before it is asked for
@@ -113,13 +247,20 @@ def __getattr__(name: str):  # BFN_RULES, as before, without importing the game 
 
 __all__ = [
     "CalendarEntry",
+    "Game",
+    "Look",
+    "MapData",
     "OffMapBox",
     "Phase",
     "RuleSet",
     "RuleSystem",
     "available",
+    "game",
+    "games",
     "get",
+    "look",
     "register",
+    "register_game",
     "ruleset",
     "scenario_kind",
 ]

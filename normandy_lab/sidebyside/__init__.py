@@ -26,20 +26,22 @@ from normandy_lab.sidebyside.formations import formation_key
 
 __all__ = ["APART_KM", "KINDS", "SideBySide", "classify", "formation_key", "scenarios_on", "side_by_side"]
 
-# The marker each game's formations are drawn with, in the order of the registered games (a game
-# registered later takes the next free one, never a KeyError).
+# The shapes a game's formations are drawn with: its look's (``Look.marker``), else the next one no other
+# registered game has (never a KeyError for a game registered later).
 _MARKER_CYCLE = ("circle", "square", "triangle", "diamond", "hex", "inverted_triangle", "star", "plus")
-_FIRST_MARKERS = {"bfn": "circle", "cobra": "square", "kg": "triangle", "gts": "diamond"}
 
 
 def marker_of(system: str) -> str:
     """Return the marker a game's formations are drawn with: its own, or the next one no game has."""
-    from normandy_lab.rules import available
+    from normandy_lab.rules import available, look
 
-    if system in _FIRST_MARKERS:
-        return _FIRST_MARKERS[system]
-    free = [m for m in _MARKER_CYCLE if m not in _FIRST_MARKERS.values()]
-    others = [k for k in available() if k not in _FIRST_MARKERS]
+    own = look(system).marker
+    if own:
+        return own
+    keys = available()
+    taken = {look(k).marker for k in keys} - {""}
+    free = [m for m in _MARKER_CYCLE if m not in taken] or list(_MARKER_CYCLE)
+    others = [k for k in keys if not look(k).marker]
     return free[others.index(system) % len(free)] if system in others else free[0]
 
 
@@ -50,16 +52,32 @@ def system_name(system: str) -> str:
     return str(get(system).title)
 
 
-@lru_cache(maxsize=1)
 def _spans() -> tuple[tuple[str, str, dt.date, dt.date], ...]:
-    """Return every historical scenario's game, name and the days its first turn spans."""
-    from normandy_lab.engine.scenario import SCENARIO_DIR, load_scenario
+    """Return every historical scenario's game, name and the days its first turn spans (of the games now)."""
+    from normandy_lab.rules import available
 
+    return _spans_of(tuple(available()))
+
+
+@lru_cache(maxsize=4)
+def _spans_of(keys: tuple[str, ...]) -> tuple[tuple[str, str, dt.date, dt.date], ...]:
+    """Return every historical scenario's game, name and the days its first turn spans.
+
+    The package's ``scenarios/`` (each named by its file's stem), then the folder of every registered game
+    that has one (``Game.scenarios``, each named by its path): a game registered later appears too.
+    """
+    from normandy_lab.engine.scenario import SCENARIO_DIR, load_scenario
+    from normandy_lab.rules import games
+
+    paths = [(p, p.stem) for p in sorted(SCENARIO_DIR.glob("*_1944-*.yaml"))]
+    for game in games():
+        if game.scenarios is not None:
+            paths += [(p, str(p)) for p in sorted(game.scenarios.glob("*_1944-*.yaml"))]
     found = []
-    for path in sorted(SCENARIO_DIR.glob("*_1944-*.yaml")):
-        state = load_scenario(path.stem)
+    for path, name in paths:
+        state = load_scenario(path)
         last = state.rules.next_date(state.date) - dt.timedelta(days=1)
-        found.append((state.system, path.stem, state.date, max(state.date, last)))
+        found.append((state.game, name, state.date, max(state.date, last)))
     return tuple(found)
 
 
@@ -165,7 +183,7 @@ def _checked_scenarios(scenarios: Any) -> dict[str, str]:
                 "as text, or name+1 for it stepped one turn"
             )
         name, _ = _parse_spec(spec)
-        system = load_scenario(name).system  # an unknown name is refused there, with the nearest
+        system = load_scenario(name).game  # an unknown name is refused there, with the nearest
         if system != key:
             raise RefusedError(
                 f"side_by_side: scenarios: {key!r}: {spec!r} is a {system} scenario, not a {key} one; each "
@@ -250,7 +268,7 @@ def _by_formation(name: str, state: Any = None) -> pd.DataFrame:
     table["out_why"] = table["key"].map(lambda k: ", ".join(out_why.get(k, [])))
     table["supplied_by"] = table["key"].map(lambda k: "; ".join(in_rules.get(k, [])))
     table["share_in"] = table["in_supply"] / table["units"]
-    table.insert(0, "system", state.system)
+    table.insert(0, "system", state.game)
     table.insert(1, "scenario", name)
     table.insert(2, "date", state.date.isoformat())
     table.insert(3, "turn", state.turn)

@@ -61,7 +61,7 @@ from normandy_lab.grids import HexGrid, grid
 from normandy_lab.grids.georef import metric_to_lonlat
 from normandy_lab.grids.hexgrid import HEX_DIRECTIONS, Hex, hex_linedraw, hex_round_array, pixel_to_hex_array
 from normandy_lab.paths import REPO_ROOT, map_file
-from normandy_lab.terrain.vocab import BUILTUP_CLASSES, ROAD_CLASSES, VOCABULARIES, WATER_CLASSES
+from normandy_lab.terrain.vocab import BUILTUP_CLASSES, ROAD_CLASSES, WATER_CLASSES, vocabulary
 
 # Every module a terrain map's content depends on (a test keeps the list complete): a change to any of
 # them makes a new cache key, so a cached map is never one the code would no longer build.
@@ -641,12 +641,12 @@ def build_terrain_map(system: str, config: TerrainConfig | None = None, progress
     bar = _Stages(system, 14) if progress else None
     try:
         facts = _hex_facts(g, config, bar)
-        vocabulary = VOCABULARIES[system]
-        sides = _hexside_facts(g, config, bar, vocabulary.text_roads)
+        words = vocabulary(system)
+        sides = _hexside_facts(g, config, bar, words.text_roads)
         if bar is not None:
             bar.next_stage("terrain types")
-        labels = vocabulary.classify_hexes(facts, config)
-        side_labels = vocabulary.classify_hexsides(sides, facts, config)
+        labels = words.classify_hexes(facts, config)
+        side_labels = words.classify_hexsides(sides, facts, config)
     finally:
         if bar is not None:
             bar.close()
@@ -694,7 +694,7 @@ def build_terrain_map(system: str, config: TerrainConfig | None = None, progress
         "bocage_fraction": facts["bocage_fraction"],
         "open_fraction": facts["open_fraction"],
         "height_m": facts["height_m"],
-        "terrain": vocabulary.codes(labels["terrain"]),
+        "terrain": words.codes(labels["terrain"]),
         "side_left": left,
         "side_right": right,
         "side_water": sides["water"],
@@ -749,8 +749,21 @@ def cache_key(system: str, config: TerrainConfig) -> str:
     for path in _data_files():
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
+    digest.update(_map_data(system).encode())
     digest.update(_CODE_DIGEST)
     return digest.hexdigest()[:20]
+
+
+def _map_data(system: str) -> str:
+    """Return the map's own data by value (scheme, vocabulary, control points), for the cache key.
+
+    A game's package may bring its map (``normandy_lab.rules.register_game``), outside the files above: its
+    data then keys its terrain maps by what it is, not by where it is written.
+    """
+    from normandy_lab.grids.georef import control_points
+    from normandy_lab.grids.numbering import scheme
+
+    return repr((scheme(system), vocabulary(system), control_points(system)))
 
 
 _MEMORY: dict[tuple[str, str], TerrainMap] = {}

@@ -1,4 +1,4 @@
-"""Each rule system's terrain vocabulary, and how geographic facts map onto it.
+"""Each map's terrain vocabulary, and how geographic facts map onto it; a registry of them by map key.
 
 The geography gives facts per hex (land fraction, built-up class, shares of
 bocage, open country, woods and marsh, heights, beaches) and per hexside
@@ -467,4 +467,39 @@ paratroopers, are Marsh (2.1.7: vehicles only on roads, drop +3); other wet
 ground is Flooded (2.1.11: ditched farmland, passable)."""
 
 VOCABULARIES: dict[str, TerrainVocabulary] = {v.system: v for v in (BFN, COBRA, KG, GTS)}
-"""The vocabulary of every rule system."""
+"""The registered vocabularies by map key: the four shipped maps', then any a game registers."""
+
+
+def register_vocabulary(vocabulary: TerrainVocabulary) -> None:
+    """Register the terrain vocabulary of a map under its key (``vocabulary.system``).
+
+    Registering the same vocabulary again is harmless; a different one under a key already held is
+    refused (:class:`~normandy_lab.errors.RefusedError`): a map key names one map, with one vocabulary.
+    """
+    from normandy_lab.errors import RefusedError
+
+    held = VOCABULARIES.get(vocabulary.system)
+    if held is not None and held != vocabulary:
+        raise RefusedError(
+            f"a different terrain vocabulary is registered under the map key {vocabulary.system!r}; "
+            "give the new map a key of its own, or share that map by its key"
+        )
+    VOCABULARIES[vocabulary.system] = vocabulary
+
+
+def vocabulary(system: str) -> TerrainVocabulary:
+    """Return the terrain vocabulary of the map ``system``.
+
+    Raises
+    ------
+    UnknownNameError
+        Naming the registered maps, when ``system`` has no vocabulary.
+    """
+    try:
+        return VOCABULARIES[system]
+    except KeyError:
+        raise UnknownNameError(
+            f"no terrain vocabulary for the map {system!r}; the registered maps are "
+            f"{', '.join(VOCABULARIES)} (a game on a map of its own registers its vocabulary: "
+            "normandy_lab.rules.register_game)"
+        ) from None

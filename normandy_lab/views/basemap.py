@@ -16,7 +16,7 @@ import numpy as np
 
 from normandy_lab.geo import geography
 from normandy_lab.grids.numbering import SCHEMES
-from normandy_lab.terrain.vocab import VOCABULARIES
+from normandy_lab.terrain.vocab import vocabulary
 from normandy_lab.views.hexcells import TERRAIN_SOURCE, ngon_specs, packed_ids, terrain_columns
 from normandy_lab.views.mapview import land_source_data, map_frame, to_mercator
 
@@ -62,7 +62,7 @@ def terrain_colours(system: str) -> dict[str, str]:
         Word -> ``"#rrggbb"``: :data:`TERRAIN_COLOURS`, updated with the game's
         :attr:`~normandy_lab.terrain.vocab.TerrainVocabulary.colours`.
     """
-    return {**TERRAIN_COLOURS, **dict(VOCABULARIES[system].colours)}
+    return {**TERRAIN_COLOURS, **dict(vocabulary(system).colours)}
 
 
 #: Display simplification of the geography (degrees, about 8 m): under a pixel at any zoom the

@@ -1,54 +1,79 @@
-"""Named sectors of the Normandy front: the views a teacher jumps to.
+"""Named sectors: the views a teacher jumps to, each game's own (its look, ``rules/<game>/look.py``).
 
-Each sector is a view extent (west, south, east, north in degrees, WGS84)
-drawn round the places that name it; they are framing choices, not facts
-about 1944.  A game's map offers the sectors it shows (:func:`sectors_on`):
-the Utah map has no Falaise pocket, and a map added later offers what it
-covers without a list of its own.
+A sector is a view extent (west, south, east, north in degrees, WGS84) drawn round the places that name
+it; a framing choice, not a fact about 1944.  Each game lists the sectors it offers in its
+:class:`~normandy_lab.rules.game.Look`; of those, a state's map shows the ones it covers
+(:func:`sectors_on`): a scenario on OVERLORD's North map alone has no Falaise pocket, and a game without
+sectors offers none.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
-
-#: Sector name -> (west, south, east, north) in degrees.
-SECTORS: dict[str, tuple[float, float, float, float]] = {
-    "Cotentin and Cherbourg": (-1.95, 49.22, -1.10, 49.73),
-    "Utah and Sainte-Mère-Église": (-1.45, 49.30, -1.10, 49.48),
-    "Carentan to Saint-Lô": (-1.40, 49.03, -0.95, 49.34),
-    "Omaha and the Aure": (-1.10, 49.18, -0.70, 49.40),
-    "Caumont to Villers-Bocage": (-0.95, 49.00, -0.55, 49.25),
-    "Bayeux and the British beaches": (-0.80, 49.18, -0.25, 49.38),
-    "Caen and the Orne": (-0.60, 49.05, -0.15, 49.32),
-    "Falaise and the pocket": (-0.45, 48.70, 0.15, 49.02),
-}
-
 
 #: The share of a sector's area a map must cover for the map to offer it.
 COVERED = 0.5
 
 
+class _EverySector(Mapping[str, tuple[float, float, float, float]]):
+    """Every registered game's sectors by name (the first game's extent where two games share a name)."""
+
+    def _all(self) -> dict[str, tuple[float, float, float, float]]:
+        from normandy_lab.rules import available, look
+
+        out: dict[str, tuple[float, float, float, float]] = {}
+        for key in available():
+            for name, extent in look(key).sectors.items():
+                out.setdefault(name, extent)
+        return out
+
+    def __getitem__(self, name: str) -> tuple[float, float, float, float]:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+#: Sector name -> (west, south, east, north) in degrees, over every registered game.
+SECTORS: Mapping[str, tuple[float, float, float, float]] = _EverySector()
+
+
+def sectors_of(system: str) -> dict[str, tuple[float, float, float, float]]:
+    """Return the sectors a game offers, by name, in its order (its look's; a map's key: its first game's)."""
+    from normandy_lab.rules import look
+
+    return dict(look(system).sectors)
+
+
 @lru_cache(maxsize=16)
 def sectors_on(system: str, maps: tuple[str, ...] | None = None) -> tuple[str, ...]:
-    """Return the sectors a game's map shows: those half of whose area or more lies on its hexes.
+    """Return the game's sectors its map shows: those half of whose area or more lies on its hexes.
 
     Parameters
     ----------
     system
-        The game's key.
+        The game's key (or its map's).
     maps
         The map sheets in play (a scenario's ``maps``); None for every sheet of the game.
     """
     import shapely
 
+    from normandy_lab.rules import get
     from normandy_lab.terrain import terrain_map
 
-    hexes = terrain_map(system, progress=False).hexes
+    offered = sectors_of(system)
+    if not offered:
+        return ()
+    hexes = terrain_map(get(system).system, progress=False).hexes
     if maps is not None and "sheet" in hexes:
         hexes = hexes[hexes["sheet"].isin(list(maps))]
     area = shapely.union_all(hexes.geometry.values)
     shown = []
-    for name, (west, south, east, north) in SECTORS.items():
+    for name, (west, south, east, north) in offered.items():
         box = shapely.box(west, south, east, north)
         if shapely.intersection(box, area).area >= COVERED * box.area:
             shown.append(name)

@@ -25,6 +25,7 @@ from normandy_lab.rules.bfn.data import (
     WEATHER_EFFECTS,
     WEATHER_TABLE,
 )
+from normandy_lab.rules.bfn.look import LOOK
 from normandy_lab.rules.bfn.system import BfnRules
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "CSP_COSTS",
     "HISTORICAL_WEATHER",
     "INTERDICTION_TRACK",
+    "LOOK",
     "READINGS",
     "SEQUENCE",
     "SIZES",

@@ -24,6 +24,7 @@ from normandy_lab.rules.cobra.data import (
     UNIT_TYPES,
     WEATHER_EFFECTS,
 )
+from normandy_lab.rules.cobra.look import LOOK
 from normandy_lab.rules.cobra.system import CobraRules
 
 COBRA_RULES = CobraRules(
@@ -125,4 +126,4 @@ COBRA_RULES = CobraRules(
     size_marks={"battalion": "II", "regiment": "III", "brigade": "X", "division": "XX", "corps_hq": "XXX"},
 )
 
-__all__ = ["COBRA_RULES", "CobraRules"]
+__all__ = ["COBRA_RULES", "LOOK", "CobraRules"]

@@ -24,6 +24,7 @@ from normandy_lab.rules.gts.data import (
     US_DIVISIONS,
     WEATHER_EFFECTS,
 )
+from normandy_lab.rules.gts.look import LOOK
 from normandy_lab.rules.gts.system import GtsRules
 
 CONTROLS = (
@@ -74,4 +75,4 @@ GTS_RULES = GtsRules(
     size_marks={"company": "I", "battalion": "II", "regiment": "III", "division_hq": "XX", "corps_hq": "XXX"},
 )  # fmt: skip
 
-__all__ = ["GTS_RULES", "READINGS", "GtsRules"]
+__all__ = ["GTS_RULES", "LOOK", "READINGS", "GtsRules"]

@@ -23,6 +23,7 @@ from normandy_lab.rules.kg.data import (
     UNIT_TYPES,
     WEATHER_EFFECTS,
 )
+from normandy_lab.rules.kg.look import LOOK
 from normandy_lab.rules.kg.system import KgRules
 
 
@@ -101,4 +102,4 @@ KG_RULES = KgRules(
                 "army_hq": "XXXX"},
 )  # fmt: skip
 
-__all__ = ["KG_RULES", "READINGS", "KgRules"]
+__all__ = ["KG_RULES", "LOOK", "READINGS", "KgRules"]
