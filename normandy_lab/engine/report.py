@@ -9,7 +9,9 @@ the ranges (:class:`SupplyDetermination`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any, Protocol
 
 import numpy as np
@@ -63,6 +65,53 @@ class Route:
     first_break: str = ""
 
 
+@dataclass(frozen=True)
+class Explanation:
+    """Why a unit is out of supply, as data: what binds, by which rule, where, and by how much.
+
+    A rule system's explanation makes this record first and its words (``UnitSupply.reason``) from it; the
+    report keeps it (``UnitSupply.explanation``, ``SupplyReport.explain(unit_id)``), so a view or a test
+    can ask what binds without reading a sentence.
+
+    Attributes
+    ----------
+    code, rule
+        The reason's code (:mod:`normandy_lab.engine.reasons`) and the rule numbers behind it.
+    binds
+        What holds the unit out: ``"block"`` (one block on its way; ``hex`` names it), ``"range"`` (its
+        best legal line is longer than the limit), ``"ring"`` (no legal line of any length), ``"hq"``
+        (its HQ is out of supply; ``hq`` names it), ``"places"`` (the HQs in range have no place left).
+    target
+        What its best way runs to, in words ("a source", "its division HQ GB-3ID-HQ").
+    hex
+        The hex that binds (a block's), else the first block in the way ("" when none).
+    units
+        The enemy units behind that hex, or the units holding the places that bind.
+    length_hexes, length_mp, limit
+        The best legal line's lengths (``inf``: none, or not counted) and the limit it was held to.
+    shortfall, shortfall_unit
+        For ``"range"``: how much longer the range would have to be, in ``"hexes"`` or ``"MP"``.
+    hq
+        The HQ whose verdict (``"hq"``) or places bind (unit id), when one does.
+    weather_bound
+        Out only because bad weather halves the ranges (in range at the full limits).
+    """
+
+    code: str
+    rule: str
+    binds: str
+    target: str = ""
+    hex: str = ""
+    units: tuple[str, ...] = ()
+    length_hexes: float = INF
+    length_mp: float = INF
+    limit: str = ""
+    shortfall: float = 0.0
+    shortfall_unit: str = ""
+    hq: str = ""
+    weather_bound: bool = False
+
+
 @dataclass(init=False)
 class UnitSupply:
     """The supply report of one unit.
@@ -76,6 +125,11 @@ class UnitSupply:
         names it (``"source"``, ``"division HQ"``, ``"corps HQ"``,
         ``"attached"``, or the exemption that supplies the unit without a
         line); ``traced_id`` the HQ's unit id or the source's hex.
+    via
+        The chain the unit's supply runs through, as data: what its line
+        reached, then what that HQ's own line reached, and so on to the
+        source (HQs by unit id, sources by hex id):
+        ``("CA-3CID-HQ", "UK-I-HQ", "C1925")``; ``()`` when it traced none.
     traced_to
         The same in words, with the HQ's or source's id, name and place:
         ``"division HQ GB-3ID-HQ (3rd Infantry Division HQ) at C2820 (Anisy)"``.
@@ -95,6 +149,8 @@ class UnitSupply:
         The rule numbers behind the code ("7.3.1", "7.2", ...).
     reason
         The same in words, with hex ids and rule numbers ("" in supply).
+    explanation
+        The same as data (:class:`Explanation`), when the rule system makes one (``None`` in supply).
     blocks
         What stands on the unit's shortest way to what it may use
         (:class:`~normandy_lab.engine.reasons.Block`), each marked ``binding``
@@ -111,12 +167,15 @@ class UnitSupply:
     candidates
         For each HQ or source it may use: what it is, its lengths, and why it failed.
     readings
-        The rule readings (options) this verdict used where the rulebook is open.
+        The rule readings (options) this verdict rests on where the rulebook is open.
 
-    The explanation of a unit out of supply (``code`` and everything after it
-    above, and its lengths) is worked out for the whole side the first time
-    any of it is read: a determination that only wants verdicts (a sweep, a
-    count) does not pay for the trials behind the reasons.
+    Made lazily, for speed (a determination makes hundreds of reports, and most are never shown): the
+    explanation of a unit out of supply (``code`` and everything after it above, and its lengths) is
+    worked out for the whole side the first time any of it is read (:meth:`explain_later`), the words of
+    ``traced_to`` when first read (:meth:`words_later`), and a line not kept by a search when first read
+    (:meth:`path_later`).  A determination that only wants verdicts (a sweep, a count) does not pay for
+    them.  Every field can also be given to the constructor or :meth:`fill`, so ``dataclasses.replace``
+    and ``asdict`` work (they read through the lazy fields).
     """
 
     unit_id: str
@@ -128,6 +187,7 @@ class UnitSupply:
     traced_to: str = ""
     traced_kind: str = ""
     traced_id: str = ""
+    via: tuple[str, ...] = ()
     path: list[str] = field(default_factory=list)
     length_mp: float = INF
     length_hexes: float = INF
@@ -135,6 +195,7 @@ class UnitSupply:
     code: str = ""
     rule: str = ""
     reason: str = ""
+    explanation: Explanation | None = None
     blocks: list[Block] = field(default_factory=list)
     shortfall: float = 0.0
     weather_bound: bool = False
@@ -142,20 +203,22 @@ class UnitSupply:
     blocking_units: list[str] = field(default_factory=list)
     candidates: list[dict[str, Any]] = field(default_factory=list)
     readings: dict[str, Any] = field(default_factory=dict)
-    # Set while the side's explanations are still to be worked out (see the class docstring).
-    _pending: Any = field(default=None, repr=False, compare=False)
-    # Makes ``traced_to`` when it is first read.
-    _words: Any = field(default=None, repr=False, compare=False)
-    # Finds ``path`` when it is first read (a unit attached to another division's HQ).
-    _find_path: Any = field(default=None, repr=False, compare=False)
+    # Set while the side's explanations are still to be worked out (explain_later).
+    _pending: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    # Makes ``traced_to`` when it is first read (words_later).
+    _words: Callable[[], str] | None = field(default=None, repr=False, compare=False)
+    # Finds ``path`` when it is first read (path_later).
+    _find_path: Callable[[], list[str]] | None = field(default=None, repr=False, compare=False)
 
-    def __init__(self, unit_id: str, side: str, hex: str) -> None:
+    def __init__(self, unit_id: str, side: str, hex: str, **fields: Any) -> None:
         # Filled straight into the instance from a template (a determination makes hundreds of these),
         # with fresh lists and mappings of its own.
         self.__dict__ = {
             **_TEMPLATE, "unit_id": unit_id, "side": side, "hex": hex, "_path_value": [], "_blocks_value": [],
             "_blocking_units_value": [], "_candidates_value": [], "_readings_value": {},
         }  # fmt: skip
+        if fields:
+            self.fill(**fields)
 
     def fill(self, **fields: Any) -> None:
         """Set several fields at once, straight into their storage (a determination fills hundreds).
@@ -164,25 +227,56 @@ class UnitSupply:
         """
         store = self.__dict__
         for name, value in fields.items():
+            if name not in _KNOWN:
+                raise TypeError(f"UnitSupply has no field {name!r}; its fields: {', '.join(_PUBLIC)}")
             store[_STORAGE.get(name, name)] = value
+
+    def explain_later(self, work: Callable[[], None] | None) -> None:
+        """Have ``work()`` fill the explanation fields the first time any of them is read (None: no more).
+
+        ``work`` explains the whole side at once; it must clear this hook first (``explain_later(None)``)
+        on every report it explains, so that reading a report during the explanation does not recurse.
+        """
+        self.__dict__["_pending"] = work
+
+    def words_later(self, words: Callable[[], str] | None) -> None:
+        """Have ``words()`` make ``traced_to`` the first time it is read (None: keep the words set)."""
+        self.__dict__["_words"] = words
+
+    def path_later(self, find: Callable[[], list[str]] | None) -> None:
+        """Have ``find()`` search ``path`` the first time it is read (a line a search did not keep)."""
+        self.__dict__["_find_path"] = find
+
+    def exempt(self, kind: str, code: str, rule: str, reason: str) -> None:
+        """Put the unit in General and Combat Supply by an exemption: no line, nothing left to explain.
+
+        ``kind`` names the exemption (``traced_kind``; ``traced_to`` says it with its rule), ``code`` is
+        :data:`~normandy_lab.engine.reasons.EXEMPT` or the like, ``reason`` the words.
+        """
+        self.explain_later(None)
+        self.words_later(None)
+        self.fill(
+            general=True, combat=True, code=code, rule=rule, reason=reason, traced_kind=kind, traced_id="",
+            traced_to=f"{kind} ({rule})", blocking_hex="", blocking_units=[], via=(),
+        )  # fmt: skip
 
 
 # The values a new report starts from (its mutable ones are made fresh for each, in UnitSupply.__init__).
-_TEMPLATE = dict(
-    general=False, combat=False, isolated=False, _traced_to_value="", traced_kind="", traced_id="",
+_TEMPLATE: dict[str, Any] = dict(
+    general=False, combat=False, isolated=False, _traced_to_value="", traced_kind="", traced_id="", via=(),
     _length_mp_value=INF, _length_hexes_value=INF, limit="", _code_value="", _rule_value="", _reason_value="",
-    _shortfall_value=0.0, _weather_bound_value=False, _blocking_hex_value="", _pending=None, _words=None,
-    _find_path=None,
+    _explanation_value=None, _shortfall_value=0.0, _weather_bound_value=False, _blocking_hex_value="",
+    _pending=None, _words=None, _find_path=None,
 )  # fmt: skip
 
 # What the explanation of a unit out of supply fills in (read lazily, see UnitSupply).
 _EXPLAINED = (
-    "code", "rule", "reason", "blocks", "shortfall", "weather_bound", "blocking_hex", "blocking_units",
-    "candidates", "readings", "length_mp", "length_hexes",
+    "code", "rule", "reason", "explanation", "blocks", "shortfall", "weather_bound", "blocking_hex",
+    "blocking_units", "candidates", "readings", "length_mp", "length_hexes",
 )  # fmt: skip
 
 
-def _stored(name: str, before_reading) -> property:
+def _stored(name: str, before_reading: Callable[[UnitSupply], None]) -> property:
     """Return a property keeping ``name`` in the instance, running ``before_reading(self)`` on each read.
 
     Set on the class after the dataclass is made, so the generated ``__init__``
@@ -201,28 +295,34 @@ def _stored(name: str, before_reading) -> property:
 
 
 def _explain_first(r: UnitSupply) -> None:
-    if r._pending is not None:
-        r._pending()
+    pending = r.__dict__["_pending"]
+    if pending is not None:
+        pending()
 
 
 def _words_first(r: UnitSupply) -> None:
-    if r._words is not None:
-        words, r._words = r._words, None
-        r.traced_to = words()
+    words = r.__dict__["_words"]
+    if words is not None:
+        r.__dict__["_words"] = None
+        r.__dict__["_traced_to_value"] = words()
 
 
 def _path_first(r: UnitSupply) -> None:
-    if r._find_path is not None:
-        find, r._find_path = r._find_path, None
-        r.path = find()
+    find = r.__dict__["_find_path"]
+    if find is not None:
+        r.__dict__["_find_path"] = None
+        r.__dict__["_path_value"] = find()
 
 
 for _name in _EXPLAINED:
     setattr(UnitSupply, _name, _stored(_name, _explain_first))
 # Where each field behind a property is kept (UnitSupply.fill).
 _STORAGE = {name: f"_{name}_value" for name in (*_EXPLAINED, "traced_to", "path")}
-UnitSupply.traced_to = _stored("traced_to", _words_first)  # type: ignore[method-assign,assignment]
-UnitSupply.path = _stored("path", _path_first)  # type: ignore[method-assign,assignment]
+setattr(UnitSupply, "traced_to", _stored("traced_to", _words_first))  # noqa: B010 - a property, after the dataclass
+setattr(UnitSupply, "path", _stored("path", _path_first))  # noqa: B010
+# The names fill() accepts: the fields, and the lazy hooks (set by the rule systems that use them).
+_PUBLIC = tuple(f.name for f in dataclass_fields(UnitSupply) if not f.name.startswith("_"))
+_KNOWN = frozenset(f.name for f in dataclass_fields(UnitSupply))
 
 
 @dataclass
@@ -245,17 +345,24 @@ class SupplyReport:
         row = self.units[unit_id]
         return {s.key: bool(getattr(row, s.key)) for s in self.state.rules.supply_states}
 
+    def explain(self, unit_id: str) -> Explanation | None:
+        """Return why a unit is out of supply as data (:class:`Explanation`), None in supply.
+
+        None too when its rule system gives only words (``UnitSupply.reason``).
+        """
+        return self.units[unit_id].explanation
+
     def out_of_supply(self, side: str | None = None) -> list[UnitSupply]:
         """Return the reports of the units out of general supply."""
         return [r for r in self.units.values() if not r.general and (side is None or r.side == side)]
 
-    def to_geodataframe(self):  # -> geopandas.GeoDataFrame
+    def to_geodataframe(self) -> Any:  # a geopandas.GeoDataFrame (geopandas ships no types)
         """Return one row per unit: its point, name, formation and supply columns; see :meth:`paths`."""
         import geopandas as gpd
 
         g = grid(self.state.system)
         records = {u.id: u for u in self.state.units}
-        rows = []
+        rows: list[dict[str, Any]] = []
         for r in self.units.values():
             unit = records.get(r.unit_id)
             rows.append(
@@ -286,7 +393,7 @@ class SupplyReport:
             rows, geometry=gpd.points_from_xy([p[0] for p in lonlat], [p[1] for p in lonlat]), crs="EPSG:4326"
         ).set_index("unit_id")
 
-    def paths(self):  # -> geopandas.GeoDataFrame
+    def paths(self) -> Any:  # a geopandas.GeoDataFrame
         """Return the traced lines of supply as line geometries (one row per unit with a line)."""
         import geopandas as gpd
         import shapely
@@ -306,11 +413,13 @@ class SupplyReport:
 
         The rule system says what its range is (BfN: 6 hexes or 6 MP by a legal line, 7.3.1).
         """
-        return self.determination.supply_range(hq_or_source)
+        hexes: set[str] = self.determination.supply_range(hq_or_source)
+        return hexes
 
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
         """Return, per side, the names of the in-supply HQs whose range covers each hex ("; "-joined)."""
-        return self.determination.hq_ranges_at()
+        names: dict[str, np.ndarray] = self.determination.hq_ranges_at()
+        return names
 
     def routes(self) -> list[Route]:
         """Return the paths the rule system tests and draws (GTS: the 82nd's link-up), if it has any."""
@@ -325,21 +434,22 @@ class SupplyReport:
         zones = getattr(self.determination, "zones", None)
         return list(zones()) if zones is not None else []
 
-    def supply_ranges(self):  # -> geopandas.GeoDataFrame
+    def supply_ranges(self) -> Any:  # a geopandas.GeoDataFrame
         """Return the supply range of every in-supply HQ and every source as polygons (EPSG:4326)."""
         import geopandas as gpd
         import shapely
 
         g = grid(self.state.system)
         polygons = g.to_geodataframe()
-        rows, shapes = [], []
+        rows: list[dict[str, Any]] = []
+        shapes: list[Any] = []
         for unit in self.state.units:
             if unit.hq and self.units[unit.id].general:
-                hexes = self.supply_range(unit.id)
+                cover = self.supply_range(unit.id)
                 rows.append(
-                    {"owner": unit.id, "kind": f"{unit.hq} HQ", "side": unit.side, "hexes": len(hexes)}
+                    {"owner": unit.id, "kind": f"{unit.hq} HQ", "side": unit.side, "hexes": len(cover)}
                 )
-                shapes.append(shapely.union_all(polygons.loc[sorted(hexes)].geometry.values))
+                shapes.append(shapely.union_all(polygons.loc[sorted(cover)].geometry.values))
         for side, hexes in self.sources.items():
             for hex_id in hexes:
                 reach = self.supply_range(hex_id)

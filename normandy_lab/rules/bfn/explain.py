@@ -30,6 +30,7 @@ re-determination with the block removed.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,14 +46,17 @@ from normandy_lab.engine.reasons import (
     join_words,
     mp_words,
 )
+from normandy_lab.engine.report import Explanation
 from normandy_lab.engine.search import FAR, NO_COSTS, SIXTHS, components, search_full
 from normandy_lab.network import edge_arrays
 from normandy_lab.rules.api import INF, as_hexes, as_mp, impassable, water_names
+from normandy_lab.rules.bfn.lines import Limits
+from normandy_lab.rules.bfn.passes import determine_side, may_attach, may_leave_division
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import UnitSupply
     from normandy_lab.engine.state import Unit
-    from normandy_lab.rules.bfn.supply import SideSupply
+    from normandy_lab.rules.bfn.passes import SideVerdicts
 
 
 class _Candidate:
@@ -101,12 +105,76 @@ class _Candidate:
         return min(options, key=lambda o: (o[0], o[2] != "hexes")) if options else (INF, INF, "")
 
 
-def explain_side(det: SideSupply) -> None:
-    """Fill the code, rule, reason, blocks and candidates of every unit of a side out of supply."""
-    out = [u for u in det.units if not det.reports[u.id].general]
+@dataclass
+class _Wording:
+    """What a reason says beyond its record (:class:`Explanation`): the words of its parts, found on the way.
+
+    ``ring`` what closes a pocket; ``attach`` whether HQs it may attach to were among the targets;
+    ``lengths`` the best line's lengths in words; ``claimed`` the places bind, not the line alone;
+    ``hq_reason`` its HQ's own reason; ``refused`` a nearer HQ with no place left; ``besieged`` the
+    sentence that replaces a range reason for a unit the scenario marks cut off; ``places`` the HQs' full
+    places; ``cause`` the binding block; ``in_way`` the other blocks, on ``free_way``.
+    """
+
+    ring: str = ""
+    attach: bool = False
+    lengths: str = ""
+    claimed: bool = False
+    hq_reason: str = ""
+    refused: str = ""
+    besieged: str = ""
+    places: list[str] = field(default_factory=list)
+    cause: str = ""
+    in_way: str = ""
+    free_way: str = ""
+
+
+def _reason(e: Explanation, said: _Wording) -> str:
+    """Return a reason's words, made from its record and the words of its parts."""
+    if e.binds == "hq":
+        return f"{e.target} is out of supply, and it is within range of it (7.2): {said.hq_reason}"
+    if e.binds == "places":
+        return "within range only of HQs whose attachment places are taken: " + "; ".join(said.places)
+    if said.ring:  # no legal line of any length
+        rules = "7.2, 7.3" if said.attach else "7.3"
+        text = f"cut off: no legal line of any length reaches {e.target} ({rules}); closed by {said.ring}"
+    elif said.besieged:
+        text = said.besieged
+    else:
+        over = count_words(e.shortfall, e.shortfall_unit)
+        if said.claimed:  # the line alone is not what binds: the places are
+            text = (
+                f"out of range by {over}: with that much more range {e.target} would take it, other units "
+                f"then leaving it a place (its line is {said.lengths}); the limit is {e.limit}"
+            )
+        else:
+            text = (
+                f"out of range by {over}: the shortest legal line to {e.target} is {said.lengths}; "
+                f"the limit is {e.limit}"
+            )
+        if said.hq_reason:
+            text += f"; and that HQ is out of supply: {said.hq_reason}"
+        elif e.weather_bound:
+            text += "; within the fair-weather range (7.3.3 halves ranges in Heavy Rain and Storm)"
+        if said.refused:
+            text += f"; nearer, {said.refused} would have no attachment place left for it (7.2)"
+    if said.cause:
+        text = f"{said.cause} is the cause: without it the unit would be in range; as it is, {text}"
+    if said.in_way:
+        alone = "; removing any one of them alone does not restore supply" if not said.cause else ""
+        text += f". Also in the way of the {said.free_way}: {said.in_way}{alone}"
+    return text
+
+
+def explain_side(det: SideVerdicts, reports: dict[str, UnitSupply]) -> None:
+    """Fill the code, rule, reason, blocks and candidates of every unit of a side out of supply.
+
+    ``det`` is the side's determination (the passes' results), ``reports`` the side's reports made from it.
+    """
+    out = [u for u in det.ctx.units if not det.supplied(u.id)]
     if not out:
         return
-    explainer = _Explainer(det)
+    explainer = _Explainer(det, reports)
     # HQs first: their units' reasons may be theirs.
     hqs = [u for u in out if u.hq == "corps"] + [u for u in out if u.hq in ("division", "kg")]
     units = [u for u in out if not u.hq]
@@ -118,40 +186,45 @@ def explain_side(det: SideSupply) -> None:
 
 
 class _Explainer:
-    def __init__(self, det: SideSupply):
-        self.det = det
-        self.lines = det.lines
-        self.graph = det.lines.graph
-        self.ids = det.ids
-        self.edges = edge_arrays(det.state.system)
-        self.impassable = impassable(det.state.system, det.state.maps)
+    def __init__(self, det: SideVerdicts, reports: dict[str, UnitSupply]):
+        self.det, self.reports = det, reports
+        self._trials: dict[tuple[float, float], SideVerdicts] = {}
+        self.lines = det.ctx.lines
+        self.graph = det.ctx.lines.graph
+        self.ids = det.ctx.ids
+        self.edges = edge_arrays(det.ctx.state.system)
+        self.impassable = impassable(det.ctx.state.system, det.ctx.state.maps)
         self._free_routes: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
     # -- the candidates -------------------------------------------------------------------------
 
     def candidates(self, u: Unit) -> list[_Candidate]:
-        det, limits = self.det, self.det.limits
+        det, limits = self.det, self.det.ctx.limits
         if u.hq == "corps":
-            return [_Candidate("a source", det.sources, -1, FAR - 1, True)]
+            return [_Candidate("a source", det.ctx.sources, -1, FAR - 1, True)]
         if u.hq in ("division", "kg"):
             return [
-                _Candidate("a source or an in-supply corps HQ", det.hq_roots, -1, limits.division_n, True)
+                _Candidate(
+                    "a source or an in-supply corps HQ", det.divisions.roots, -1, limits.division_n, True
+                )
             ]
-        q = det.query[u.id]
-        found = [_Candidate("a source", det.sources, limits.hexes_n, limits.mp_n, group=0)]
-        hq = det.hq_of.get(u.formation) if q not in det.headless else None
+        q = det.ctx.query[u.id]
+        found = [_Candidate("a source", det.ctx.sources, limits.hexes_n, limits.mp_n, group=0)]
+        hq = det.divisions.hq_of.get(u.formation) if q not in det.unit_lines.headless else None
         if hq is not None:
-            at = int(det.at[det.query[hq.id]])
-            group = det.group_of[u.formation]
-            label = f"its division HQ {hq.id}" + ("" if det.div_ok[hq.id] else " (itself out of supply)")
+            at = int(det.ctx.at[det.ctx.query[hq.id]])
+            group = det.unit_lines.group_of[u.formation]
+            label = f"its division HQ {hq.id}" + (
+                "" if det.divisions.ok[hq.id] else " (itself out of supply)"
+            )
             own = _Candidate(label, [at], limits.hexes_n, limits.mp_n, group=group)
-            own.available, own.hq_id = bool(det.div_ok[hq.id]), hq.id
+            own.available, own.hq_id = bool(det.divisions.ok[hq.id]), hq.id
             found.append(own)
-        if q in det.headless and det.corps_hexes:
-            found.append(_Candidate("a corps HQ", det.corps_hexes, limits.hexes_n, limits.mp_n, group=1))
-        if det.pathfinder_on and det.options[q, 1] >= 0:
-            hexes = sorted(det.lines.g.index(h) for h in det.state.pathfinders)
-            group = det.pathfinder_group
+        if q in det.unit_lines.headless and det.corps.hexes:
+            found.append(_Candidate("a corps HQ", det.corps.hexes, limits.hexes_n, limits.mp_n, group=1))
+        if det.unit_lines.pathfinder_on and det.unit_lines.options[q, 1] >= 0:
+            hexes = sorted(det.ctx.lines.g.index(h) for h in det.ctx.state.pathfinders)
+            group = det.unit_lines.pathfinder_group
             found.append(_Candidate("a pathfinder", hexes, limits.hexes_n, limits.mp_n, group=group))
         return found + self.attach_candidates(u, q)
 
@@ -162,12 +235,14 @@ class _Explainer:
         a division unit to another division's, in that HQ's one place for such a unit (German artillery
         freely).  An HQ with no place left for it is a candidate not available now.
         """
-        det, limits = self.det, self.det.limits
-        if q not in det.headless and not det._may_leave_division(u):
+        det, limits = self.det, self.det.ctx.limits
+        if q not in det.unit_lines.headless and not may_leave_division(det.ctx.side, u):
             return []
         found = []
-        for hq in det.supplied_divs:
-            if (q not in det.headless and hq.formation == u.formation) or not det._may_attach(u, hq):
+        for hq in det.unit_lines.supplied_divs:
+            if (q not in det.unit_lines.headless and hq.formation == u.formation) or not may_attach(
+                det.ctx.side, u, hq
+            ):
                 continue
             kind, rule = ("KG", "20.3") if hq.hq == "kg" else ("division", "7.2")
             own = hq.formation == u.formation  # its own division's HQ: a breakdown company (15.1)
@@ -176,8 +251,10 @@ class _Explainer:
                 if own
                 else f"the {kind} HQ {hq.id} (to attach, {rule})"
             )
-            at = int(det.at[det.query[hq.id]])
-            c = _Candidate(label, [at], limits.hexes_n, limits.mp_n, group=det.group_of[hq.formation])
+            at = int(det.ctx.at[det.ctx.query[hq.id]])
+            c = _Candidate(
+                label, [at], limits.hexes_n, limits.mp_n, group=det.unit_lines.group_of[hq.formation]
+            )
             c.attach, c.hq_id, c.available = True, hq.id, det.place_free(u, hq)
             found.append(c)
         return found
@@ -193,8 +270,8 @@ class _Explainer:
         asked: dict[tuple, list[tuple[_Candidate, int]]] = {}
         labels = self.labels()
         for u, cands in jobs:
-            q = det.query[u.id]
-            origin = int(det.at[q])
+            q = det.ctx.query[u.id]
+            origin = int(det.ctx.at[q])
             pocket = self.pocket_labels(origin)
             for c in cands:
                 if not c.targets:
@@ -204,7 +281,9 @@ class _Explainer:
                     continue
                 for metric in ("hexes", "mp") if c.limit_hexes >= 0 else ("mp",):
                     known = (
-                        det.ranges.dist[c.group, 0 if metric == "hexes" else 1, q] if c.group >= 0 else FAR
+                        det.unit_lines.ranges.dist[c.group, 0 if metric == "hexes" else 1, q]
+                        if c.group >= 0
+                        else FAR
                     )
                     if known < FAR:
                         setattr(c, metric, int(known))
@@ -238,14 +317,18 @@ class _Explainer:
         det = self.det
         if u.hq is not None:
             return False
-        r = det.reports[u.id]
-        r.readings = dict(det.readings)
-        q = det.query[u.id]
-        hq = det.hq_of.get(u.formation) if q not in det.headless else None
-        if hq is not None and not det.div_ok[hq.id] and det._in_range(det.group_of[u.formation], q):
+        r = self.reports[u.id]
+        r.readings = dict(det.ctx.readings)
+        q = det.ctx.query[u.id]
+        hq = det.divisions.hq_of.get(u.formation) if q not in det.unit_lines.headless else None
+        if (
+            hq is not None
+            and not det.divisions.ok[hq.id]
+            and det.unit_lines.in_range(det.unit_lines.group_of[u.formation], q, det.ctx.limits)
+        ):
             self._hq_out(r, hq)
             return True
-        if u.id in det.refused:
+        if u.id in det.attachments.refused:
             self._full(r, u)
             return True
         return False
@@ -253,85 +336,71 @@ class _Explainer:
     # -- one unit -------------------------------------------------------------------------------
 
     def explain(self, u: Unit, cands: list[_Candidate]) -> None:
+        """Explain one unit out of supply: its record (what binds, :class:`Explanation`), then its words."""
         det = self.det
-        r = det.reports[u.id]
-        r.readings = dict(det.readings)
-        origin = int(det.at[det.query[u.id]])
+        r = self.reports[u.id]
+        r.readings = dict(det.ctx.readings)
+        origin = int(det.ctx.at[det.ctx.query[u.id]])
         cands = [c for c in cands if c.targets]
-        for c in self.shown(cands):
-            r.candidates.append(
-                {
-                    "target": c.label,
-                    "hexes": float(as_hexes(c.hexes)) if c.limit_hexes >= 0 else INF,
-                    "mp": float(as_mp(c.mp)),
-                    "why": self._candidate_words(c),
-                }
-            )
+        shown = [
+            {
+                "target": c.label,
+                "hexes": float(as_hexes(c.hexes)) if c.limit_hexes >= 0 else INF,
+                "mp": float(as_mp(c.mp)),
+                "why": self._candidate_words(c),
+            }
+            for c in self.shown(cands)
+        ]
         reachable = [c for c in cands if c.mp < FAR or c.hexes < FAR]
         usable = [c for c in reachable if c.available]
         blocks, best_free, free_within = self.free_route_blocks(u, origin, cands)
         if free_within:  # a block can bind only if the way without any is short enough
             for block in blocks:
                 block.binding = self.restores(u, origin, cands, block)
-        r.blocks = blocks
         binding = [b for b in blocks if b.binding]
         main = binding[0] if binding else (blocks[0] if blocks else None)
-        if main is not None:
-            r.blocking_hex, r.blocking_units = main.hex, list(main.units)
-        limit_words = r.limit or det.range_text
+        at = dict(hex=main.hex, units=tuple(main.units)) if main is not None else {}
+        limit = r.limit or det.unit_lines.range_text
+        said = _Wording()
         if not reachable:
-            r.code, r.rule = CUT_OFF, "7.3"
-            ring = self.ring(origin, free=bool(u.hq))
             labels = [c.label for c in cands if not c.attach]
-            attach = any(c.attach for c in cands)
-            if attach:
+            said.attach = any(c.attach for c in cands)
+            if said.attach:
                 labels.append("an HQ it may attach to")
             what = join_words(labels, "or") or "a source or an HQ"
-            rules = "7.2, 7.3" if attach else "7.3"
-            r.reason = f"cut off: no legal line of any length reaches {what} ({rules}); closed by {ring}"
-            r.length_hexes = r.length_mp = INF
+            said.ring = self.ring(origin, free=bool(u.hq))
+            e = Explanation(CUT_OFF, "7.3", "ring", what, limit=limit, **at)
         else:
             best, refused = self.nearest_way(u, usable, reachable)
-            r.length_hexes = float(as_hexes(best.hexes)) if best.limit_hexes >= 0 else INF
-            r.length_mp = float(as_mp(best.mp))
-            relative, r.shortfall, unit = best.shortfall()
-            r.code = OUT_OF_RANGE
-            r.rule = "7.2" if u.hq in ("division", "kg") else ("7.2, 7.3.1" if best.attach else "7.3.1")
-            lengths = self._length_words(best)
-            r.reason = (
-                f"out of range by {count_words(r.shortfall, unit)}: "
-                f"the shortest legal line to {best.label} is "
-                f"{lengths}; the limit is {limit_words}"
-            )
-            if best.claimed is not None:  # the line alone is not what binds: the places are
-                r.reason = (
-                    f"out of range by {count_words(r.shortfall, unit)}: with that much more range "
-                    f"{best.label} would take it, other units then leaving it a place (its line is "
-                    f"{lengths}); the limit is {limit_words}"
-                )
+            relative, shortfall, unit = best.shortfall()
+            rule = "7.2" if u.hq in ("division", "kg") else ("7.2, 7.3.1" if best.attach else "7.3.1")
+            said.lengths, said.claimed = self._length_words(best), best.claimed is not None
+            weather = False
             if not best.available and not best.attach:  # its own division HQ, out of supply
-                r.reason += f"; and that HQ is out of supply: {det.reports[best.hq_id].reason}"
-            elif det.limits.mp < det.rules.supply["unit_range_mp"] and self._within_fair(best):
-                r.weather_bound = True
-                r.rule += ", 7.3.3"
-                r.reason += "; within the fair-weather range (7.3.3 halves ranges in Heavy Rain and Storm)"
+                said.hq_reason = self.reports[best.hq_id].reason
+            elif det.ctx.limits.mp < det.ctx.rules.supply["unit_range_mp"] and self._within_fair(best):
+                weather, rule = True, rule + ", 7.3.3"
             if refused is not None:
-                r.reason += (
-                    f"; nearer, {refused.label.split(' (')[0]} ({self._length_words(refused)}) would have "
-                    "no attachment place left for it (7.2)"
-                )
+                said.refused = f"{refused.label.split(' (')[0]} ({self._length_words(refused)})"
             if u.cut_off and u.hq is None and relative > 1:
-                r.reason = self._besieged()
+                said.besieged = self._besieged()
+            e = Explanation(
+                OUT_OF_RANGE, rule, "range", best.label, length_hexes=float(as_hexes(best.hexes))
+                if best.limit_hexes >= 0 else INF, length_mp=float(as_mp(best.mp)), limit=limit,
+                shortfall=shortfall, shortfall_unit=unit, hq=best.hq_id, weather_bound=weather, **at,
+            )  # fmt: skip
         if binding:
-            b = binding[0]
-            r.code, r.rule = BLOCKED, b.rule
-            lead = f"{b.words()} ({b.rule}) is the cause: without it the unit would be in range"
-            r.reason = f"{lead}; as it is, {r.reason}"
+            said.cause = f"{binding[0].words()} ({binding[0].rule})"
+            e = replace(e, code=BLOCKED, rule=binding[0].rule, binds="block")
         in_way = [b for b in blocks if not b.binding]
         if in_way:
-            shown = join_words([b.words() for b in in_way[:4]]) + (" ..." if len(in_way) > 4 else "")
-            alone = "; removing any one of them alone does not restore supply" if not binding else ""
-            r.reason += f". Also in the way of the {best_free}: {shown}{alone}"
+            said.in_way = join_words([b.words() for b in in_way[:4]]) + (" ..." if len(in_way) > 4 else "")
+            said.free_way = best_free
+        r.fill(
+            explanation=e, code=e.code, rule=e.rule, reason=_reason(e, said), blocks=blocks,
+            length_hexes=e.length_hexes, length_mp=e.length_mp, shortfall=e.shortfall,
+            weather_bound=e.weather_bound, blocking_hex=e.hex, blocking_units=list(e.units), candidates=shown,
+        )  # fmt: skip
 
     def nearest_way(
         self, u: Unit, usable: list[_Candidate], reachable: list[_Candidate]
@@ -377,20 +446,36 @@ class _Explainer:
             return min(reachable, key=lambda c: c.shortfall()[0]), None
         return best, refused
 
+    def trial(self, hexes: float, mp: float) -> SideVerdicts:
+        """Return this side's verdicts with the units' range longer by ``hexes`` hexes and ``mp`` MP (7.3.1).
+
+        The counterfactual a range reason stands on: "out of range by 2 hexes" means that two more hexes
+        (and as many more MP) supply the unit, attachments chosen again (7.2).  The division HQs' 20 MP
+        and everything else stay.  Only the General Supply verdicts are determined, each extension once.
+        """
+        key = (round(float(hexes), 6), round(float(mp), 6))
+        if key not in self._trials:
+            limits = self.det.ctx.limits
+            longer = Limits(hexes=limits.hexes + key[0], mp=limits.mp + key[1], division=limits.division)
+            self._trials[key] = determine_side(self.det.ctx.with_limits(longer), verdicts_only=True)
+        return self._trials[key]
+
     def _extension(self, over: float, unit: str) -> tuple[float, float]:
         """Return the extra hexes and MP of a range longer by ``over`` (an MP shortfall rounds hexes up)."""
-        half = self.det.limits.hexes / max(self.det.rules.supply["unit_range_hexes"], 1)  # 1, or 1/2 in Storm
+        half = self.det.ctx.limits.hexes / max(
+            self.det.ctx.rules.supply["unit_range_hexes"], 1
+        )  # 1, or 1/2 in Storm
         hexes = over if unit == "hexes" else float(np.ceil(over / half - 1e-9) * half)
         return hexes, over
 
     def _supplied(self, u: Unit, hexes: float, mp: float) -> bool:
-        return bool(self.det.with_more_range(hexes, mp).reports[u.id].general)
+        return self.trial(hexes, mp).supplied(u.id)
 
     def _found_at(self, u: Unit, over: float, attach: list[_Candidate], fallback: _Candidate) -> _Candidate:
         """Return the way a unit takes with ``over`` MP more range, claimed at that shortfall."""
-        trial = self.det.with_more_range(*self._extension(over, "MP"))
-        formation = trial.attached_to.get(u.id)
-        hq_id = trial.hq_of[formation].id if formation else ""
+        trial = self.trial(*self._extension(over, "MP"))
+        formation = trial.attachments.attached_to.get(u.id)
+        hq_id = trial.divisions.hq_of[formation].id if formation else ""
         way = next((c for c in attach if c.hq_id == hq_id), fallback)
         found = _Candidate(way.label, way.targets, way.limit_hexes, way.limit_mp)
         found.attach, found.hq_id, found.available = way.attach, way.hq_id, way.available
@@ -400,7 +485,7 @@ class _Explainer:
             hexes = float(way.hexes - way.limit_hexes)
             if self._supplied(u, hexes, hexes) and not self._supplied(u, hexes - 1, hexes - 1 / SIXTHS):
                 return way
-        found.claimed = (over / max(self.det.limits.mp, 1e-9), over, "MP")
+        found.claimed = (over / max(self.det.ctx.limits.mp, 1e-9), over, "MP")
         return found
 
     def shown(self, cands: list[_Candidate]) -> list[_Candidate]:
@@ -424,7 +509,7 @@ class _Explainer:
         a line says nothing a class needs; that it stands outside the game's supply net does.  The
         shortfall stays in the report (``shortfall``): that much more range would supply it.
         """
-        limit = self.det.range_text.removesuffix(" (7.3.1)")
+        limit = self.det.unit_lines.range_text.removesuffix(" (7.3.1)")
         return (
             "besieged behind the enemy's line (cut off on this date, by the scenario's record) and outside "
             f"the game's supply net: no source or HQ it may use is within twice its range of {limit} "
@@ -450,28 +535,34 @@ class _Explainer:
         return f"out of range by {count_words(over, unit)} ({self._length_words(c)}){full}"
 
     def _hq_out(self, r: UnitSupply, hq: Unit) -> None:
-        hq_report = self.det.reports[hq.id]
-        r.code, r.rule = HQ_OUT_OF_SUPPLY, "7.2"
-        lead = f"its division HQ {hq.id} is out of supply, and it is within range of it (7.2)"
-        r.reason = f"{lead}: {hq_report.reason}"
-        r.blocks = [Block(**vars(b)) for b in hq_report.blocks]
-        r.blocking_hex, r.blocking_units = hq_report.blocking_hex, list(hq_report.blocking_units)
-        r.weather_bound = hq_report.weather_bound
+        """7.2: its division HQ is out of supply and the unit is within range of it: the HQ's reason binds."""
+        hq_report = self.reports[hq.id]
+        e = Explanation(
+            HQ_OUT_OF_SUPPLY, "7.2", "hq", f"its division HQ {hq.id}", hq_report.blocking_hex,
+            tuple(hq_report.blocking_units), r.length_hexes, r.length_mp, r.limit, hq=hq.id,
+            weather_bound=hq_report.weather_bound,
+        )  # fmt: skip
+        r.fill(
+            explanation=e, code=e.code, rule=e.rule, reason=_reason(e, _Wording(hq_reason=hq_report.reason)),
+            blocks=[Block(**vars(b)) for b in hq_report.blocks], blocking_hex=e.hex,
+            blocking_units=list(e.units), weather_bound=e.weather_bound,
+        )  # fmt: skip
 
     def _full(self, r: UnitSupply, u: Unit) -> None:
+        """7.2, 20.3: within range only of HQs whose attachment places are all taken."""
         det = self.det
-        r.code, r.rule = ATTACHMENT_FULL, "7.2"
-        taken = []
-        for formation in det.refused[u.id]:
-            hq = det.hq_of[formation]
-            held = det.places_taken.get(formation, [])
+        rule, taken, holders = "7.2", [], []
+        for formation in det.attachments.refused[u.id]:
+            hq = det.divisions.hq_of[formation]
+            held = det.attachments.places_taken.get(formation, [])
             mine = sorted(uid for uid, _ in held)
-            places = det.rules.supply["kg_attach_limit" if hq.hq == "kg" else "attach_limit"]
+            places = det.ctx.rules.supply["kg_attach_limit" if hq.hq == "kg" else "attach_limit"]
             if hq.hq == "kg":
-                r.rule = "7.2, 20.3"
+                rule = "7.2, 20.3"
                 taken.append(
                     f"the KG HQ {hq.id} already has {len(mine)} of its {places} attached ({', '.join(mine)})"
                 )
+                holders.append((hq.id, mine))
                 continue
             # A unit of another division needs the HQ's one place for such a unit (7.2): when another
             # holds it, that is what binds, whether or not a corps unit's place is free too.
@@ -481,12 +572,19 @@ class _Explainer:
                     f"the division HQ {hq.id} already has its one unit of another division attached "
                     f"({others[0]})"
                 )
+                holders.append((hq.id, others[:1]))
             else:
                 taken.append(
                     f"the division HQ {hq.id} already has {len(mine)} of {places} attached "
                     f"({', '.join(mine)})"
                 )
-        r.reason = "within range only of HQs whose attachment places are taken: " + "; ".join(taken)
+                holders.append((hq.id, mine))
+        first, units = holders[0] if holders else ("", [])
+        e = Explanation(
+            ATTACHMENT_FULL, rule, "places", f"the HQ {first}", units=tuple(units),
+            length_hexes=r.length_hexes, length_mp=r.length_mp, limit=r.limit, hq=first,
+        )  # fmt: skip
+        r.fill(explanation=e, code=e.code, rule=e.rule, reason=_reason(e, _Wording(places=taken)))
 
     # -- the route with nothing in the way -------------------------------------------------------
 
@@ -547,7 +645,7 @@ class _Explainer:
             e = self._edge(a, b)
             first_step = step == 0
             if not lines.costs.open[e] and lines.costs.land[e] and not (first_step and lines.costs.first[e]):
-                name = water_names(self.det.state.system)[e]
+                name = water_names(self.det.ctx.state.system)[e]
                 found.append(Block("water", str(ids[b]), water=name, near_hex=str(ids[a])))
             if lines.enemy[b]:
                 found.append(Block("enemy", str(ids[b]), units=list(lines.enemy_units_at.get(b, []))))
@@ -588,11 +686,11 @@ class _Explainer:
                 return True
         # A division unit whose own HQ is out of supply: the block may free both.
         det = self.det
-        hq = det.hq_of.get(u.formation) if u.hq is None else None
-        if hq is not None and not det.div_ok[hq.id]:
-            hq_at = np.array([det.at[det.query[hq.id]]], dtype=np.int64)
-            hq_line = _Candidate("", det.hq_roots, -1, det.limits.division_n, True)
-            own = _Candidate("", [int(hq_at[0])], det.limits.hexes_n, det.limits.mp_n)
+        hq = det.divisions.hq_of.get(u.formation) if u.hq is None else None
+        if hq is not None and not det.divisions.ok[hq.id]:
+            hq_at = np.array([det.ctx.at[det.ctx.query[hq.id]]], dtype=np.int64)
+            hq_line = _Candidate("", det.divisions.roots, -1, det.ctx.limits.division_n, True)
+            own = _Candidate("", [int(hq_at[0])], det.ctx.limits.hexes_n, det.ctx.limits.mp_n)
             if self._reaches(hq_line, hq_at, trial) and self._reaches(own, o, trial):
                 return True
         return False
@@ -653,7 +751,7 @@ class _Explainer:
             names = sorted(
                 {
                     n or "unnamed water"
-                    for n in water_names(self.det.state.system)[np.nonzero(leaving)[0][water]]
+                    for n in water_names(self.det.ctx.state.system)[np.nonzero(leaving)[0][water]]
                 }
             )
             parts.append("the unbridged " + join_words(names))

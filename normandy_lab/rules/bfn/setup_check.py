@@ -79,12 +79,12 @@ def setup_problems(state: GameState, history: bool = True) -> list[SetupProblem]
     sides = report.determination.sides
     limits = report.determination.limits
     for det in sides.values():
-        for q in det.plain:
+        for q in det.unit_lines.plain:
             unit = det.units[q]
-            hq = det.hq_of.get(unit.formation)
+            hq = det.divisions.hq_of.get(unit.formation)
             if hq is None:
                 continue
-            hexes, mp = det._lengths(det.group_of[unit.formation], q)
+            hexes, mp = det.unit_lines.lengths(det.unit_lines.group_of[unit.formation], q)
             if hexes > limits.hexes and mp > limits.mp:
                 said = " or ".join(
                     f"{value:g} {what}"
@@ -265,7 +265,7 @@ def propose_hq_hex(state: GameState, hq_id: str, radius: int = 14, weigh: bool =
     if not len(candidates):
         candidates = np.array([here])
     # The HQ's own line: 20 MP to a source or an in-supply corps HQ, its first step free (7.3.2).
-    hq_mp = lines.distances(det.hq_roots, candidates, "mp", limits.division_n, free=True)
+    hq_mp = lines.distances(det.divisions.roots, candidates, "mp", limits.division_n, free=True)
     supplied = hq_mp <= limits.division_n
     if supplied.any():  # an HQ beyond 20 MP supplies no one: only where it stands is kept besides
         keep = supplied | (candidates == here)
@@ -353,9 +353,10 @@ def propose_corps_hq_hex(
     limit = report.determination.limits.division_n
     here = g.index(corps.hex)
     us = ("US", "FR")
-    hqs = [u for u in det.divs if side == "german" or (u.nationality in us) == (corps.nationality in us)]
+    divs = det.divisions.divs
+    hqs = [u for u in divs if side == "german" or (u.nationality in us) == (corps.nationality in us)]
     hq_at = np.array([int(det.at[det.query[u.id]]) for u in hqs], dtype=np.int64)
-    others = [h for h in det.hq_roots if h != here]
+    others = [h for h in det.divisions.roots if h != here]
     elsewhere = lines.distances(others, hq_at, "mp", limit, free=True) if len(hq_at) else np.array([])
     stranded = [u for u in hqs if not report[u.id].general]
     depends = [u for u, d in zip(hqs, elsewhere.tolist(), strict=True) if report[u.id].general and d > limit]
