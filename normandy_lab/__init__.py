@@ -48,6 +48,7 @@ _LAZY: dict[str, str] = {
     "load_study": "normandy_lab.engine.study",
     "save_study": "normandy_lab.engine.study",
     "supply_summary": "normandy_lab.engine.whatif",
+    "supply_graph": "normandy_lab.interdiction.graph",
     "sweep": "normandy_lab.sweeps",
     "side_by_side": "normandy_lab.sidebyside",
     "supply_table": "normandy_lab.engine.whatif",
@@ -74,6 +75,7 @@ if TYPE_CHECKING:  # what a type checker and an editor see: the same names, impo
     from normandy_lab.grids import hexgrid
     from normandy_lab.grids.georef import ControlPoint, Georeference
     from normandy_lab.grids.numbering import SYSTEMS, HexIdError, scheme
+    from normandy_lab.interdiction.graph import supply_graph
     from normandy_lab.sidebyside import side_by_side
     from normandy_lab.sweeps import sweep
     from normandy_lab.terrain import TerrainConfig, TerrainMap, terrain_map
@@ -140,6 +142,7 @@ __all__ = [
     "side_by_side",
     "step_to",
     "supply",
+    "supply_graph",
     "supply_summary",
     "supply_table",
     "sweep",
