@@ -12,12 +12,43 @@ them (``engine.search.map_graph``, ``engine.lines.in_play`` ...) now ask the map
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
 
+from normandy_lab.grids import grid
+from normandy_lab.network import edge_arrays
+from normandy_lab.terrain import terrain_map
+
 SEA_TERRAINS = ("Sea", "All Sea", "Impassable")
+
+
+@dataclass(frozen=True)
+class MapGraph:
+    """The static graph of one map in compressed rows, both orientations.
+
+    Attributes
+    ----------
+    rev_ptr, rev_nbr, rev_eid
+        Reverse rows: for hex ``b``, the hexes ``a`` with an edge ``a -> b``
+        and that edge's row in :func:`~normandy_lab.network.edge_arrays`.
+    fwd_ptr, fwd_nbr, fwd_eid
+        Forward rows: for hex ``a``, the hexes it steps into, and the edge.
+
+    The engine's kernels (:mod:`normandy_lab.engine.search`) take per-edge
+    facts already laid out in row order (``facts[rev_eid]`` or
+    ``facts[fwd_eid]``), so a search reads them in sequence.
+    """
+
+    n: int
+    rev_ptr: np.ndarray
+    rev_nbr: np.ndarray
+    rev_eid: np.ndarray
+    fwd_ptr: np.ndarray
+    fwd_nbr: np.ndarray
+    fwd_eid: np.ndarray
 
 
 class GameMap:
@@ -31,29 +62,21 @@ class GameMap:
     @cached_property
     def grid(self) -> Any:
         """The hex grid (:func:`normandy_lab.grids.grid`)."""
-        from normandy_lab.grids import grid
-
         return grid(self.system)
 
     @cached_property
     def terrain(self) -> Any:
         """The derived terrain map (:func:`normandy_lab.terrain.terrain_map`)."""
-        from normandy_lab.terrain import terrain_map
-
         return terrain_map(self.system, progress=False)
 
     @cached_property
     def edges(self) -> Any:
         """The directed edges (:func:`normandy_lab.network.edge_arrays`)."""
-        from normandy_lab.network import edge_arrays
-
         return edge_arrays(self.system)
 
     @cached_property
-    def graph(self) -> Any:
-        """The static graph in compressed rows, both ways (:class:`~normandy_lab.engine.search.MapGraph`)."""
-        from normandy_lab.engine.search import MapGraph
-
+    def graph(self) -> MapGraph:
+        """The static graph in compressed rows, both ways (:class:`MapGraph`): what the searches read."""
         e, n = self.edges, len(self.grid)
 
         def rows(key: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

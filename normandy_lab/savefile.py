@@ -15,6 +15,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from normandy_lab.errors import ExportRefusedError
+
 
 def normal_file_mode() -> int:
     """Return the permissions a new file gets in this process (0666 less the umask), e.g. 0644."""
@@ -71,8 +73,6 @@ def refuse_to_replace(
     :class:`~normandy_lab.errors.ExportRefusedError` naming the path, what is there (``what_is_there``) and
     that nothing was changed.  A link is judged by its target, which the writer follows.
     """
-    from normandy_lab.errors import ExportRefusedError
-
     path = Path(path)
     target = path.resolve() if path.is_symlink() else path
     if not target.exists():

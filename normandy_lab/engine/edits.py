@@ -9,11 +9,16 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, replace
 
+from normandy_lab.engine import scenario as scenario_file
 from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
 from normandy_lab.engine.movement import move_unit
+from normandy_lab.engine.scenario import Checker, ScenarioError, unit_from_entry
+from normandy_lab.engine.sequence import next_phase
 from normandy_lab.engine.state import GameState, Unit, check_unit_id
 from normandy_lab.errors import RefusedError
 from normandy_lab.grids import grid
+from normandy_lab.schemas.study import EDIT, check_game_fields
+from normandy_lab.schemas.validation import validate
 from normandy_lab.terrain import terrain_map
 
 __all__ = [
@@ -112,10 +117,10 @@ def add_unit(state: GameState, unit: Unit, independent_formation: bool = False) 
     problem = check_unit_id(unit.id)
     if problem:
         raise RefusedError(f"cannot add the unit: {problem}")
-    from normandy_lab.engine.scenario import MAX_UNITS
-
-    if len(state.units) >= MAX_UNITS:  # what a scenario file may hold, a study may not outgrow
-        raise RefusedError(f"cannot add {unit.id}: a state holds at most {MAX_UNITS:,} units")
+    # What a scenario file may hold, a study may not outgrow: the loader's limit, read where it is set.
+    limit = scenario_file.MAX_UNITS
+    if len(state.units) >= limit:
+        raise RefusedError(f"cannot add {unit.id}: a state holds at most {limit:,} units")
     if any(u.id == unit.id for u in state.units):
         raise RefusedError(f"a unit with id {unit.id!r} already exists")
     hex_id = grid(state.system).canonical(unit.hex)
@@ -178,8 +183,6 @@ def check_edit(edit: object) -> dict:
     file's edits are checked with at loading.  The edit is checked as the JSON
     a study saves it as, so a tuple given from code reads as the list it is saved as.
     """
-    from normandy_lab.schemas import EDIT, validate  # pydantic is loaded when first needed
-
     if not isinstance(edit, dict):
         raise EditError(f"an edit is a mapping with an 'op', not {type(edit).__name__}")
     try:
@@ -192,9 +195,6 @@ def check_edit(edit: object) -> dict:
 
 def _unit_of_edit(state: GameState, fields: dict) -> Unit:
     """Check an added unit's fields as a scenario's units are checked (types, categories, hex)."""
-    from normandy_lab.engine.scenario import Checker, ScenarioError, unit_from_entry
-    from normandy_lab.schemas import check_game_fields
-
     rules = state.rules
     check_game_fields(rules, {"op": "add_unit", "unit": fields}, "add_unit edit", EditError)  # its categories
     try:
@@ -237,8 +237,6 @@ def _apply(state: GameState, edit: dict) -> GameState:
     if op == "remove_unit":
         return remove_unit(state, edit["unit"])
     if op == "next_phase":
-        from normandy_lab.engine.sequence import next_phase
-
         return next_phase(state)
     if op == "marker":  # the game's own markers: its rule system checks and sets them
         changed = state.rules.set_marker(state, edit["name"], edit.get("value"))

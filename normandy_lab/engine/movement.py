@@ -43,8 +43,10 @@ import numpy as np
 
 from normandy_lab.engine.lines import in_play
 from normandy_lab.engine.state import GameState, Unit, other_side
+from normandy_lab.engine.supply import supply
 from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.errors import RefusedError
+from normandy_lab.gamemap import game_map
 from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
 
@@ -112,8 +114,6 @@ class _EdgeCosts:
 
 def _edge_order(system: str) -> tuple[np.ndarray, np.ndarray]:
     """Edges sorted by the hex they leave, with CSR offsets (the map's own table)."""
-    from normandy_lab.gamemap import game_map
-
     return game_map(system).edge_order
 
 
@@ -167,8 +167,6 @@ def _supply_state(
 ) -> tuple[bool, bool]:
     """Return the unit's General Supply and isolation at the start of its move (7.1, 7.5o)."""
     if in_supply is None or isolated is None:
-        from normandy_lab.engine.supply import supply
-
         report = supply(state)[unit_id]
         in_supply = report.general if in_supply is None else in_supply
         isolated = report.isolated if isolated is None else isolated

@@ -36,6 +36,7 @@ from normandy_lab.errors import FileRefusedError
 from normandy_lab.grids import grid
 from normandy_lab.grids.numbering import HexIdError
 from normandy_lab.paths import REPO_ROOT
+from normandy_lab.terrain import terrain_map
 from normandy_lab.yamllines import LineDict, load_yaml_with_lines, read_user_text
 
 FORMAT = "normandy_lab.scenario/1"
@@ -128,8 +129,11 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     # The file's typed schema (normandy_lab.schemas, exported to schemas/) checks every field's type, the
     # values of every category, the fields required and those unknown; what follows is what a type cannot
     # say: dates that do not exist or fall outside the campaign, hexes on the map, references between fields.
+    # In the function: the registry imports the games, which import the engine (the plug-in cycle, the one
+    # .importlinter allows); and pydantic with the file models (about 0.5 s) loads with the first file read,
+    # not with the engine, which a Dask worker or a supply determination imports without reading a file.
     from normandy_lab.rules import available, ruleset
-    from normandy_lab.schemas import validate
+    from normandy_lab.schemas.validation import validate
 
     system = data.get("system")
     kind = str(data.get("format", ""))
@@ -221,7 +225,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         variant=system if system != rules.system else None,
     )
     # The section's markers against the whole state (its turn, units, other markers): the checks a marker
-    # edit makes too (normandy_lab.rules.section).
+    # edit makes too (normandy_lab.rules.section).  In the function: the registry's side (the plug-in cycle).
     from normandy_lab.rules.section import check_section
 
     check_section(state, data, path)
@@ -345,8 +349,6 @@ def unit_from_entry(check: Checker, entry: dict, field: str, rules, g) -> Unit:
     the values of every category); this checks what a type cannot say: the nationality of the side, an
     HQ's kind against its type, the steps a size may have, a hex on the map and on land (a ship at sea).
     """
-    from normandy_lab.terrain import terrain_map
-
     terrain = terrain_map(rules.system, progress=False).hexes["terrain"]
     side = entry["side"]
     nationality = entry["nationality"]
@@ -482,8 +484,6 @@ def _bridges(check: Checker, data: LineDict, g, rules) -> list[str]:
             )
         out.append(f"{a}|{b}" if a < b else f"{b}|{a}")
     if out:  # as the destroy_bridge edit checks: a hexside with no bridge has none to destroy
-        from normandy_lab.terrain import terrain_map
-
         sides = terrain_map(g.system, progress=False).hexsides
         for n, key in enumerate(out):
             if key in rules.bridges_named_by_the_rules:

@@ -31,42 +31,17 @@ Dijkstra on the same masked graph.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-
-@dataclass(frozen=True)
-class MapGraph:
-    """The static graph of one map in compressed rows, both orientations.
-
-    Attributes
-    ----------
-    rev_ptr, rev_nbr, rev_eid
-        Reverse rows: for hex ``b``, the hexes ``a`` with an edge ``a -> b``
-        and that edge's row in :func:`~normandy_lab.network.edge_arrays`.
-    fwd_ptr, fwd_nbr, fwd_eid
-        Forward rows: for hex ``a``, the hexes it steps into, and the edge.
-
-    The kernels take per-edge facts already laid out in row order
-    (``facts[rev_eid]`` or ``facts[fwd_eid]``), so a search reads them in
-    sequence.
-    """
-
-    n: int
-    rev_ptr: np.ndarray
-    rev_nbr: np.ndarray
-    rev_eid: np.ndarray
-    fwd_ptr: np.ndarray
-    fwd_nbr: np.ndarray
-    fwd_eid: np.ndarray
+# MapGraph is the map's own table (gamemap builds it); the kernels here search it.  Still importable here.
+from normandy_lab.gamemap import MapGraph as MapGraph
+from normandy_lab.gamemap import game_map
 
 
 def map_graph(system: str) -> MapGraph:
     """Return the static graph of a map (made once, by the map's :class:`~normandy_lab.gamemap.GameMap`)."""
-    from normandy_lab.gamemap import game_map
-
     return game_map(system).graph
 
 

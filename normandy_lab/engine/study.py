@@ -28,6 +28,8 @@ from normandy_lab.engine.scenario import SCENARIO_DIR, ScenarioError, load_scena
 from normandy_lab.engine.state import GameState
 from normandy_lab.errors import FileRefusedError
 from normandy_lab.savefile import refuse_to_replace, write_text_atomically
+from normandy_lab.schemas.study import StudySchema, check_game_fields
+from normandy_lab.schemas.validation import validate
 from normandy_lab.yamllines import MAX_FILE_BYTES, read_user_text
 
 FORMAT = "normandy_lab.study/1"
@@ -345,8 +347,6 @@ def load_study(path: str | Path, replay: bool = False) -> Study:
             f"{path}: edits: {len(edits):,} edits, more than the {MAX_STUDY_EDITS:,} a study may hold; "
             "split the study (docs/files.md)"
         )
-    from normandy_lab.schemas import StudySchema, validate
-
     validate(StudySchema, payload, str(path), StudyError)
     scenario = payload["scenario"]  # the schema made sure it is there and is text
     relative = payload.get("scenario_file")  # text or None, as the schema made sure
@@ -380,8 +380,6 @@ def load_study(path: str | Path, replay: bool = False) -> Study:
         raise StudyError(f"{path}: its scenario cannot be loaded: {exc}") from None
     # The text kept in the study is the one the edits were made on: no file of it has changed.
     changed = bool(recorded) and study.scenario_file is not None and study.scenario_sha256 != recorded
-    from normandy_lab.schemas import check_game_fields
-
     for n, edit in enumerate(edits):  # the fields that are the game's own, before any edit is replayed
         check_game_fields(study.state.rules, edit, f"{path}: edits[{n}]", StudyError)
     for n, edit in enumerate(edits):

@@ -18,6 +18,7 @@ from normandy_lab.engine.reasons import (
 )
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport, UnitSupply, supply
+from normandy_lab.terrain.places import hex_place, with_places
 
 # What binds, in teaching terms, by the report's reason code (never by parsing its words).
 CAUSES = {
@@ -176,8 +177,6 @@ def supply_changes(before: GameState, after: GameState) -> pd.DataFrame:
     words) and ``why_after`` (the same with each hex id followed by its place, as the explorer's panel
     says it).  Units present in only one state are left out (see the states' unit lists for those).
     """
-    from normandy_lab.terrain.places import hex_place, with_places
-
     old, new = supply_table(supply(before)), supply_table(supply(after))
     common = old.index.intersection(new.index)
     old, new = old.loc[common], new.loc[common]

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from normandy_lab.errors import FileRefusedError
+from normandy_lab.geo import geography
 from normandy_lab.geo.crs import METRIC_CRS
 from normandy_lab.grids.georef import Georeference, fit_similarity, read_system_entries
 from normandy_lab.paths import map_file
@@ -90,7 +91,8 @@ class CoastHex:
 def _load_coast_hexes() -> dict[str, tuple[CoastHex, ...]]:
     path = map_file("grids", "coast_hexes.yaml")
     result: dict[str, list[CoastHex]] = {}
-    from normandy_lab.schemas import CoastHexesFile
+    # In the function for import cost: pydantic loads when the file is first read (grids/georef.py says more).
+    from normandy_lab.schemas.grid_files import CoastHexesFile
 
     for system, _, entry in read_system_entries(path, CoastHexesFile, CoastHexError):
         result.setdefault(system, []).append(
@@ -171,8 +173,6 @@ class Shoreline:
 def shoreline() -> Shoreline:
     """Return the project's shoreline (``maps/coast/gshhg_land.geojson``) in Lambert-93."""
     import shapely
-
-    from normandy_lab.geo import geography
 
     return Shoreline(shapely.union_all(geography.layer("land").to_crs(METRIC_CRS).geometry.values))
 

@@ -87,7 +87,7 @@ def read_system_entries(path: Path, schema: Any, error: type[ValueError]) -> Ite
     """Read a grids data file: a mapping of system key to a list of entries.
 
     The file is validated against ``schema`` (a TypeAdapter of
-    :mod:`normandy_lab.schemas`: the systems, fields, their types and the
+    :mod:`normandy_lab.schemas.grid_files`: the systems, fields, their types and the
     ``use`` values); this adds that an entry not fitted says why.
 
     Yields
@@ -100,7 +100,9 @@ def read_system_entries(path: Path, schema: Any, error: type[ValueError]) -> Ite
     ValueError
         Of class ``error``, naming the file, the line and the field.
     """
-    from normandy_lab.schemas import validate  # the schemas import the engine, which imports this module
+    # In the function for import cost only: `import normandy_lab` loads the grids, and pydantic with the
+    # schemas' models would add about half a second to it; they load when a data file is first read.
+    from normandy_lab.schemas.validation import validate
 
     text = yamllines.read_user_text(path, error, "grid data file")
     data = yamllines.load_yaml_with_lines(text, str(path), error)
@@ -119,7 +121,7 @@ def read_system_entries(path: Path, schema: Any, error: type[ValueError]) -> Ite
 def _load_control_points() -> dict[str, tuple[ControlPoint, ...]]:
     path = map_file("grids", "control_points.yaml")
     result: dict[str, list[ControlPoint]] = {}
-    from normandy_lab.schemas import ControlPointsFile
+    from normandy_lab.schemas.grid_files import ControlPointsFile  # pydantic on first read (see above)
 
     for system, _, entry in read_system_entries(path, ControlPointsFile, ControlPointError):
         hexes = [entry["hex"]] if isinstance(entry["hex"], str) else entry["hex"]

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from normandy_lab.grids import grid
 from normandy_lab.history.lodgement import (
     FIRST_DAY,
     HistoryError,
@@ -39,6 +40,8 @@ from normandy_lab.history.lodgement import (
     record,
     records,
 )
+from normandy_lab.network import edge_arrays
+from normandy_lab.terrain import terrain_map
 
 _SIDE_WORDS = {"allied": "Allied", "german": "German"}
 
@@ -175,9 +178,6 @@ def record_for(date: dt.date, turn: str) -> LodgementRecord:
 def _land_graph(system: str):  # -> (csr adjacency over land hexes, land mask)
     from scipy.sparse import csr_matrix
 
-    from normandy_lab.network import edge_arrays
-    from normandy_lab.terrain import terrain_map
-
     tmap = terrain_map(system, progress=False)
     land = ~np.isin(tmap.hexes["terrain"].to_numpy(), ["Sea", "All Sea", "Impassable"])
     e = edge_arrays(system)
@@ -189,8 +189,6 @@ def _land_graph(system: str):  # -> (csr adjacency over land hexes, land mask)
 @functools.cache
 def _map_area(system: str):  # -> shapely polygon (lon/lat) of the land hexes of the maps
     import shapely
-
-    from normandy_lab.terrain import terrain_map
 
     hexes = terrain_map(system, progress=False).hexes
     return shapely.union_all(hexes.geometry.values).buffer(0)
@@ -204,8 +202,6 @@ def implied_sides(state) -> np.ndarray:
     only their own pocket, not the ground around it, so they are left out.
     """
     from scipy.sparse.csgraph import dijkstra
-
-    from normandy_lab.grids import grid
 
     g = grid(state.system)
     adjacency, land = _land_graph(state.system)
@@ -232,9 +228,6 @@ def implied_sides(state) -> np.ndarray:
 def implied_front(state):  # -> shapely MultiLineString (lon/lat)
     """Return the hexsides where the units' Allied ground meets their German ground."""
     import shapely
-
-    from normandy_lab.network import edge_arrays
-    from normandy_lab.terrain import terrain_map
 
     sides = implied_sides(state)
     e = edge_arrays(state.system)
@@ -273,8 +266,6 @@ def compare_with_history(state, tolerance_km: float | None = None) -> FrontCompa
         their side (default: the record's accuracy, at least 1 km).
     """
     import shapely
-
-    from normandy_lab.grids import grid
 
     last_day = state.rules.next_date(state.date) - dt.timedelta(days=1)
     bracket = records_bracketing(state.date, state.turn, last_day)

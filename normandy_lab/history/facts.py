@@ -23,7 +23,8 @@ from normandy_lab.history.lodgement import (
     history_dir,
     resolve_waypoint,
 )
-from normandy_lab.schemas import FactsFileSchema, validate
+from normandy_lab.schemas.record import FactsFileSchema
+from normandy_lab.schemas.validation import validate
 from normandy_lab.yamllines import load_yaml_with_lines, read_user_text
 
 

@@ -25,8 +25,10 @@ import numpy as np
 
 from normandy_lab.errors import FileRefusedError
 from normandy_lab.geo import gazetteer
+from normandy_lab.geo.crs import lonlat_to_metric
 from normandy_lab.paths import map_file, maps_dir
-from normandy_lab.schemas import LodgementFileSchema, validate
+from normandy_lab.schemas.record import LodgementFileSchema
+from normandy_lab.schemas.validation import validate
 from normandy_lab.yamllines import LineDict, load_yaml_with_lines, read_user_text
 
 #: The campaign area the record covers (lon/lat box): the extent of the
@@ -371,8 +373,6 @@ def front_line(date: Any, files: Sequence[str | Path] | None = None):  # -> shap
 
 def _to_metric(geometry):
     import shapely
-
-    from normandy_lab.grids.georef import lonlat_to_metric
 
     def project(coords: np.ndarray) -> np.ndarray:
         x, y = lonlat_to_metric(coords[:, 0], coords[:, 1])

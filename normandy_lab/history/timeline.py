@@ -20,7 +20,8 @@ from normandy_lab.history.lodgement import (
     history_dir,
     resolve_waypoint,
 )
-from normandy_lab.schemas import EventCategory, TimelineSchema, validate
+from normandy_lab.schemas.record import EventCategory, TimelineSchema
+from normandy_lab.schemas.validation import validate
 from normandy_lab.yamllines import load_yaml_with_lines, read_user_text
 
 CATEGORIES: tuple[str, ...] = get_args(EventCategory)
