@@ -17,6 +17,7 @@ import normandy_lab as nl
 from normandy_lab.engine.reasons import ATTACHMENT_FULL, BLOCKED, CUT_OFF, HQ_OUT_OF_SUPPLY, OUT_OF_RANGE
 from normandy_lab.engine.report import Explanation, UnitSupply
 from normandy_lab.rules.bfn.passes import corps_hqs, determine_side, division_hqs
+from normandy_lab.rules.bfn.supply import READING_KEYS
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +71,13 @@ def test_via_is_the_chain_of_hqs_to_a_source(june13):
         assert r.via[-1] in sources, r.unit_id
         by_hq += r.via[0] in ids and len(r.via) >= 2
     assert by_hq > 50
+
+
+def test_every_report_names_the_readings_its_verdict_rests_on(june13):
+    """Where the rulebook is open (rules.bfn.READINGS): every unit, in supply or not, says which reading."""
+    _, report = june13
+    assert all(set(r.readings) == set(READING_KEYS) for r in report.units.values())
+    assert any(r.general for r in report.units.values())
 
 
 def test_explain_gives_a_record_from_which_the_words_are_made(storm):

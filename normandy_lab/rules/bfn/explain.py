@@ -318,7 +318,6 @@ class _Explainer:
         if u.hq is not None:
             return False
         r = self.reports[u.id]
-        r.readings = dict(det.ctx.readings)
         q = det.ctx.query[u.id]
         hq = det.divisions.hq_of.get(u.formation) if q not in det.unit_lines.headless else None
         if (
@@ -339,7 +338,6 @@ class _Explainer:
         """Explain one unit out of supply: its record (what binds, :class:`Explanation`), then its words."""
         det = self.det
         r = self.reports[u.id]
-        r.readings = dict(det.ctx.readings)
         origin = int(det.ctx.at[det.ctx.query[u.id]])
         cands = [c for c in cands if c.targets]
         shown = [

@@ -812,13 +812,14 @@ class SideVerdicts:
     def reports(self) -> dict[str, UnitSupply]:
         """Return each unit's report, from the passes' results (the explanations are added later)."""
         system, side = self.ctx.state.system, self.ctx.side
+        readings = self.ctx.readings
         out = {}
         for u in self.ctx.units:
             t = self.traces[u.id]
             r = UnitSupply(
                 u.id, side, u.hex, general=t.supplied, combat=self.combat.get(u.id, False),
                 isolated=self.isolated.get(u.id, False), limit=t.limit, length_hexes=t.hexes, length_mp=t.mp,
-                path=t.path,
+                path=t.path, readings=dict(readings),
             )  # fmt: skip
             if t.supplied:
                 r.fill(traced_kind=t.kind, traced_id=t.traced_id, via=self.via(u.id))
