@@ -177,3 +177,18 @@ def test_outside_the_class_server_the_explorer_keeps_its_file_controls(monkeypat
 
     explorer = Explorer("gts_1944-06-08_0700")
     assert explorer.save_button.comm is not None
+
+
+def test_the_index_lists_the_three_lessons_each_a_served_lesson_notebook():
+    """Issue 33, section 2: the lessons are class pages, listed on the index by title, preheated like the rest."""
+    from normandy_lab.lessons import LESSONS
+
+    body = classroom.index_body(REPO / "class")
+    assert "<h2>Lessons</h2>" in body
+    assert list(classroom.LESSON_PAGES) == [f"lesson_{notebook}" for notebook in LESSONS.values()]
+    for page, (title, _) in classroom.LESSON_PAGES.items():
+        assert f'href="{{{{ base_url }}}}voila/render/{page}">{title}</a>' in body
+        # Each page is the project's own lesson notebook, served as it is (a link, like the tour).
+        assert (REPO / "class" / page).resolve().parent == (REPO / "notebooks" / "lessons").resolve()
+    pools = classroom.kernel_pools(1, REPO / "class")
+    assert all(pools[page] == {"pool_size": 1} for page in classroom.LESSON_PAGES)

@@ -52,6 +52,22 @@ GAMES = {
     "kg": "The Killing Ground",
     "gts": "The Greatest Day: Utah Beach",
 }
+#: The lesson pages (``class/lesson_<notebook>``, links to ``notebooks/lessons/``) and what the index says of
+#: each (``docs/class.md``, :mod:`normandy_lab.lessons`).
+LESSON_PAGES = {
+    "lesson_1_cotentin.ipynb": (
+        "Lesson 1: the Cotentin cut off",
+        "when the German garrison of the peninsula was cut off, and what kept it in supply (BfN, June)",
+    ),
+    "lesson_2_panzer_lehr.ipynb": (
+        "Lesson 2: a bridge to starve Panzer Lehr",
+        "which bridge would have starved the division on 13 June, and what the air forces hit (BfN)",
+    ),
+    "lesson_3_storm.ipynb": (
+        "Lesson 3: the storm of 19-22 June",
+        "what the storm did to both sides' supply under each game that covers it (BfN, KG)",
+    ),
+}
 #: The largest study file a link may open (the biggest saved study of the project is a few kB).
 MAX_STUDY_BYTES = 2_000_000
 #: The widgets of the explorer that would write or read files on the server: not on a class page.
@@ -274,7 +290,7 @@ def _study_entry(path: Path, root: Path) -> tuple[str, str, str] | None:
 
 
 def index_body(root: str | Path | None = None) -> str:
-    """Return the index page's HTML: the tour, an explorer per game, and a link per study in ``lessons/``."""
+    """Return the index page's HTML: the tour, an explorer per game, the lessons, a link per study."""
     from normandy_lab.views.launcher import scenario_list
 
     root = Path(root) if root is not None else class_root()
@@ -298,6 +314,13 @@ def index_body(root: str | Path | None = None) -> str:
             label = html.escape(labels.get(scenario, scenario).rsplit(" (", 1)[0])
             lines.append(f'<li><a href="{render}{page.name}">{GAMES[system]}</a>: {label}</li>')
     lines.append("</ul>")
+    lessons = [(page, said) for page, said in LESSON_PAGES.items() if (root / page).exists()]
+    if lessons:
+        lines.append("<h2>Lessons</h2><ul>")
+        for page, (title, what) in lessons:
+            link = f'<a href="{render}{page}">{html.escape(title)}</a>'
+            lines.append(f"<li>{link} <small>{html.escape(what)}</small></li>")
+        lines.append("</ul>")
     studies = [_study_entry(p, root) for p in sorted((root / "lessons").glob("*.json"))]
     studies = [s for s in studies if s is not None]
     if studies:
@@ -371,12 +394,17 @@ def voila_arguments(options: argparse.Namespace, root: Path) -> list[str]:
 
 
 def kernel_pools(pool: int, root: Path, pages: dict[str, int] | None = None) -> dict[str, dict[str, int]]:
-    """Return the preheated kernels per page: ``pool`` for each explorer and the tour, none for the rest.
+    """Return the preheated kernels per page: ``pool`` for the tour, each explorer and each lesson.
 
     ``pages`` gives some pages their own number, e.g. ``{"explorer_bfn.ipynb": 30}`` for the page a whole
     class opens first.
     """
-    names = ["01_tour.ipynb", *(f"explorer_{system}.ipynb" for system in GAME_PAGES), *(pages or {})]
+    names = [
+        "01_tour.ipynb",
+        *(f"explorer_{system}.ipynb" for system in GAME_PAGES),
+        *LESSON_PAGES,
+        *(pages or {}),
+    ]
     pools: dict[str, dict[str, int]] = {"default": {"pool_size": 0}}
     for page in names:
         if (root / page).exists():
