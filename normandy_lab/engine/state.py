@@ -362,6 +362,8 @@ class GameState:
     @property
     def rules(self) -> Any:  # -> RuleSet
         """The rule system this state is played under: its own variant, or the registered one of its game."""
+        # In the function: the registry imports the games, and each game imports this module (the plug-in
+        # cycle core -> registry -> game -> core that .importlinter allows; the state names no game).
         from normandy_lab.rules import get
 
         if isinstance(self.variant, str):  # a game registered on this map under a key of its own
@@ -383,7 +385,7 @@ class GameState:
         play) then reads ``rules``: ``state.with_rules(dataclasses.replace(state.rules,
         supply={**state.rules.supply, "unit_range_hexes": 8}, variant="8-hex range"))``.
         """
-        from normandy_lab.rules import get
+        from normandy_lab.rules import get  # the registry, in the function as in `rules` above
 
         rules = get(rules)
         if rules.system != self.system:
