@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 import normandy_lab as nl
@@ -65,7 +66,12 @@ def test_a_stopped_sweep_keeps_its_partial_table_and_the_cluster_goes_on(client)
         "bfn_1944-06-13_am", VARIANTS, client=client, progress=False, chunk_size=1, on_rows=stop_after_first
     )
     assert not table.attrs["complete"] and 1 <= table.attrs["variants_done"] < len(VARIANTS)
-    assert len(table) == sum(len(rows["unit"]) for rows in seen)
+    came = table[table["code"] != "not_run"]
+    assert len(came) == sum(len(rows["unit"]) for rows in seen)
+    # The others are listed, one row each, as not run because the sweep was interrupted (issue 34 section 3).
+    lost = table[table["code"] == "not_run"]
+    assert len(lost) == len(VARIANTS) - table.attrs["variants_done"]
+    assert set(lost["rule"]) == {"not run: the sweep was interrupted"}
     again = nl.sweep("bfn_1944-06-13_am", VARIANTS[:2], client=client, progress=False)
     assert again.attrs["complete"]
 
@@ -113,3 +119,94 @@ def test_two_local_clusters_at_once_print_no_port_warning(dask_client):
             client.close()
             client.cluster.close()
     assert not [w for w in caught if "already in use" in str(w.message)], [str(w.message) for w in caught]
+
+
+def _own_cluster(workers: int, **nanny: object):
+    """A LocalCluster of worker processes for a test that breaks it (not the suite's shared one)."""
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0", **nanny
+    )
+    return Client(cluster)
+
+
+def _close(client) -> None:
+    cluster = client.cluster
+    client.close()
+    cluster.close()
+
+
+def test_a_sweep_whose_workers_all_die_returns_the_variants_already_back_and_lists_the_others():
+    """Issue 34 section 3: every worker killed mid-sweep loses only the variants not yet back."""
+    import os
+    import signal
+
+    from normandy_lab.interdiction import targets
+    from normandy_lab.sweeps import IncompleteSweepWarning, not_run
+
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    bridges = [t.key for t in targets(state, "bridges")][:14]
+    variants = grid(weather=["Clear", "Overcast", "Storm"], cuts=[[], *([b] for b in bridges)])
+    client = _own_cluster(2)
+    killed: list[int] = []
+
+    def kill_every_worker(rows):
+        # The condition: the first batch is back.  Then every worker goes, for good (as a preempted
+        # machine does): its nanny is told not to restart it, and its process is killed.
+        if not killed:
+            for nanny in list(client.cluster.workers.values()):
+                nanny.close_gracefully(reason="test: the machine is gone")
+                killed.append(nanny.pid)
+                os.kill(nanny.pid, signal.SIGKILL)
+
+    try:
+        with pytest.warns(IncompleteSweepWarning, match="did not come back from the cluster"):
+            table = nl.sweep(
+                state, variants, client=client, progress=False, chunk_size=1, on_rows=kill_every_worker,
+                lost_after=1,
+            )  # fmt: skip
+    finally:
+        _close(client)
+    assert len(killed) == 2
+    missing = not_run(table)
+    done = [v for v in variants if v.name not in missing]
+    assert 1 <= len(done) < len(variants) and missing  # a partial table, not an exception
+    assert not table.attrs["complete"] and table.attrs["variants_done"] == len(done)
+    # Every variant is in the table, in order: its rows, or one row saying it was not run and why.
+    assert list(dict.fromkeys(table["variant"])) == [v.name for v in variants]
+    lost = table[table["code"] == "not_run"]
+    assert list(lost["variant"]) == missing and lost["rule"].str.startswith("not run").all()
+    # The rows that came back are the engine's own.
+    from normandy_lab.sweeps.worker import situation
+
+    first = done[0]
+    report = nl.supply(situation({"": state}, first))
+    rows = table[table["variant"] == first.name]
+    assert len(rows) == len(state.units)
+    assert {u for u, ok in zip(rows["unit"], rows["in_supply"], strict=True) if not ok} == {
+        r.unit_id for r in report.out_of_supply()
+    }
+    # The list survives what pandas does to a table (attrs do not always).
+    assert not_run(pd.concat([table.iloc[:0], table])) == missing
+
+
+def test_a_worker_with_an_empty_map_cache_gets_the_client_s_map_tables(tmp_path):
+    """Issue 34 section 3: a fresh worker machine does not build the map tables: the sweep ships them."""
+    from normandy_lab.sweeps.tables import ship_maps
+    from normandy_lab.terrain import cache_path
+
+    client = _own_cluster(1, env={"NORMANDY_LAB_CACHE": str(tmp_path)})
+    try:
+        mine = cache_path("bfn")
+        assert mine.exists()
+        assert not list(tmp_path.rglob("*.pickle"))  # the worker's cache is empty
+        ship_maps(client, {"bfn"})
+        theirs = tmp_path / "terrain" / mine.name
+        assert theirs.read_bytes() == mine.read_bytes()  # there before the worker did any work
+        worker_path = next(iter(client.run(lambda: str(cache_path("bfn"))).values()))
+        assert worker_path == str(theirs)  # the name the worker looks for
+        table = nl.sweep("bfn_1944-06-13_am", VARIANTS[:2], client=client, progress=False, reasons=False)
+        assert table.attrs["complete"]
+    finally:
+        _close(client)

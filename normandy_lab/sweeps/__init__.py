@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -24,9 +25,9 @@ import pandas as pd
 from normandy_lab.engine.state import GameState
 from normandy_lab.errors import RefusedError
 from normandy_lab.sweeps.variants import Variant, grid
-from normandy_lab.sweeps.worker import COLUMNS, error_rows, run_chunk
+from normandy_lab.sweeps.worker import COLUMNS, INTERRUPTED, NOT_RUN, error_rows, not_run_rows, run_chunk
 
-__all__ = ["COLUMNS", "Variant", "grid", "local_cluster", "sweep"]
+__all__ = ["COLUMNS", "IncompleteSweepWarning", "Variant", "grid", "local_cluster", "not_run", "sweep"]
 
 
 def _state_of(source: Any) -> GameState:
@@ -98,6 +99,7 @@ def sweep(
     chunk_size: int | None = None,
     progress: bool = True,
     on_rows: Any = None,
+    lost_after: float = 30.0,
 ) -> pd.DataFrame:
     """Evaluate every variant's supply and return one tidy table (:data:`COLUMNS`: one row a unit a variant).
 
@@ -123,15 +125,21 @@ def sweep(
         away); if it raises ``KeyboardInterrupt`` the sweep stops there, as an interrupted notebook cell
         does, and returns the partial table.  If it raises any other exception the sweep stops too and
         that exception propagates, with the rows computed so far attached as its ``partial_table``.
+    lost_after
+        Seconds the cluster may have no worker at all before the sweep gives up on it and returns what came
+        back (workers that die and come back, or new ones, pick the sweep up again within that time).
 
     Returns
     -------
     pandas.DataFrame
-        In the variants' order; ``attrs["complete"]`` is False when the sweep was stopped (interrupted)
-        before every variant came back, ``attrs["variants_done"]`` says how many did, and
-        ``attrs["seconds"]`` how long the sweep took, from the call to the table.  A variant that
+        Every variant, in the variants' order: its rows, or one row saying why it has none.  A variant that
         fails (a base that cannot be loaded, options the game does not have, a bad cut or edit) is one row
-        with code ``error`` and the exception in ``rule``; the rest of the sweep goes on.
+        with code ``error`` and the exception in ``rule``; the rest of the sweep goes on.  A variant the
+        sweep did not run (the cluster lost its workers or its batch, the sweep was interrupted) is one row
+        with code ``not_run`` and why in ``rule``: the table is always returned, partial when it must be
+        (:func:`not_run` lists those variants, and an :class:`IncompleteSweepWarning` says so when the
+        cluster lost them).  ``attrs["complete"]`` and ``attrs["variants_done"]`` repeat it for a quick
+        look, and ``attrs["seconds"]`` says how long the sweep took, from the call to the table.
 
     Raises
     ------
@@ -147,7 +155,7 @@ def sweep(
 
     started = time.perf_counter()
     wanted = _wanted(variants)
-    _check_options(chunk_size, on_rows)
+    _check_options(chunk_size, on_rows, lost_after)
     if client is not False:
         from normandy_lab.interdiction.best import client_arg
 
@@ -155,18 +163,16 @@ def sweep(
             client, "sweep", "None to start a local cluster for the sweep, or False to run here"
         )
     bases, failed = _bases(base, wanted)
-    order = {v.name: i for i, v in enumerate(wanted)}
     rows: dict[str, list[Any]] = {c: [] for c in COLUMNS}
-    done = 0
+    came_back: set[str] = set()
+    lost: dict[str, str] = {}
     bar = tqdm(total=len(wanted), desc="sweep", unit="variant", disable=not progress)
     own = client is None
-    futures: list[Any] = []
-    stopped: Exception | None = None
+    stopped: BaseException | None = None
 
     def take(got: dict[str, list[Any]], n: int) -> None:
-        nonlocal done
         _extend(rows, got)
-        done += n
+        came_back.update(got["variant"])
         bar.update(n)
         if on_rows is not None:
             on_rows(got)
@@ -182,33 +188,67 @@ def sweep(
                 for variant in todo:
                     take(run_chunk(bases, [variant], reasons), 1)
             elif todo:
-                from distributed import as_completed
+                from normandy_lab.sweeps import cluster
+                from normandy_lab.sweeps.tables import ship_maps
 
                 client = local_cluster(min(2, os.cpu_count() or 1)) if own else client
                 workers = max(1, len(client.scheduler_info()["workers"]))
                 size = chunk_size or max(1, min(25, math.ceil(len(todo) / (4 * workers))))
-                chunks = [todo[i : i + size] for i in range(0, len(todo), size)]
-                # The bases go to every worker once; each task gets a reference, not a copy.
-                # A key of its own (hash=False): a sweep that repeats another's bases must not share the key
-                # the other is releasing.
-                [shipped] = client.scatter([bases], broadcast=True, hash=False)
-                futures = [client.submit(run_chunk, shipped, chunk, reasons, pure=False) for chunk in chunks]
-                sizes = {f.key: len(c) for f, c in zip(futures, chunks, strict=True)}
-                for future in as_completed(futures):
-                    take(future.result(), sizes[future.key])
-        except KeyboardInterrupt:  # stopped: keep what came back, drop the rest
-            if futures:
-                client.cancel(futures)
-        except Exception as exc:  # the callback (or the cluster) failed: stop, but keep what came back
-            if futures:
-                client.cancel(futures)
+                ship_maps(client, {state.system for state in bases.values()})
+                lost = cluster.run(client, bases, todo, reasons, size, take, lost_after)
+        except KeyboardInterrupt as stop:  # stopped: keep what came back; the rest is listed as not run
+            lost = getattr(stop, "not_run", {})
+        except Exception as exc:  # the callback failed: stop, keep what came back, and raise it
+            lost = getattr(exc, "not_run", {})
             stopped = exc
     finally:
         bar.close()
         if own and client not in (None, False):
-            cluster = client.cluster
+            cluster_ = client.cluster
             client.close()
-            cluster.close()
+            cluster_.close()
+    table = _table(wanted, rows, came_back, lost, stopped)
+    table.attrs["seconds"] = round(time.perf_counter() - started, 2)
+    if stopped is not None:
+        # The caller's own exception, so that it is caught as they expect, carrying the rows computed.
+        stopped.partial_table = table  # type: ignore[attr-defined]
+        stopped.add_note(
+            f"nl.sweep stopped after {table.attrs['variants_done']} of {len(wanted)} variants; the rows "
+            "computed so far are in this exception's .partial_table"
+        )
+        raise stopped
+    if lost and not all(why == INTERRUPTED for why in lost.values()):
+        warnings.warn(
+            f"nl.sweep: {len(lost)} of {len(wanted)} variants did not come back from the cluster "
+            f"({next(iter(lost.values()))}); the table holds the {table.attrs['variants_done']} that did, "
+            "and one row with code 'not_run' for each of the others: not_run(table) lists them, "
+            "to sweep again",
+            IncompleteSweepWarning,
+            stacklevel=2,
+        )
+    return table
+
+
+class IncompleteSweepWarning(UserWarning):
+    """Some variants of a sweep did not come back from its cluster; the table lists them as ``not_run``."""
+
+
+def _table(
+    wanted: list[Variant],
+    rows: dict[str, list[Any]],
+    came_back: set[str],
+    lost: dict[str, str],
+    stopped: BaseException | None,
+) -> pd.DataFrame:
+    """Return the sweep's table in the variants' order, one ``not_run`` row for each variant not back."""
+    for variant in wanted:
+        if variant.name in came_back:
+            continue
+        why = lost.get(variant.name)
+        if why is None:  # stopped before it was sent
+            why = INTERRUPTED if stopped is None else f"not run: the sweep stopped ({type(stopped).__name__})"
+        _extend(rows, not_run_rows(variant, why))
+    order = {v.name: i for i, v in enumerate(wanted)}
     table = pd.DataFrame(rows, columns=list(COLUMNS))
     if len(table):
         table = table.sort_values(
@@ -216,22 +256,22 @@ def sweep(
             key=lambda c: c.map(order) if c.name == "variant" else c,
             kind="stable",
         ).reset_index(drop=True)
-    table.attrs["complete"] = done == len(wanted)
-    table.attrs["variants_done"] = done
-    # What the sweep took, from the call to the table (a local cluster's start and stop included).
-    table.attrs["seconds"] = round(time.perf_counter() - started, 2)
-    if stopped is not None:
-        # The caller's own exception, so that it is caught as they expect, carrying the rows computed.
-        stopped.partial_table = table  # type: ignore[attr-defined]
-        stopped.add_note(
-            f"nl.sweep stopped after {done} of {len(wanted)} variants; the rows computed so far are in "
-            "this exception's .partial_table"
-        )
-        raise stopped
+    table.attrs["complete"] = not (set(order) - came_back)
+    table.attrs["variants_done"] = len(came_back)
     return table
 
 
-def _check_options(chunk_size: Any, on_rows: Any) -> None:
+def not_run(table: pd.DataFrame) -> list[str]:
+    """Return the names of the variants a sweep did not run (its ``not_run`` rows), in the table's order.
+
+    The rows are part of the table, so they survive filtering, concatenation and saving, where
+    ``DataFrame.attrs`` may not.  Sweep them again with ``nl.sweep(base, [v for v in variants if v.name in
+    not_run(table)])`` and concatenate the two tables without the ``not_run`` rows.
+    """
+    return list(dict.fromkeys(table.loc[table["code"] == NOT_RUN, "variant"]))
+
+
+def _check_options(chunk_size: Any, on_rows: Any, lost_after: Any) -> None:
     """Refuse a chunk size that is not a whole number of at least 1, and an ``on_rows`` that is not callable.
 
     A chunk size of 0 or less would make no task at all, and the sweep would come back empty and "not
@@ -247,6 +287,11 @@ def _check_options(chunk_size: Any, on_rows: Any) -> None:
     if on_rows is not None and not callable(on_rows):
         raise RefusedError(
             f"sweep: on_rows: {on_rows!r:.60} is not callable; give a function of the rows, or None"
+        )
+    if isinstance(lost_after, bool) or not isinstance(lost_after, int | float) or not lost_after > 0:
+        raise RefusedError(
+            f"sweep: lost_after: {lost_after!r:.60} is not allowed; give the seconds without any worker "
+            "after which the sweep gives up on the cluster, a number above 0"
         )
 
 

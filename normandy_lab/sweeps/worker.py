@@ -121,6 +121,22 @@ def error_rows(variant: Variant, exc: BaseException) -> dict[str, list[Any]]:
     return got
 
 
+#: The code of the one row a variant has when the sweep did not run it (the cluster lost it, or the sweep
+#: was stopped first); ``rule`` says why.  Unlike ``error`` (the variant itself is at fault), sweeping it
+#: again may well succeed.
+NOT_RUN = "not_run"
+
+#: Why a variant was not run when the sweep was interrupted.
+INTERRUPTED = "not run: the sweep was interrupted"
+
+
+def not_run_rows(variant: Variant, why: str) -> dict[str, list[Any]]:
+    """Return the one row listing a variant the sweep did not run (code :data:`NOT_RUN`, why in ``rule``)."""
+    got = error_rows(variant, RuntimeError(why))
+    got |= {"code": [NOT_RUN], "rule": [why]}
+    return got
+
+
 def rows_of(variant: Variant, state: GameState, reasons: bool = True) -> dict[str, list[Any]]:
     """Return the tidy rows of one variant, by column: one a unit, with its verdict, reason code and length.
 

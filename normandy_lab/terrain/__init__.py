@@ -718,6 +718,17 @@ def cache_dir() -> Path:
     return base / "terrain"
 
 
+def cache_path(system: str, config: TerrainConfig | None = None) -> Path:
+    """Return the file the terrain map of ``system`` is cached in, for the code and data as they are now.
+
+    The name carries :func:`cache_key`, so two machines with the same package and data name the same file:
+    a sweep ships this file to a worker whose cache lacks it (:mod:`normandy_lab.sweeps.tables`), and a
+    cache directory shared by the workers (``NORMANDY_LAB_CACHE``) serves them all.
+    """
+    config = config or TerrainConfig()
+    return cache_dir() / f"{system}-{_current_key(system, config)}.pickle"
+
+
 def _data_files() -> list[Path]:
     """Return the data files a terrain map depends on: geography and the grid's placement."""
     return [
@@ -807,7 +818,7 @@ def terrain_map(system: str, config: TerrainConfig | None = None, progress: bool
     key = _current_key(system, config)
     if (system, key) in _MEMORY:
         return _MEMORY[(system, key)]
-    path = cache_dir() / f"{system}-{key}.pickle"
+    path = cache_dir() / f"{system}-{key}.pickle"  # as cache_path() names it
     if path.exists():
         try:
             with open(path, "rb") as handle:
