@@ -1,10 +1,11 @@
 """The class server as students meet it: Voilà on a loopback port, Debian's Chromium driven by Playwright.
 
-One server for the module (``python -m normandy_lab.views.classroom``, one preheated kernel for the explorer
-page) serves a copy of ``class/explorer_bfn.ipynb`` and its ``lessons/``. The tests check that the page shows
+One server for the module (``python -m normandy_lab.views.classroom``, one preheated kernel a page) serves a
+copy of ``class/explorer_bfn.ipynb``, its ``lessons/`` and one lesson page (``lesson_3_storm.ipynb``). The tests check that the page shows
 no code and draws the map (a Bokeh Figure view whose canvas is painted), that nothing is fetched from any
 host but the server, that two pages are two kernels whose edits do not cross, that a handed-out study link
-opens that study, and that a tab closed in the middle of an action frees its kernel. Every wait is on a
+opens that study, that a tab closed in the middle of an action frees its kernel, and that a lesson page
+shows no code and holds no answer until the student reveals it. Every wait is on a
 condition; the server and the kernels it started are stopped at the end, and checked gone.
 """
 
@@ -31,6 +32,7 @@ CHROMIUM = chromium_path()
 SHOTS = REPO / "test-artifacts" / "class"
 PAGE = "voila/render/explorer_bfn.ipynb"
 LESSON = "lessons/vire_bridges_down.study.json"
+LESSON_PAGE = "voila/render/lesson_3_storm.ipynb"
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 # A cold kernel on a loaded 2-core machine: imports, terrain, the explorer.
 OPEN_MS = 180_000
@@ -86,6 +88,7 @@ def class_server(tmp_path_factory):
     """The class server on a free loopback port, one preheated kernel for the explorer page."""
     root = tmp_path_factory.mktemp("class")
     shutil.copy(REPO / "class" / "explorer_bfn.ipynb", root)
+    shutil.copy(REPO / "class" / LESSON_PAGE.rsplit("/", 1)[1], root)  # the lesson notebook the link names
     shutil.copytree(REPO / "class" / "lessons", root / "lessons")
     port = _free_port()
     log = root.parent / "class-server.log"
@@ -253,4 +256,46 @@ def test_a_tab_closed_in_the_middle_of_an_action_frees_its_kernel(class_server):
         # The server goes on serving: a new student's page opens.
         again = student()
         _open(again, class_server + PAGE)
+    assert outside == []
+
+
+def _text(fragment_html: str) -> str:
+    """The words of an answer's HTML as a page shows them (tags dropped, entities read)."""
+    import html
+    import re
+
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment_html))
+
+
+def test_a_lesson_page_shows_no_code_and_an_answer_only_once_revealed(class_server):
+    """Issue 33, section 2: the storm lesson on the class server, as a student meets it."""
+    from normandy_lab.lessons import lesson
+
+    # What the page's kernel works out, worked out here too: the words each answer would put in the page.
+    answers = [_text(e.answer())[:60] for e in lesson("storm").exercises]
+    with _browser() as (student, outside):
+        page = student()
+        page.goto(class_server + LESSON_PAGE, timeout=OPEN_MS)
+        page.wait_for_selector(".nl-lesson-question", timeout=OPEN_MS)
+        page.wait_for_selector(".nl-reveal-button", timeout=OPEN_MS)
+        text = page.inner_text("body")
+        assert "What did the storm do" in text and "The game's answer" in text and "What happened" in text
+        assert "What this rests on" in text  # the readings and the engine's caveats, where the student reads
+        # No code: no editor, no prompt, and the notebook's source is not in the page at all.
+        assert page.locator(".jp-InputPrompt:visible, .jp-CodeMirrorEditor, .CodeMirror").count() == 0
+        assert 'lesson("storm")' not in page.content() and "show_exercises" not in page.content()
+        # No answer is in the page, shown or hidden, until its button is pressed.
+        content = _text(page.content())
+        assert answers and all(answer not in content for answer in answers)
+        page.screenshot(path=str(SHOTS / "lesson_storm.png"), full_page=True)
+        page.locator(".nl-reveal-button").first.click()
+        page.wait_for_function(
+            "text => [...document.querySelectorAll('.nl-answer')].some(a => a.innerText.includes(text))",
+            arg=answers[0][:40],
+            timeout=SETTLE_MS,
+        )
+        content = _text(page.content())
+        assert answers[0][:40] in content
+        assert all(answer not in content for answer in answers[1:])  # the others stay out of the page
+        page.screenshot(path=str(SHOTS / "lesson_storm_revealed.png"), full_page=True)
     assert outside == []

@@ -74,7 +74,8 @@ class Lesson:
 
     def show_question(self) -> Any:
         """Return the question, as a block of the page."""
-        return _block(f"<h2>{html.escape(self.title)}</h2>{self.question}", "nl-lesson-question")
+        # The title is the notebook's own heading (its first cell), so it is not repeated here.
+        return _block(self.question, "nl-lesson-question")
 
     def show_answers(self) -> Any:
         """Return the game's answer and, beside it, history (one under the other on a narrow screen)."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import pandas as pd
 
+from normandy_lab.engine.reasons import OUT_OF_RANGE
 from normandy_lab.lessons.base import Exercise, Lesson, event_html, sources_html, table
 
 #: The first day of the storm.
@@ -69,7 +70,8 @@ def study_game(system: str, spec: str) -> dict[str, Any]:
         "weather": state.weather,
         "out": out,
         "halved": bool(storm.halved),
-        "weather_bound": sum(bool(r.weather_bound) for r in storm.out_of_supply()),
+        # Counted as the engine's summary counts them: units beyond range only under the halving (7.3.3).
+        "weather_bound": sum(bool(r.weather_bound) for r in storm.out_of_supply() if r.code == OUT_OF_RANGE),
         "effects": effects,
         "summary": supply_summary(storm),
         "income": income,
@@ -85,10 +87,10 @@ def _effect_words(game: dict[str, Any]) -> str:
         said.append("supply ranges halved" if effects["supply_halved"] else "supply ranges not halved")
     if effects.get("no_landing"):
         said.append("nothing lands over the beaches")
-    if effects.get("csp") == 0:
-        said.append("no Combat Supply Points")
+    if "csp" in effects:  # BfN's Summary of Weather Effects (8.0)
+        said.append(f"{effects['csp']} CSPs a day (8.0)")
     if effects.get("air") is False:
-        said.append("no air")
+        said.append("no Air Allocation Phase (11.1.1)")
     return ", ".join(said) or "no effect listed"
 
 
@@ -104,7 +106,8 @@ def lesson() -> Lesson:
         for side in ("allied", "german"):
             rows.append(
                 {
-                    "game": f"{GAME_NAMES.get(game['system'], game['system'])} ({game['scenario']})",
+                    "game": f"{GAME_NAMES.get(game['system'], game['system'])} "
+                    f"({game['date'].day} June, {game['turn']})",
                     "side": side.capitalize(),
                     f"units out, {game['weather']}": game["out"][(game["weather"], side)],
                     f"units out, {CALM}": game["out"][(CALM, side)],
