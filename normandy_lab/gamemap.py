@@ -116,8 +116,9 @@ class GameMap:
     @cached_property
     def water_names(self) -> np.ndarray:
         """The name of the water each directed edge crosses ("" where none is named)."""
-        names = self.terrain.hexsides["water_name"].fillna("").to_numpy()
-        return names[self.edges.side]
+        names: np.ndarray = self.terrain.hexsides["water_name"].fillna("").to_numpy()
+        per_edge: np.ndarray = names[self.edges.side]
+        return per_edge
 
     @cached_property
     def sea(self) -> np.ndarray:

@@ -71,7 +71,7 @@ def canonical(value: Any, *, file_order: bool = False) -> Any:
                 continue
             if how == "flatten":  # a state's markers stand beside its fields, where they were before
                 flat = canonical(held, file_order=file_order)
-                rules = getattr(value, "rules", None)
+                rules: Any = getattr(value, "rules", None)  # a state's rules; None for other values
                 for name in getattr(rules, "late_markers", ()):  # at its default: as before it existed
                     if name in flat and flat[name] == canonical(rules.markers[name]):
                         del flat[name]

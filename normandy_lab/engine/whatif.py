@@ -102,7 +102,7 @@ def supply_summary(report: SupplyReport) -> str:
     supplied = state.rules.supply_states[0].label  # BfN: "General Supply"; Cobra: "supply"
     if not out:
         return _lead(state, f"Every unit is in {supplied}.")
-    by_code: dict[str, list] = {}
+    by_code: dict[str, list[UnitSupply]] = {}
     for r in out:
         by_code.setdefault(r.code, []).append(r)
     parts = []

@@ -29,13 +29,16 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from normandy_lab import yamllines
 from normandy_lab.errors import FileRefusedError, UnknownNameError
 from normandy_lab.paths import map_file
+
+if TYPE_CHECKING:  # for annotations only: these load when a frame is asked for
+    import geopandas
 
 # Accept hand entries only inside a generous box around the campaign area:
 # a coordinate outside it is a typo (a swapped sign or lat/lon).
@@ -335,7 +338,7 @@ def names() -> list[str]:
     return [p.name for p in _index().places]
 
 
-def places():  # -> geopandas.GeoDataFrame
+def places() -> geopandas.GeoDataFrame:
     """Return every entry as a GeoDataFrame of points in EPSG:4326.
 
     Columns: ``name``, ``kind``, ``aliases`` (joined with ``"|"``),

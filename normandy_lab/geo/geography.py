@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import yaml
@@ -32,6 +32,9 @@ from normandy_lab.errors import FileRefusedError, UnknownNameError
 from normandy_lab.geo import gazetteer
 from normandy_lab.geo.crs import lonlat_to_metric, metric_to_lonlat
 from normandy_lab.paths import map_file
+
+if TYPE_CHECKING:  # for annotations only: these load when a frame is asked for
+    import geopandas
 
 AREA = (-2.0, 48.3, 0.6, 49.8)
 """The campaign area, ``(west, south, east, north)`` in degrees."""
@@ -108,7 +111,7 @@ def densify_lonlat(coords: np.ndarray, max_spacing_m: float = MAX_VERTEX_SPACING
     return np.column_stack([lon, lat])
 
 
-def _geometry(path: Path, where: str, key: str, value: Any):
+def _geometry(path: Path, where: str, key: str, value: Any) -> Any:  # a shapely geometry
     import shapely
 
     if key == "point":
@@ -132,7 +135,7 @@ def _geometry(path: Path, where: str, key: str, value: Any):
     return polygon
 
 
-def _load_hand_layer(name: str):  # -> geopandas.GeoDataFrame
+def _load_hand_layer(name: str) -> geopandas.GeoDataFrame:
     import geopandas as gpd
 
     spec = HAND_LAYERS[name]
@@ -176,14 +179,14 @@ def _load_hand_layer(name: str):  # -> geopandas.GeoDataFrame
     return frame
 
 
-def _land():  # -> geopandas.GeoDataFrame
+def _land() -> geopandas.GeoDataFrame:
     import geopandas as gpd
 
     frame = gpd.read_file(map_file("coast", "gshhg_land.geojson"))
     return frame.set_crs("EPSG:4326", allow_override=True)
 
 
-def _sea():  # -> geopandas.GeoDataFrame
+def _sea() -> geopandas.GeoDataFrame:
     import geopandas as gpd
     import shapely
 
@@ -192,11 +195,16 @@ def _sea():  # -> geopandas.GeoDataFrame
     return gpd.GeoDataFrame({"kind": ["sea"]}, geometry=[sea], crs="EPSG:4326")
 
 
-_LAYERS: dict[str, Callable[[], object]] = {
+def _hand_layer(name: str) -> Callable[[], geopandas.GeoDataFrame]:
+    """Return a loader of one hand-drawn layer (a function per name, as the table below holds)."""
+    return lambda: _load_hand_layer(name)
+
+
+_LAYERS: dict[str, Callable[[], geopandas.GeoDataFrame]] = {
     "land": _land,
     "sea": _sea,
     "places": gazetteer.places,
-    **{name: (lambda name=name: _load_hand_layer(name)) for name in HAND_LAYERS},
+    **{name: _hand_layer(name) for name in HAND_LAYERS},
 }
 
 
@@ -206,11 +214,11 @@ def layer_names() -> list[str]:
 
 
 @cache
-def _cached(name: str):  # -> geopandas.GeoDataFrame
+def _cached(name: str) -> geopandas.GeoDataFrame:
     return _LAYERS[name]()
 
 
-def layer(name: str):  # -> geopandas.GeoDataFrame
+def layer(name: str) -> geopandas.GeoDataFrame:
     """Return a geography layer as a GeoDataFrame in EPSG:4326 (a copy: edit freely).
 
     Raises

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from normandy_lab.history.lodgement import (
     RECORD_DAYS,
@@ -27,13 +27,16 @@ from normandy_lab.schemas.record import FactsFileSchema
 from normandy_lab.schemas.validation import validate
 from normandy_lab.yamllines import load_yaml_with_lines, read_user_text
 
+if TYPE_CHECKING:  # for annotations only: pandas loads when a table is asked for
+    import pandas as pd
+
 
 def fact_files() -> list[Path]:
     """Return the files of dated facts (``maps/history/facts_*.yaml``)."""
     return sorted(history_dir().glob("facts_*.yaml"))
 
 
-def facts(files: Sequence[str | Path] | None = None):  # -> pandas.DataFrame
+def facts(files: Sequence[str | Path] | None = None) -> pd.DataFrame:
     """Every (place, date, side) fact, one row each.
 
     Columns: ``place``, ``lon``, ``lat``, ``date``, ``side``, ``event``,

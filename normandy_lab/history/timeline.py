@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from normandy_lab.geo import gazetteer
 from normandy_lab.history.lodgement import (
@@ -24,11 +24,14 @@ from normandy_lab.schemas.record import EventCategory, TimelineSchema
 from normandy_lab.schemas.validation import validate
 from normandy_lab.yamllines import load_yaml_with_lines, read_user_text
 
+if TYPE_CHECKING:  # for annotations only: these load when a frame is asked for
+    import geopandas
+
 CATEGORIES: tuple[str, ...] = get_args(EventCategory)
 LAST_DAY = dt.date(1944, 8, 25)
 
 
-def timeline(path: str | Path | None = None):  # -> geopandas.GeoDataFrame
+def timeline(path: str | Path | None = None) -> geopandas.GeoDataFrame:
     """Return the campaign's events, in date order.
 
     Columns: ``id``, ``name``, ``start``, ``end`` (the start when the event

@@ -8,7 +8,7 @@ importing another room.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
@@ -20,7 +20,10 @@ Side = Literal["allied", "german"]
 Nationality = Literal["US", "UK", "CA", "FR", "PL", "DE"]
 Status = Literal["active", "eliminated", "off_map"]
 HqKind = Literal["division", "corps", "kg"]
-Why = Literal[tuple(EXPECTED_WHY)]  # type: ignore[valid-type]
+if TYPE_CHECKING:  # a type checker cannot read a Literal built from a tuple: to it, a reason is text
+    Why = str
+else:
+    Why = Literal[tuple(EXPECTED_WHY)]
 
 # The patterns text fields must match, and what each means in words (for the advice of an error).
 # Some text, and no control character but tab and line breaks: an ESC or a NUL written as a YAML escape

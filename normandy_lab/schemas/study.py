@@ -156,7 +156,7 @@ register_doc_page(EDIT, "docs/files.md")
 @functools.lru_cache(maxsize=8)
 def weather_model(rules: Any) -> type[BaseModel]:
     """Return a model of ``{"weather": ...}`` whose value must be one of a rule system's weathers."""
-    choices = Literal[tuple(rules.weather_effects)]  # type: ignore[valid-type]
+    choices: Any = Literal[tuple(rules.weather_effects)]  # a type built at run time: Any to a type checker
     model: type[BaseModel] = create_model(
         "Weather", __config__=ConfigDict(extra="forbid", strict=True), weather=(choices, ...)
     )
