@@ -1,9 +1,10 @@
 """The interdiction study: which k targets, cut, most damage a side's supply, with how far from optimal.
 
 ``best_targets(state, side, k, ...)`` lists the targets (:mod:`.candidates`), measures the damage
-(:mod:`.objectives`), searches (:mod:`.search`: exact when the sets are few enough, lazy greedy beyond) and
-answers with an :class:`InterdictionResult`: the picks as a table (each pick, what it cuts, the units it puts
-out, its marginal gain), the bound beside the value, and the picks as study edits.
+(:mod:`.objectives`), searches (:mod:`.search`: greedy and swaps, then branch and bound within a budget, or
+exact enumeration for an objective without a bound) and answers with an :class:`InterdictionResult`: the
+picks as a table (each pick, what it cuts, the units it puts out, its marginal gain), whether the answer is
+optimal or how far from it it may be, and the picks as study edits.
 """
 
 from __future__ import annotations
@@ -19,9 +20,17 @@ import pandas as pd
 
 from normandy_lab.engine.state import GameState
 from normandy_lab.errors import RefusedError
-from normandy_lab.interdiction.candidates import Target, _targets, hq_hexes, state_arg
-from normandy_lab.interdiction.objectives import from_rows, resolve
-from normandy_lab.interdiction.search import Evaluator, coverage_bound, exact, greedy
+from normandy_lab.interdiction.candidates import Target, _rivers, _targets, hq_hexes, state_arg
+from normandy_lab.interdiction.objectives import formation_units, from_rows, resolve
+from normandy_lab.interdiction.search import (
+    Evaluator,
+    Lines,
+    branch_and_bound,
+    coverage_bound,
+    exact,
+    greedy,
+    swap,
+)
 
 
 @dataclass
@@ -35,9 +44,12 @@ class InterdictionResult:
     objective
         The measure maximised (``"units_out"``, ``"line_mp"`` or a function's name).
     method
-        ``"exact"`` (every set of k tried) or ``"greedy"``.
+        How the answer was found: ``"branch and bound"`` (exact, pruned by the bound), ``"exact"`` (every
+        set of k tried, for an objective without a bound), ``"greedy"`` (lazy greedy, then swaps), or
+        ``"greedy, then branch and bound"`` (``method="auto"``).
     picks
-        The targets chosen, in the order greedy took them (exact: the map's order).
+        The targets chosen, the one that adds most first.  Fewer than k when no further cut adds anything
+        (proved so when ``optimal``; for greedy, no single further cut adds anything).
     baseline, value
         The objective before the cuts and with them.
     bound
@@ -53,7 +65,12 @@ class InterdictionResult:
     k
         The number of cuts searched for (at most the number of candidates); greedy may pick fewer.
     stopped
-        Why the search stopped before it was done ("" when it was not): greedy's budget spent.
+        Why the search stopped before it was done ("" when it was not): the budget spent.
+    optimal
+        True when no set of at most k of the candidates does better: the exact search finished, or the
+        picks reach the bound.
+    formations
+        The formations a per-formation ``units_out`` counts (empty: every unit of the side).
     """
 
     side: str
@@ -69,6 +86,17 @@ class InterdictionResult:
     state: GameState = field(repr=False)
     k: int = 0
     stopped: str = ""
+    optimal: bool = False
+    formations: list[str] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        """Say how sure the answer is: ``"optimal"``, ``"within N of optimal"``, or ``"no bound"``."""
+        if self.optimal:
+            return "optimal"
+        if self.bound is None:
+            return "no bound"
+        return f"within {self.gap:g} of optimal"
 
     @property
     def gain(self) -> float:
@@ -77,7 +105,12 @@ class InterdictionResult:
 
     @property
     def gap(self) -> float | None:
-        """How far the picks may be from the best possible (``bound - gain``), None without a bound."""
+        """How far the picks may be from the best possible: 0 when optimal, else ``bound - gain``.
+
+        None without a bound (and not proved optimal).
+        """
+        if self.optimal:
+            return 0.0
         return None if self.bound is None else self.bound - self.gain
 
     def edits(self, upto: int | None = None) -> list[dict[str, Any]]:
@@ -134,21 +167,33 @@ class InterdictionResult:
         stopped = f"; stopped early: {self.stopped}" if self.stopped else ""
         if not self.picks:
             # No "+0 by 0 cuts": say that nothing was cut, and why.
-            why = self.stopped or (
-                f"none of the {self.candidates} targets adds to {self.objective} ({self.baseline:g}) when cut"
-            )
+            if self.stopped:
+                why = self.stopped
+            elif self.optimal:
+                why = (
+                    f"none of the {self.candidates} targets adds to {self.objective} ({self.baseline:g}) "
+                    f"when cut, alone or in sets of up to {_cuts(k)}: optimal"
+                )
+            else:
+                why = (
+                    f"none of the {self.candidates} targets adds to {self.objective} ({self.baseline:g}) "
+                    "when cut alone (greedy; a set of them might: method='exact' proves it either way)"
+                )
             return f"nothing cut against the {self.side} side: {why} ({searched})"
-        bound = (
-            f"; at most {self.bound:g} could be put out by {_cuts(k)} (gap {self.gap:g})"
-            if self.bound is not None
-            else ""
-        )
+        if self.optimal:
+            sure = f"; optimal: no {_cuts(k)} or fewer of these targets do better"
+        elif self.bound is not None:
+            sure = f"; within {self.gap:g} of optimal: at most {self.bound:g} could be put out by {_cuts(k)}"
+        else:
+            sure = "; not proved optimal, and this objective has no bound"
         fewer = ""
         if len(self.picks) < k and not self.stopped:
-            fewer = f" (of {k} asked: no further cut adds anything)"
+            why = "no set of more does better" if self.optimal else "no single further cut adds anything"
+            fewer = f" (of {k} asked: {why})"
+        counted = f" of {', '.join(self.formations)}" if self.formations else ""
         return (
-            f"{_cuts(len(self.picks))}{fewer} against the {self.side} side: {self.objective} "
-            f"{self.baseline:g} -> {self.value:g} (+{self.gain:g}), {searched}{bound}{stopped}{self._hqs()}"
+            f"{_cuts(len(self.picks))}{fewer} against the {self.side} side: {self.objective}{counted} "
+            f"{self.baseline:g} -> {self.value:g} (+{self.gain:g}), {searched}{sure}{stopped}{self._hqs()}"
         )
 
     def _hqs(self) -> str:
@@ -176,10 +221,12 @@ def best_targets(
     budget: int | None = None,
     method: str = "auto",
     max_exact: int = 2000,
-    river: str | None = None,
+    river: str | list[str] | None = None,
     within: Any = None,
     client: Any = None,
     hqs: bool = True,
+    formations: Any = None,
+    progress: bool = True,
 ) -> InterdictionResult:
     """Find the ``k`` targets whose cutting most damages ``side``'s supply on ``state``.
 
@@ -202,21 +249,32 @@ def best_targets(
         names the picks that strike an HQ; False: left out, for road interdiction proper).
     objective
         ``"units_out"``, ``"line_mp"`` or a function ``(report, side) -> float`` (a finite number).
-    budget
-        The most supply determinations the search may make (None: no limit; else a whole number, at least
-        1).  An exact search needs one a set; greedy needs one a target to start, then stops when the
-        budget is spent, keeping its picks (``result.stopped`` says so).
+    formations
+        Count only the units of these formations (``units_out`` only): a key as
+        :func:`normandy_lab.side_by_side` writes it (``"DE lehr pz div"``, ``"DE 12 SS pz div"``) or the
+        game's own name (``"Panzer-Lehr-Division"``), or a list of them.  The bound counts them alone too.
     method
-        ``"exact"``, ``"greedy"`` or ``"auto"`` (exact when there are at most ``max_exact`` sets of k, and
-        the budget covers them).  An exact search of more sets than ``max_exact`` (or than the budget,
-        when one is given) is refused before it starts, with its size and an estimate of its time.
+        ``"auto"`` (default): greedy, then swaps, then, for ``units_out``, a branch and bound from greedy's
+        answer that proves it optimal or finds better, all within the budget (or, without one, within
+        ``max_exact`` determinations after greedy's); the result says whether it is optimal or how far
+        from it it may be.  ``"exact"``: branch and bound (``units_out``) or every set of k (another
+        objective), refused before it starts when its worst case (every set) exceeds ``max_exact`` or the
+        budget.  ``"greedy"``: greedy, then swaps, with the bound beside the answer.
+    budget
+        The most supply determinations the search may make, in all (None: see ``method``; else a whole
+        number, at least 1).  Greedy needs one for the uncut state and one a target to start; a search that
+        spends its budget keeps what it found and says so (``result.stopped``, the summary).
     max_exact
-        The most supply determinations an exact search makes without a budget that covers them: its sets
-        of k, and the few that order its picks (k = 300 of 300 targets is one set, but 45,150 to order).
+        The most supply determinations a search makes beyond greedy's without a budget: ``auto``'s swaps and
+        branch and bound, and the worst case ``exact`` may start (its sets of k, and the few that order its
+        picks).
     client
         A ``distributed.Client``: the sets are evaluated through :func:`normandy_lab.sweep` on its cluster,
         in batches (``"units_out"`` and ``"line_mp"`` only; a custom objective needs the report and runs
-        here).  None (or False): one after the other in this process; anything else is refused.
+        here).  The exact search there is an enumeration (the bound needs each set's lines, which stay on
+        the cluster).  None (or False): in this process; anything else is refused.
+    progress
+        Show a progress bar of the supply determinations (a widget in a notebook, text elsewhere).
 
     Returns
     -------
@@ -230,6 +288,8 @@ def best_targets(
         ``k``, for bridges under rules where no bridge changes supply, and for an exact search out of reach;
         during it, for an objective that returns anything but a finite number.
     """
+    from tqdm.auto import tqdm
+
     from normandy_lab.engine.supply import supply
 
     state = state_arg(state, "best_targets")
@@ -244,6 +304,17 @@ def best_targets(
     method = _one_of("method", method, ("auto", "exact", "greedy"))
     if not callable(objective):
         _one_of("objective", objective, ("units_out", "line_mp"), "or a function (report, side) -> float")
+    if not isinstance(progress, bool):
+        raise RefusedError(f"best_targets: progress: {_shown(progress)} is not True or False")
+    units: frozenset[str] | None = None
+    named: list[str] = []
+    if formations is not None:
+        if objective != "units_out":
+            raise RefusedError(
+                "best_targets: formations: counts the formations' units out of supply, so it goes with "
+                f"objective='units_out', not {_shown(objective)}"
+            )
+        units, named = formation_units(state, side, formations, "best_targets")
     client = client_arg(client, "best_targets", "None (or False) to search in this process")
     if client is not None and callable(objective):
         raise RefusedError(
@@ -255,9 +326,9 @@ def best_targets(
         raise RefusedError(no_bridge_words(state, "best_targets"))
     n = len(found)
     if n == 0:
-        named = {"bridges": "bridge", "road_hexes": "road hex"}
-        kind = named.get(candidates, "target") if isinstance(candidates, str) else "target"
-        over = f" over the {river}" if river else ""
+        kinds = {"bridges": "bridge", "road_hexes": "road hex"}
+        kind = kinds.get(candidates, "target") if isinstance(candidates, str) else "target"
+        over = f" over the {_rivers(river)}" if river else ""
         sheets = " sheets in play" if state.maps else ""
         raise RefusedError(
             f"best_targets: candidates: nothing to cut: no {kind}{over} is still standing on the "
@@ -265,11 +336,12 @@ def best_targets(
         )
     if k > n:  # k = 10**12 would run an exact "search" of one set, ordering its n picks: n**2 / 2 supply runs
         raise RefusedError(too_many_cuts(k, n, "best_targets"))
-    k_used = k
-    sets = math.comb(n, k_used)
+    sets = math.comb(n, k)
     baseline_report = supply(state)
-    # An exact search evaluates every set, the uncut state, and the smaller sets that order its picks.
-    need = sets + k_used * (k_used + 1) // 2
+    # The bound (and so the branch and bound) holds for units out, where the side traces its lines.
+    bounded = objective == "units_out" and Lines(baseline_report, side, units).traces
+    # An exact search's worst case: every set, the uncut state, and the smaller sets that order its picks.
+    need = sets + k * (k + 1) // 2
     over_budget = budget is not None and need > budget
     too_many = budget is None and need > max_exact
     if method == "exact" and (over_budget or too_many):
@@ -278,39 +350,72 @@ def best_targets(
         started = time.perf_counter()
         supply(found[0].cut(state))
         each = time.perf_counter() - started
-        raise RefusedError(_too_large(n, k_used, sets, need, each, budget, max_exact))
-    if method == "greedy" or (method == "auto" and (too_many or over_budget)):
-        if budget is not None and budget < n + 1:
-            raise RefusedError(
-                f"best_targets: budget: {budget} supply determinations are too few: greedy needs at least "
-                f"{n + 1} (the uncut state and each of the {n} targets once) before its first pick; give a "
-                "larger budget, none, or fewer candidates (river=, within=, a shortlist)"
-            )
-        use_exact = False
-    else:
-        use_exact = True
-    fn, name = resolve(objective, baseline_report, side)
+        raise RefusedError(_too_large(n, k, sets, need, each, budget, max_exact))
+    # auto enumerates every set only for an objective without a bound, when they are few enough.
+    runs_greedy = method == "greedy" or (method == "auto" and (bounded or too_many or over_budget))
+    if runs_greedy and budget is not None and budget < n + 1:
+        raise RefusedError(
+            f"best_targets: budget: {budget} supply determinations are too few: greedy needs at least "
+            f"{n + 1} (the uncut state and each of the {n} targets once) before its first pick; give a "
+            "larger budget, none, or fewer candidates (river=, within=, a shortlist)"
+        )
+    fn, name = resolve(objective, baseline_report, side, units)
     rows_fn = None
     if client is not None:
-        rows_fn = from_rows(name, baseline_report, side)
-    evaluator = Evaluator(state, side, fn, client=client, from_rows=rows_fn, name=name)
+        rows_fn = from_rows(name, baseline_report, side, units)
+    bar = tqdm(desc=f"best_targets ({method})", unit="determination", disable=not progress, leave=False)
+    evaluator = Evaluator(state, side, fn, client=client, from_rows=rows_fn, name=name, bar=bar)
     evaluator.targets = found
     evaluator.cache[frozenset()] = evaluator.checked(fn(baseline_report, side), frozenset())
-    stopped = ""
-    if use_exact:
-        picks, value = exact(evaluator, n, k_used)
-        picks = _most_first(evaluator, picks)
-    else:
-        picks, value, stopped = greedy(evaluator, n, k_used, budget)
+    evaluator.reports[frozenset()] = baseline_report
+    evaluator.runs = 1  # the uncut state's determination, made above
     bound = None
-    if name == "units_out":
-        bound, _ = coverage_bound(baseline_report, side, found, k_used)
-    table = _table(evaluator, found, list(picks), side, baseline_report)
+    if bounded:
+        bound, _ = coverage_bound(baseline_report, side, found, k, units)
+    stopped, optimal = "", False
+    try:
+        if not runs_greedy:
+            if bounded and client is None:
+                bar.set_description("best_targets: branch and bound")
+                picks, value, optimal = branch_and_bound(evaluator, n, k, units, ((), -math.inf), budget)
+                used = "branch and bound"
+            else:
+                bar.set_description("best_targets: every set")
+                picks, value = exact(evaluator, n, k)
+                optimal, used = True, "exact"
+        else:
+            bar.set_description("best_targets: greedy")
+            picks, value, stopped = greedy(evaluator, n, k, budget)
+            # Beyond greedy: the budget, or max_exact more determinations.
+            cap = budget if budget is not None else evaluator.evaluations + max_exact
+            used = "greedy"
+            if not stopped and picks:
+                bar.set_description("best_targets: swaps")
+                picks, value, finished = swap(evaluator, n, picks, value, units, bounded, cap)
+                if not finished:
+                    stopped = f"the budget of {cap:,} supply determinations ran out during the swaps"
+            optimal = bound is not None and value - evaluator.value(frozenset()) >= bound
+            if method == "auto" and bounded and client is None and not stopped and not optimal:
+                bar.set_description("best_targets: branch and bound")
+                picks, value, optimal = branch_and_bound(evaluator, n, k, units, (picks, value), cap)
+                used = "greedy, then branch and bound"
+                if not optimal:
+                    limit = f"the budget of {cap:,}" if budget is not None else f"max_exact ({max_exact:,})"
+                    stopped = (
+                        f"the branch and bound stopped at {limit} supply determinations before it could "
+                        "prove the answer optimal; give a larger budget= to search on"
+                    )
+        if method == "exact" and not optimal:
+            stopped = f"the budget of {budget:,} supply determinations ran out before the search was complete"
+        picks = _canonical(evaluator, picks, value)
+    finally:
+        bar.close()
+    table = _table(evaluator, found, list(picks), side, baseline_report, units)
     return InterdictionResult(
-        side=side, objective=name, method="exact" if use_exact else "greedy",
-        picks=[found[i] for i in picks], baseline=evaluator.value(frozenset()), value=value,
+        side=side, objective=name, method=used, picks=[found[i] for i in picks],
+        baseline=evaluator.value(frozenset()), value=value,
         bound=None if bound is None else float(bound), evaluations=evaluator.evaluations, candidates=n,
-        table=table, state=state, k=k_used, stopped=stopped,
+        table=table, state=state, k=k, stopped=stopped, optimal=optimal, formations=named,
     )  # fmt: skip
 
 
@@ -366,11 +471,11 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _whole(name: str, value: Any, what: str) -> int:
+def _whole(name: str, value: Any, what: str, caller: str = "best_targets") -> int:
     """Return a whole-number argument of at least 1, refusing anything else (True and 2.0 included)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise RefusedError(
-            f"best_targets: {name}: {_shown(value)} is not allowed; {what}: a whole number, at least 1"
+            f"{caller}: {name}: {_shown(value)} is not allowed; {what}: a whole number, at least 1"
         )
     return int(value)
 
@@ -414,6 +519,20 @@ def _too_large(n: int, k: int, sets: int, need: int, each: float, budget: int | 
     )
 
 
+def _canonical(evaluator: Evaluator, picks: tuple[int, ...], value: float) -> tuple[int, ...]:
+    """Return the picks without those that add nothing, the one that adds most first.
+
+    A search over sets of exactly k (enumeration, greedy's swaps) may carry a cut worth nothing: dropping it
+    keeps the value, so the answer says fewer cuts do as much.  Both ways of searching then answer alike.
+    """
+    kept = list(_most_first(evaluator, tuple(picks)))
+    for i in reversed(list(kept)):
+        fewer = frozenset(j for j in kept if j != i)
+        if evaluator.value(fewer) >= value:
+            kept.remove(i)
+    return tuple(kept)
+
+
 def _most_first(evaluator: Evaluator, picks: tuple[int, ...]) -> tuple[int, ...]:
     """Order a set of picks as greedy would take them: the one that adds most first (ties: map order)."""
     ordered: list[int] = []
@@ -426,23 +545,32 @@ def _most_first(evaluator: Evaluator, picks: tuple[int, ...]) -> tuple[int, ...]
 
 
 def _table(
-    evaluator: Evaluator, found: list[Target], picks: list[int], side: str, baseline: Any
+    evaluator: Evaluator,
+    found: list[Target],
+    picks: list[int],
+    side: str,
+    baseline: Any,
+    units: frozenset[str] | None = None,
 ) -> pd.DataFrame:
-    """One row a pick: what it cuts, what it adds, the units it puts out given the picks before it."""
+    """One row a pick: what it cuts, what it adds, the units it puts out given the picks before it.
+
+    ``units_out`` is a list of unit ids (those counted: the formations' only, with ``formations=``).
+    """
     rows = []
-    before_out = {r.unit_id for r in baseline.out_of_supply(side)}
+    counted = (lambda r: True) if units is None else (lambda r: r.unit_id in units)
+    before_out = {r.unit_id for r in baseline.out_of_supply(side) if counted(r)}
     before_value = evaluator.value(frozenset())
     start = before_value
     for n, i in enumerate(picks, 1):
         chosen = frozenset(picks[:n])
         report = evaluator.report(chosen)
-        out = {r.unit_id for r in report.out_of_supply(side)}
+        out = {r.unit_id for r in report.out_of_supply(side) if counted(r)}
         value = evaluator.value(chosen)
         rows.append(
             {
                 "pick": n, "kind": found[i].kind, "target": found[i].key, "label": found[i].label,
                 "gain": value - before_value, "total": value - start,
-                "units_out": ", ".join(sorted(out - before_out)),
+                "units_out": sorted(out - before_out),
             }
         )  # fmt: skip
         before_out |= out

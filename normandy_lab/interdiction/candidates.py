@@ -26,11 +26,38 @@ class Target:
     """One thing to cut: ``kind`` ``"bridge"`` (``key`` its hexside, ``"A1|A2"``) or ``"hex"`` (its id).
 
     ``label`` says it in words (the river and the road a bridge carries, say).
+
+    The key is kept in its canonical form, so that one bridge is one target however it is written:
+    ``Target("bridge", "B4114|b4015")`` is ``Target("bridge", "B4015|B4114")`` (hex ids in capitals, a
+    hexside's two hexes in order), and its bound, its name in a sweep and its cut are the same.
+
+    Examples
+    --------
+    >>> Target("bridge", "B4114|b4015").key
+    'B4015|B4114'
+    >>> Target("hex", " b2816 ").edit()
+    {'op': 'interdict', 'hex': 'B2816'}
     """
 
     kind: str
     key: str
     label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("bridge", "hex"):
+            raise RefusedError(
+                f"Target: kind: {_shown(self.kind)} is not allowed; give 'bridge' (key 'A|B', a hexside) or "
+                "'hex' (key a hex id)"
+            )
+        if not isinstance(self.key, str):
+            raise RefusedError(f"Target: key: {_shown(self.key)} is not text; give a hex id or hexside 'A|B'")
+        parts = [p.strip().upper() for p in self.key.split("|")]
+        if self.kind == "bridge" and len(parts) != 2:
+            raise RefusedError(
+                f"Target: key: {_shown(self.key)} is not a bridge's hexside; give its two hexes, 'A|B'"
+            )
+        # frozen: the canonical key is set once, here (the sorted pair is the map's hexside index).
+        object.__setattr__(self, "key", "|".join(sorted(parts)))
 
     def hexes(self) -> tuple[str, ...]:
         """Return the hex ids the target touches (a bridge's two, a hex's own)."""
@@ -60,7 +87,7 @@ class Target:
 def targets(
     state: GameState | str,
     candidates: str | Iterable[str] | Any = "bridges",
-    river: str | None = None,
+    river: str | list[str] | None = None,
     within: Any = None,
     hqs: bool = True,
 ) -> list[Target]:
@@ -74,9 +101,11 @@ def targets(
         hexside (``"B4015|B4114"``: cut, it is destroyed), a shapely geometry (longitude, latitude): the land
         hexes whose centres lie inside it, or a list of :class:`Target` (a shortlist, taken as it is).
     river
-        Keep only the bridges over water of this name (``"Orne"``, ``"Vire"``: the map's ``water_name``).
-        The whole name is matched, without regard to case or accents: ``"Vire"`` takes a bridge over the
-        Vire (alone or where another water meets it), not one over the Canal de Vire et Taute.
+        Keep only the bridges over water of this name (``"Orne"``, ``"Vire"``: the map's ``water_name``),
+        or of any name of a list (``["Orne", "Odon"]``).  The whole name is matched, without regard to case
+        or accents, as ``terrain_map(system).bridges(name)`` matches it: ``"Vire"`` takes the bridges over
+        the Vire, not those over the Canal de Vire et Taute; a hexside where two waters meet carries both
+        names (``"Vire; Elle"``) and is taken by that name.
     within
         Keep only the targets inside this shapely geometry (longitude, latitude): a bridge by its middle, a
         hex by its centre.
@@ -130,8 +159,14 @@ def _targets(
     _check_area(within, "within", caller)
     if not isinstance(hqs, bool):
         raise RefusedError(f"{caller}: hqs: {_shown(hqs)} is not True or False; say whether HQ hexes are cut")
-    if river is not None and not isinstance(river, str):
-        raise RefusedError(f"{caller}: river: {_shown(river)} is not text; name a river, e.g. river='Vire'")
+    if river is not None and not (
+        isinstance(river, str)
+        or (isinstance(river, list | tuple) and river and all(isinstance(r, str) for r in river))
+    ):
+        raise RefusedError(
+            f"{caller}: river: {_shown(river)} is not text; name a river, e.g. river='Vire', or a list of "
+            "them, river=['Orne', 'Odon']"
+        )
     if isinstance(candidates, list | tuple) and candidates and all(isinstance(c, Target) for c in candidates):
         if river is not None or within is not None:
             raise RefusedError(
@@ -157,8 +192,8 @@ def _targets(
             if chosen.empty:
                 raise RefusedError(
                     f"{caller}: within: the area {_bounds(within)} holds no target: no standing bridge "
-                    f"{'over the ' + river + ' ' if river else ''}of the {state.system} map has its middle "
-                    "inside it; check the area (longitude, latitude, in that order) or widen it"
+                    f"{'over the ' + _rivers(river) + ' ' if river else ''}of the {state.system} map has its "
+                    "middle inside it; check the area (longitude, latitude, in that order) or widen it"
                 )
         return [Target("bridge", str(key), _bridge_words(row)) for key, row in chosen.iterrows()]
     if river is not None:
@@ -345,30 +380,41 @@ def _hex_ids_given(candidates: Any, caller: str) -> list[str] | None:
     return given
 
 
+def _rivers(river: str | list[str]) -> str:
+    """Say a river argument in words: "Vire", or "Orne or Odon"."""
+    return river if isinstance(river, str) else " or ".join(river)
+
+
 def _plain(name: str) -> str:
     """Return a water's name folded for matching: no case, no accents (``"Sélune"`` is ``"selune"``)."""
     decomposed = unicodedata.normalize("NFKD", name.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c)).strip()
 
 
-def _over_river(sides: Any, river: str, caller: str, system: str) -> Any:
-    """Return which hexsides cross the river of that whole name; refuse a name no bridge crosses.
+def _over_river(sides: Any, river: str | list[str], caller: str, system: str) -> Any:
+    """Return which hexsides cross the river (or rivers) of that whole name; refuse a name no bridge crosses.
 
-    A hexside's ``water_name`` may name several waters (``"Vire; Elle"`` where they meet): the river is
-    matched against each whole name, so "Vire" is not found inside "Canal de Vire et Taute".
+    The rule is the map's own (:meth:`normandy_lab.terrain.TerrainMap.bridges`): a hexside is over the
+    Vire when its ``water_name`` is the whole name "Vire", case and accents aside.  So "Vire" is not found
+    inside "Canal de Vire et Taute", and a hexside where two waters meet is named by both ("Vire; Elle")
+    and taken by that name; the road bridges of ``targets(state, "bridges", river="Vire")`` are exactly
+    ``terrain_map(system).bridges("Vire")``.  A list of names takes the bridges over any of them.
     """
+    rivers = [river] if isinstance(river, str) else list(river)
     bridged = sides[sides["road_bridge"] | sides["rail_bridge"]]["water_name"].dropna().astype(str)
-    names = sorted({part.strip() for text in bridged for part in text.split(";") if part.strip()})
-    wanted = _plain(river)
-    if wanted not in {_plain(n) for n in names}:
-        by_plain = {_plain(n): n for n in names}
-        close = [by_plain[c] for c in difflib.get_close_matches(wanted, list(by_plain), n=3)]
-        hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
-        raise RefusedError(
-            f"{caller}: river: no bridge of the {system} map crosses a water named {_shown(river)}; {hint}"
-            f"the rivers bridged are: {', '.join(names)}"
-        )
-    return sides["water_name"].fillna("").astype(str).map(lambda text: wanted in water_names(text))
+    names = sorted({text.strip() for text in bridged if text.strip()})
+    by_plain = {_plain(n): n for n in names}
+    wanted = set()
+    for one in rivers:
+        if _plain(one) not in by_plain:
+            close = [by_plain[c] for c in difflib.get_close_matches(_plain(one), list(by_plain), n=3)]
+            hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+            raise RefusedError(
+                f"{caller}: river: no bridge of the {system} map crosses a water named {_shown(one)}; {hint}"
+                f"the waters bridged are: {', '.join(names)}"
+            )
+        wanted.add(_plain(one))
+    return sides["water_name"].fillna("").astype(str).map(lambda text: _plain(text) in wanted)
 
 
 def water_names(text: str) -> set[str]:
