@@ -100,6 +100,7 @@ def explore(source, **kwargs):  # -> normandy_lab.views.explorer.Explorer
 
     Imported lazily so that the engine can be used without bokeh and ipywidgets loaded.
     """
+    # In the function: import cost (bokeh and ipywidgets load with the first explorer).
     from normandy_lab.views.explorer import explore as open_explorer
 
     return open_explorer(source, **kwargs)

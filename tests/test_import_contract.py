@@ -122,3 +122,79 @@ def test_the_private_name_check_finds_a_planted_import(tmp_path):
         "normandy_lab/rules/bfn/supply.py:4: ['_as_mp'] from normandy_lab.engine.lines",
         "normandy_lab/rules/kg/supply.py:1: ['_helper'] from normandy_lab.rules.bfn.supply",
     ]
+
+
+# The core's rooms (and the package's base modules): an import of the package inside a function there is
+# an exception that must say why, in a comment on its line or just above it (issue 32, section 2).
+CORE = (
+    "geo",
+    "grids",
+    "schemas",
+    "history",
+    "network",
+    "gamemap",
+    "engine",
+    "errors",
+    "paths",
+    "savefile",
+    "yamllines",
+    "words",
+    "__init__",
+)
+
+
+def unexplained_function_imports(package: Path, rooms: tuple[str, ...] = CORE) -> list[str]:
+    """Return ``file:line`` of every import of ``package`` inside a function of ``rooms`` with no comment.
+
+    A comment counts when it is on the import's line or on one of the three lines above it (a group of
+    imports under one comment).
+    """
+    name = package.name
+    wrong = []
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).with_suffix("").parts
+        if parts[0] not in rooms:
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for function in ast.walk(ast.parse("\n".join(lines))):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.ImportFrom):
+                    modules = [node.module or ""] if not node.level else [name]
+                elif isinstance(node, ast.Import):
+                    modules = [a.name for a in node.names]
+                else:
+                    continue
+                if not any(m == name or m.startswith(name + ".") for m in modules):
+                    continue
+                near = lines[max(0, node.lineno - 4) : node.lineno]
+                if not any("#" in line for line in near):
+                    wrong.append(f"{path.relative_to(package.parent)}:{node.lineno}")
+    return sorted(set(wrong))
+
+
+def test_an_import_inside_a_core_function_says_why():
+    """In the core, the package's own modules are imported at the top; one inside a function says why."""
+    wrong = unexplained_function_imports(PACKAGE)
+    assert not wrong, (
+        "move these imports to the module's top, or say in a comment why they must stay in the function "
+        "(a cycle the import contract allows, or the import cost of pydantic, bokeh ...):\n"
+        + "\n".join(wrong)
+    )
+
+
+def test_the_function_import_check_finds_an_unexplained_one(tmp_path):
+    """The check above can fail: an in-function import with no comment is found, one with a reason is not."""
+    pkg = tmp_path / "normandy_lab"
+    (pkg / "engine").mkdir(parents=True)
+    (pkg / "rules").mkdir()
+    (pkg / "engine" / "state.py").write_text(
+        "import json\n\n\n"
+        "def rules():\n    from normandy_lab.rules import get\n    return get\n\n\n"
+        "def explained():\n    # the registry imports the games (the plug-in cycle)\n"
+        "    from normandy_lab.rules import get\n    return get\n\n\n"
+        "def stdlib():\n    import csv\n    return csv\n"
+    )
+    (pkg / "rules" / "base.py").write_text("def f():\n    from normandy_lab.engine import state\n")
+    assert unexplained_function_imports(pkg) == ["normandy_lab/engine/state.py:5"]
