@@ -104,13 +104,18 @@ def test_cotentin_every_northern_hq_lives_on_cherbourg_and_not_without_it(cotent
 
 
 def test_cotentin_answers_give_the_lines_in_mp_and_the_storm_halving(cotentin):
-    first, second, third, fourth = (
+    first, second, third, kg, fourth = (
         e.answer() if callable(e.answer) else e.answer for e in cotentin.exercises
     )
     assert "39 MP; the limit is 20 MP" in first
     assert "18 June" in second and "16 June" in second
     assert "61 MP" in third and "halved" in third  # 7.3.3 on 19 June's Storm
     assert "26 June" in fourth  # Cherbourg surrendered
+    # KG (26.10.7): Cherbourg traces to an off-map box on 7 June, to none on 19 June, and the reading is said.
+    assert "7 June: supported: its line reaches N1410, which traces to a German off-map box" in kg
+    assert "19 June: supported: its line reaches N1410, which traces to no off-map box" in kg
+    assert "taken to be there" in kg
+    assert any("RECONSTRUCTED" in line for line in cotentin.rests_on)  # KG's derived city hexes
     assert any("what-if" in line for line in cotentin.rests_on)
     assert any("Storm halving" in line for line in cotentin.rests_on)  # the engine's own summary
 

@@ -4,7 +4,8 @@ The question a class is asked: the US VII Corps drove west across the Cotentin i
 German divisions in the north of the peninsula cut off from the rest of the German army, and what kept them
 going after it?
 
-The game's answer comes from *The Battle for Normandy*'s engine on each of its June scenarios: which supply
+The game's answer comes from *The Battle for Normandy*'s engine on each of its June scenarios (and *The
+Killing Ground*'s, :func:`kg_study`: whether Cherbourg itself still traces to an off-map box): which supply
 source each division HQ in the north traces to (7.2, 7.4), and, as a what-if the rulebook does not play, the
 same HQs with Cherbourg struck off the German supply cities of 7.4: how long their shortest legal line to any
 other source or corps HQ would be, against the range 7.2 allows (halved in a Storm, 7.3.3).  History beside
@@ -32,11 +33,38 @@ PENINSULA_EAST_LON = -1.1
 CHERBOURG = "Cherbourg"
 
 
-def june_scenarios() -> list[str]:
-    """Return the BfN scenarios of June 1944, in date order (the package's ``scenarios/``)."""
+def june_scenarios(system: str = "bfn") -> list[str]:
+    """Return a game's scenarios of June 1944, in date order (the package's ``scenarios/``)."""
     from normandy_lab.engine.scenario import SCENARIO_DIR
 
-    return sorted(p.stem for p in SCENARIO_DIR.glob("bfn_1944-06-*.yaml"))
+    return sorted(p.stem for p in SCENARIO_DIR.glob(f"{system}_1944-06-*.yaml"))
+
+
+def kg_study(scenario: str) -> dict[str, Any]:
+    """Work out The Killing Ground's answer on one scenario: the northern units, and Cherbourg's own line.
+
+    In KG a German line may end at Cherbourg's city hexes while N1410 is German (26.11.2), and a unit whose
+    line reaches N1410 is supported through it: the engine says whether N1410 itself traces to a German
+    off-map box or not (26.10.7).  Returns ``scenario``, ``date``, ``turn``, ``units``, ``in_supply``,
+    ``cherbourg`` (the engine's words for the units supported through N1410; "" when none is) and
+    ``summary`` (its account of the map, with what it rests on).
+    """
+    import normandy_lab as nl
+    from normandy_lab.engine.whatif import supply_summary
+
+    state = nl.load_scenario(scenario)
+    report = nl.supply(state)
+    north = _north(state)
+    through = sorted({report[u.id].traced_to for u in north if report[u.id].traced_kind == "supported"})
+    return {
+        "scenario": scenario,
+        "date": state.date,
+        "turn": state.turn,
+        "units": len(north),
+        "in_supply": sum(report[u.id].general for u in north),
+        "cherbourg": "; ".join(through),
+        "summary": supply_summary(report),
+    }
 
 
 def _north(state: Any) -> list[Any]:
@@ -158,6 +186,7 @@ def lesson() -> Lesson:
     from normandy_lab.views.wording import mp_words
 
     games = [study(name) for name in june_scenarios()]
+    kg = [kg_study(name) for name in june_scenarios("kg")]
     held = barneville_record()
     first_allied = next((d for d, side in held if side == "allied"), None)
     last_german = max(d for d, side in held if side == "german" and (not first_allied or d < first_allied))
@@ -187,6 +216,21 @@ def lesson() -> Lesson:
         + f"<p>Of the {len(north_hqs)} HQ verdicts north of Barneville, {to_cherbourg} trace to Cherbourg's "
         "own source hexes.</p>"
     )
+    if kg:
+        kg_rows = pd.DataFrame(
+            {
+                "date": [f"{_day(g['date'])} ({g['turn']})" for g in kg],
+                "German units north of Barneville (in supply)": [
+                    f"{g['units']} ({g['in_supply']})" for g in kg
+                ],
+                "a unit supported through Cherbourg (N1410)": [g["cherbourg"] or "none" for g in kg],
+            }
+        )
+        game_html += (
+            "<p>In <i>The Killing Ground</i> a German line may end at Cherbourg's city hexes while N1410 is "
+            "German (26.11.2), and a unit whose line reaches N1410 is supported if N1410 itself traces to a "
+            "German off-map box (26.10.7). The engine on KG's June scenarios:</p>" + table(kg_rows)
+        )
     history = [(d, side) for d, side in held]
     history_rows = pd.DataFrame(
         {"front of": [_day(d) for d, _ in history], "Barneville held by": [side for _, side in history]}
@@ -213,6 +257,7 @@ def lesson() -> Lesson:
         rests_on.append(f"{_day(game['date'])}: {game['summary']}")
     readings = sorted({hq["readings"] for hq in north_hqs if hq["readings"]})
     rests_on += [f"Rule readings the HQ verdicts used: {r}." for r in readings]
+    rests_on += [f"The Killing Ground, {_day(g['date'])}: {g['summary']}" for g in kg]
     halved = bfn.rule_notes.get("7.3.3", "") if hasattr(bfn, "rule_notes") else ""
 
     by_date = {g["date"]: g for g in games}
@@ -280,6 +325,25 @@ def lesson() -> Lesson:
             f"{longer}{limit}</p>"
         )
 
+    def answer_kg() -> str:
+        if not kg:
+            return "<p>KG has no June scenario.</p>"
+        said = "".join(
+            f"<li>{_day(g['date'])}: "
+            f"{html.escape(g['cherbourg'] or 'no northern unit is supported through N1410')}"
+            "</li>"
+            for g in kg
+        )
+        return (
+            f"<p>The engine, on KG's June scenarios:</p><ul>{said}</ul><p>Where N1410 traces to no off-map "
+            "box, "
+            "Cherbourg is cut off from the rest of the German side, and the northern units are supported "
+            "only "
+            "by a Cherbourg SP that the text does not give: the engine's reading takes it to be there, and "
+            "says "
+            "so.</p>"
+        )
+
     fall = event_html("cherbourg")[0]
     exercises = [
         Exercise(
@@ -299,9 +363,21 @@ def lesson() -> Lesson:
             answer_three,
         ),
         Exercise(
+            "In The Killing Ground, does Cherbourg (N1410) itself trace to a German off-map box on 7 June? "
+            "On "
+            "19 June? What supplies the north when it does not, and what does that verdict rest on?",
+            answer_kg,
+        ),
+        Exercise(
             "In the game, what would the Allies have to take to put the northern garrison out of supply? "
             "When did they take it?",
-            "<p>Cherbourg: its source hexes keep the HQs north of the cut in supply (7.4).</p>" + fall,
+            (
+                "<p>Cherbourg: its source hexes keep every HQ north of the cut in supply (7.4).</p>"
+                if to_cherbourg == len(north_hqs)
+                else f"<p>Cherbourg keeps {to_cherbourg} of the {len(north_hqs)} HQ verdicts north of the "
+                "cut in supply (7.4); read the table for the others.</p>"
+            )
+            + fall,
         ),
     ]
     return Lesson(
@@ -310,8 +386,8 @@ def lesson() -> Lesson:
             "<p>In mid-June 1944 the US VII Corps attacked west across the Cotentin peninsula. <b>When "
             "were the German divisions in the north of the peninsula cut off from the rest of the German "
             "army, and what kept them in supply afterwards?</b></p><p>The game's answer is worked out now "
-            "by the rules engine of <i>The Battle for Normandy</i> on each of its June scenarios; history "
-            "is beside it.</p>"
+            "by the rules engines of <i>The Battle for Normandy</i> and <i>The Killing Ground</i> on each of "
+            "their June scenarios; history is beside it.</p>"
         ),
         game=game_html,
         history=history_html,
@@ -319,6 +395,7 @@ def lesson() -> Lesson:
         exercises=exercises,
         facts={
             "games": games,
+            "kg": kg,
             "barneville": held,
             "first_allied": first_allied,
             "last_german": last_german,
