@@ -57,7 +57,7 @@ GAMES = {
 LESSON_PAGES = {
     "lesson_1_cotentin.ipynb": (
         "Lesson 1: the Cotentin cut off",
-        "when the German garrison of the peninsula was cut off, and what kept it in supply (BfN, June)",
+        "when the German garrison of the peninsula was cut off, and what kept it in supply (BfN, KG)",
     ),
     "lesson_2_panzer_lehr.ipynb": (
         "Lesson 2: a bridge to starve Panzer Lehr",
