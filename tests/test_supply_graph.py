@@ -133,6 +133,7 @@ def test_closed_edges_say_why():
         assert step["closed_by"] in ("destroyed_bridge", "blocked_hex")
     intact = _graph("bfn_1944-06-13_am", "german").edges[a, b]
     assert not intact["destroyed_bridge"] and intact["bridge"]
+    assert 500 < intact["length"] < 3000  # metres between neighbouring hex centres (OSMnx's edge length)
     report = _report("bfn_1944-06-13_am")
     allied_hex = next(r.hex for r in report.units.values() if r.side == "allied")
     assert G.nodes[allied_hex]["blocked_by"] == "enemy_unit"

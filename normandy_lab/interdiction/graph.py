@@ -16,7 +16,8 @@ the sheets not in play are left out (no line ever enters them), except a hex a u
 *Edges* are the directed steps between hexes (both directions of every land hexside), with ``hexside``
 (the ``"A|B"`` key a :class:`~normandy_lab.interdiction.Target` of kind ``"bridge"`` takes),
 ``water`` (the water crossed, "" for none), ``bridge`` (a road or rail bridge stands on it),
-``destroyed_bridge``, ``closed`` and ``closed_by`` (``blocked_hex``, ``unbridged_water``,
+``destroyed_bridge``, ``length`` (metres between the hex centres, as OSMnx's edges have), ``closed`` and
+``closed_by`` (``blocked_hex``, ``unbridged_water``,
 ``destroyed_bridge``, ``no_line_crosses``: "" when open), and the game's costs, named in
 ``G.graph["weights"]``.  A closed edge's costs say what the step would cost were it open.
 
@@ -48,6 +49,9 @@ The Battle for Normandy (7.2, 7.3)
     an edge (``unbridged_water``) except for the tracing unit's first step: the unit node's edges across it
     cost that crossing (an HQ's cost nothing: it counts from the far bank, 7.3.2 exception, 14.2.1).  Bad
     weather halves the ranges, not the costs (7.3.3): ``G.graph["limit_hexes"]`` and ``["limit_mp"]``.
+    Under the reading ``hq_bridging="for_its_units"`` (not the default) an in-supply HQ also bridges the
+    water around it for its own units; that opening is one formation's, so the graph keeps those hexsides
+    closed and says so in ``G.graph["hq_bridging"]``: a unit supplied that way has a line over a closed edge.
 Cobra (10.3)
     A line's count is not a sum of per-hex costs: a run along a major road counts 1 however long (10.3f)
     and a line crosses at most one marsh hex off the roads (10.3b4).  The graph is the engine's layered
@@ -324,6 +328,11 @@ def _to_networkx(report: SupplyReport, side: str, net: _Net) -> nx.DiGraph:
         net.map_edge.tolist(),
         closed_by.tolist(),
     )
+    # Metres between the two hex centres of each step (OSMnx's ``length``); 0 for a link to a virtual node.
+    along = np.maximum(net.map_edge, 0)
+    lengths = np.where(
+        net.map_edge >= 0, np.hypot(x[e.src[along]] - x[e.dst[along]], y[e.src[along]] - y[e.dst[along]]), 0.0
+    ).tolist()
     rows = []
     for k in np.nonzero(step_keep)[0].tolist():
         m = map_edges[k]
@@ -332,17 +341,17 @@ def _to_networkx(report: SupplyReport, side: str, net: _Net) -> nx.DiGraph:
             s = e.side[m]
             attrs.update(
                 hexside=str(sides_index[s]), water=water[s], bridge=bool(bridge[m]),
-                destroyed_bridge=bool(bridge[m] and destroyed[s]),
+                destroyed_bridge=bool(bridge[m] and destroyed[s]), length=lengths[k],
             )  # fmt: skip
         else:
-            attrs.update(hexside="", water="", bridge=False, destroyed_bridge=False)
+            attrs.update(hexside="", water="", bridge=False, destroyed_bridge=False, length=0.0)
         attrs.update(closed=bool(why[k]), closed_by=why[k])
         rows.append((names[tails[k]], names[heads[k]], attrs))
     G.add_edges_from(rows)
     for target, members in net.targets.items():
         G.add_edges_from(
             (names[m], target, {**zeros, "hexside": "", "water": "", "bridge": False,
-                                "destroyed_bridge": False, "closed": False, "closed_by": ""})
+                                "destroyed_bridge": False, "length": 0.0, "closed": False, "closed_by": ""})
             for m in members.tolist() if names[m] in G
         )  # fmt: skip
     records = {u.id: u for u in state.units}
@@ -372,12 +381,15 @@ def _add_unit(G, unit, row: UnitSupply, plan, names, x, y, positions, net: _Net)
         length_hexes=float(row.length_hexes), length_mp=float(row.length_mp), metric=metric, target=target,
         limit=row.limit,
     )  # fmt: skip
+    ux, uy = G.nodes[node]["x"], G.nodes[node]["y"]
     for to, costs, why in steps:
         if names[to] not in G:
             continue
+        there = G.nodes[names[to]]
         G.add_edge(
             node, names[to], **{**_zeros(net), **costs}, hexside="", water="", bridge=False,
-            destroyed_bridge=False, closed=bool(why), closed_by=why,
+            destroyed_bridge=False, length=float(np.hypot(there["x"] - ux, there["y"] - uy)),
+            closed=bool(why), closed_by=why,
         )  # fmt: skip
 
 
@@ -446,6 +458,7 @@ def _bfn(report: SupplyReport, side: str) -> _Net:
         "limit_division_mp": float(rules.supply["division_hq_range_mp"] * factor),
         "halved": bool(report.halved),
         "rules": "BfN 7.2, 7.3, 7.3.2, 7.3.3, 7.4",
+        "hq_bridging": str(state.options.get("hq_bridging", rules.options.get("hq_bridging", ""))),
     }  # fmt: skip
     # The targets of each leg (7.2): the sources; the in-supply corps HQs (and, until 11 June, the
     # Allied beachheads, which act as corps HQs); both for a division HQ's own 20 MP.
