@@ -33,7 +33,7 @@ unbridged water, 7.3.2).
 an edge into it at no cost.  So one unit's line is one ordinary shortest path::
 
     view = usable(G)                        # the open edges only
-    u = "unit:DE-352ID-914"
+    u = "unit:DE-17SS-HQ"
     nx.shortest_path_length(view, u, G.nodes[u]["target"], weight=G.nodes[u]["metric"])
 
 How each game counts (and how the graph says it)
@@ -74,8 +74,9 @@ Examples
 >>> import networkx as nx, normandy_lab as nl
 >>> from normandy_lab.interdiction.graph import usable
 >>> G = nl.supply_graph(nl.load_scenario("bfn_1944-06-13_am"), "german")  # doctest: +SKIP
->>> u = "unit:DE-352ID-914"
->>> nx.shortest_path_length(usable(G), u, G.nodes[u]["target"], weight="hexes")  # doctest: +SKIP
+>>> u = "unit:DE-17SS-HQ"  # the 17. SS-Panzergrenadier-Division's HQ: 20 MP to a source or corps HQ (7.2)
+>>> nx.shortest_path_length(usable(G), u, G.nodes[u]["target"], weight="mp")  # doctest: +SKIP
+19.5
 """
 
 from __future__ import annotations
