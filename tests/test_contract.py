@@ -1,5 +1,8 @@
-"""The rule-system contract (issue 15): every registered rule system, and a toy written only against the
-contract, keeps the same invariants of supply.
+"""The rule-system contract (issue 15): every registered rule system keeps the same invariants of supply.
+
+The four games are tried with the example states below; a game package beside the tests (``tests/<name>/``
+with a ``GAME``: the toy on a map of its own, ``tests/toy_game``, and the toy on BfN's map,
+``tests/toy_system``) is imported, registers itself, and brings its own examples (issue 32).
 
 Each system is tried on example states (a system registered without examples here fails the coverage
 test, so a new game must add its own): adding an enemy unit never puts a unit into supply; removing an
@@ -44,7 +47,6 @@ from normandy_lab.engine.reasons import (
 from normandy_lab.engine.state import Unit
 
 sys.path.insert(0, str(Path(__file__).parent))
-from toy_system import toy_rules  # the toy lives beside the tests, outside the package
 
 SMALL = Path(__file__).parent / "data" / "bfn_pegasus_1944-06-07.yaml"
 CODES = {OUT_OF_RANGE, CUT_OFF, BLOCKED, HQ_OUT_OF_SUPPLY, ATTACHMENT_FULL, NOT_DESIGNATED}
@@ -104,8 +106,37 @@ EXAMPLES = {
         name: (lambda name=name: _gts(name))
         for name in ("8 June, none designated", "8 June, three designated")
     },
-    "toy": {name: (lambda name=name: _bfn(name).with_rules(toy_rules())) for name in ("13 June", "Pegasus")},
 }
+# A small combat unit of each map's game (that exerts a zone of control where the game has them): size, steps.
+SMALL_UNIT = {
+    "bfn": ("battalion", 3),
+    "cobra": ("regiment", 2),
+    "kg": ("regiment", 3),
+    "gts": ("battalion", 3),
+}
+
+
+def _plug_in_games() -> list[str]:
+    """Import every game package beside the tests (``tests/<name>/__init__.py`` that registers a ``GAME``).
+
+    Each registers itself as it is imported and gives its example states (``EXAMPLES``) and, on a map of
+    its own, its small unit (``SMALL_UNIT``): a game added this way needs no edit of this file.
+    """
+    import importlib
+
+    found = []
+    for init in sorted(Path(__file__).parent.glob("*/__init__.py")):
+        if "GAME =" not in init.read_text(encoding="utf-8"):
+            continue
+        module = importlib.import_module(init.parent.name)
+        EXAMPLES[module.GAME.key] = module.EXAMPLES
+        if hasattr(module, "SMALL_UNIT"):
+            SMALL_UNIT[module.GAME.map] = module.SMALL_UNIT
+        found.append(module.GAME.key)
+    return found
+
+
+PLUG_INS = _plug_in_games()
 CASES = [
     pytest.param(system, name, id=f"{system}-{name}") for system in EXAMPLES for name in EXAMPLES[system]
 ]
@@ -118,6 +149,12 @@ def _example(system: str, name: str):
 
 def test_every_registered_rule_system_has_example_states_here():
     assert set(rules.available()) <= set(EXAMPLES), "add example states for the new rule system"
+
+
+def test_the_games_beside_the_tests_are_found_and_registered():
+    """The toy on a map of its own and the toy on BfN's map: each found by its folder, registered by its key."""
+    assert {"toy", "toy_bfn"} <= set(PLUG_INS) <= set(rules.available())
+    assert rules.game("toy").map == "toy" and rules.game("toy_bfn").map == "bfn"
 
 
 def _contract_gaps(state) -> list[str]:
@@ -200,15 +237,6 @@ def _vacant_land_hexes(state, near: str, count: int = 40) -> list[str]:
     return [h for h in pool if h not in taken and terrain.loc[h] not in ("Sea", "All Sea", "Impassable")][
         :count
     ]
-
-
-# A small combat unit of each game (that exerts a zone of control where the game has them): size, steps.
-SMALL_UNIT = {
-    "bfn": ("battalion", 3),
-    "cobra": ("regiment", 2),
-    "kg": ("regiment", 3),
-    "gts": ("battalion", 3),
-}
 
 
 def _battalion(uid: str, side: str, hex_id: str, formation: str | None = None, system: str = "bfn") -> Unit:

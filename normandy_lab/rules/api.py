@@ -49,6 +49,7 @@ from normandy_lab.engine.lines import (
     interdicted_mask,
     water_names,
 )
+from normandy_lab.engine.phase import Phase
 from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.scenario import Checker, ScenarioError, canonical_hex, hex_list, unit_from_entry
 from normandy_lab.engine.search import FAR, SIXTHS, map_graph
@@ -64,7 +65,6 @@ from normandy_lab.rules.base import (
     Disengaging,
     MoveCosts,
     OffMapBox,
-    Phase,
     RuleSet,
     RuleSystem,
     SupplyState,

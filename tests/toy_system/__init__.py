@@ -1,7 +1,11 @@
-"""A toy rule system, written only against the rule-system contract, for the contract tests (issue 15).
+"""A toy rule system on The Battle for Normandy's map, registered beside BfN under its own key (issue 32).
 
-Its zone of control: every unit but an HQ exerts one.  Its one supply rule: a unit is in supply when a legal line of at most ``toy_range_hexes`` hexes (halved in
-weather that halves supply ranges) joins it to a friendly HQ, of any kind; an HQ is its own source.  A
+It was written only against the rule-system contract, for the contract tests (issue 15); it is now a game
+of its own, ``toy_bfn``, on the map ``bfn``: registered with one line below, it loads from a scenario file
+that names it (``scenarios/toy_bfn_pegasus.yaml``, ``system: toy_bfn``) and saves as a study.
+
+Its zone of control: every unit but an HQ exerts one.  Its one supply rule: a unit is in supply when a
+legal line of at most ``toy_range_hexes`` hexes (halved in weather that halves supply ranges) joins it to a friendly HQ, of any kind; an HQ is its own source.  A
 line is legal where the core says (no enemy unit, no un-negated enemy zone of control, no interdicted
 hex, no sea).  It plays on The Battle for Normandy's maps and borrows that game's tables; it uses nothing
 of the engine but the contract: the state, the core's searches (:class:`TraceNet`) and the report schema.
@@ -11,6 +15,7 @@ Nothing outside this folder knows it exists.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from pathlib import Path
 
 import numpy as np
 
@@ -20,7 +25,7 @@ from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.search import FAR
 from normandy_lab.engine.state import GameState
 from normandy_lab.grids import grid
-from normandy_lab.rules import RuleSet, get
+from normandy_lab.rules import Game, RuleSet, get, register_game
 from normandy_lab.rules.bfn.lines import TraceNet
 
 RULE = "toy 1"
@@ -106,3 +111,25 @@ def toy_rules(range_hexes: int = 4) -> ToyRules:
     data = {f.name: getattr(bfn, f.name) for f in fields(bfn)}
     data.update(title="Toy", variant="toy", supply={**bfn.supply, "toy_range_hexes": range_hexes})
     return ToyRules(**data)
+
+
+SCENARIO = Path(__file__).parent / "scenarios" / "toy_bfn_pegasus.yaml"
+
+#: On BfN's map, under its own key; no scenario folder for side by side (its one file is a test situation).
+GAME = Game("toy_bfn", "Toy", "bfn", toy_rules)
+
+register_game(GAME)
+
+
+# -- for the contract tests: example states (BfN's situations under the toy's rules) ----------------------
+
+
+def _example(name: str) -> GameState:
+    import normandy_lab as nl
+
+    if name == "13 June":
+        return nl.load_scenario("bfn_1944-06-13_am").with_rules(get("toy_bfn"))
+    return nl.load_scenario(SCENARIO)
+
+
+EXAMPLES = {name: (lambda name=name: _example(name)) for name in ("13 June", "Pegasus")}
