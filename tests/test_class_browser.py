@@ -33,6 +33,7 @@ SHOTS = REPO / "test-artifacts" / "class"
 PAGE = "voila/render/explorer_bfn.ipynb"
 LESSON = "lessons/vire_bridges_down.study.json"
 LESSON_PAGE = "voila/render/lesson_3_storm.ipynb"
+TEACHER_KEY = "teacher-key-for-the-test"
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 # A cold kernel on a loaded 2-core machine: imports, terrain, the explorer.
 OPEN_MS = 180_000
@@ -95,6 +96,7 @@ def class_server(tmp_path_factory):
     command = [
         sys.executable, "-m", "normandy_lab.views.classroom", "--host", "127.0.0.1", "--port", str(port),
         "--pool", "1", "--refill-after", "1", "--root", str(root), "--template-dir", str(root.parent / "template"),
+        "--teacher-key", TEACHER_KEY,
     ]  # fmt: skip
     with log.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
@@ -268,14 +270,14 @@ def _text(fragment_html: str) -> str:
 
 
 def test_a_lesson_page_shows_no_code_and_an_answer_only_once_revealed(class_server):
-    """Issue 33, section 2: the storm lesson on the class server, as a student meets it."""
+    """Issue 33, section 2: the storm lesson on the class server, as the teacher and a student meet it."""
     from normandy_lab.lessons import lesson
 
     # What the page's kernel works out, worked out here too: the words each answer would put in the page.
     answers = [_text(e.answer())[:60] for e in lesson("storm").exercises]
     with _browser() as (student, outside):
-        page = student()
-        page.goto(class_server + LESSON_PAGE, timeout=OPEN_MS)
+        page = student()  # the teacher's page: the link with the key the server printed
+        page.goto(f"{class_server}{LESSON_PAGE}?teacher={TEACHER_KEY}", timeout=OPEN_MS)
         page.wait_for_selector(".nl-lesson-question", timeout=OPEN_MS)
         page.wait_for_selector(".nl-reveal-button", timeout=OPEN_MS)
         text = page.inner_text("body")
@@ -298,4 +300,11 @@ def test_a_lesson_page_shows_no_code_and_an_answer_only_once_revealed(class_serv
         assert answers[0][:40] in content
         assert all(answer not in content for answer in answers[1:])  # the others stay out of the page
         page.screenshot(path=str(SHOTS / "lesson_storm_revealed.png"), full_page=True)
+        # A student's page (no key, or a wrong one): the exercises, no answer button, no answer.
+        pupil = student()
+        pupil.goto(f"{class_server}{LESSON_PAGE}?teacher=guess", timeout=OPEN_MS)
+        pupil.wait_for_selector(".nl-exercise", timeout=OPEN_MS)
+        assert "Your teacher reveals the answers" in pupil.inner_text("body")
+        assert pupil.locator(".nl-reveal-button").count() == 0
+        assert all(answer not in _text(pupil.content()) for answer in answers)
     assert outside == []

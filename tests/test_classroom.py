@@ -192,3 +192,29 @@ def test_the_index_lists_the_three_lessons_each_a_served_lesson_notebook():
         assert (REPO / "class" / page).resolve().parent == (REPO / "notebooks" / "lessons").resolve()
     pools = classroom.kernel_pools(1, REPO / "class")
     assert all(pools[page] == {"pool_size": 1} for page in classroom.LESSON_PAGES)
+
+
+def test_on_the_class_server_only_the_teachers_link_reveals_answers(monkeypatch):
+    """A student's lesson page has no answer button (nor any answer); the teacher's link, with the key, has."""
+    from normandy_lab.lessons import Exercise, Lesson
+
+    def exercises_of(query: str) -> tuple[list, str]:
+        monkeypatch.setenv("QUERY_STRING", query)  # what Voilà gives a kernel that was not preheated
+        made = Lesson("t", "<p>q</p>", "<p>g</p>", "<p>h</p>", [], [Exercise("Which day?", "<p>18 June</p>")])
+        box = made.show_exercises()
+        return made.reveals, " ".join(str(getattr(w, "value", "")) for w in box.children)
+
+    monkeypatch.delenv(classroom.CLASS_ENV, raising=False)
+    assert classroom.answers_open("") is True  # JupyterLab: every reader may reveal
+    monkeypatch.setenv(classroom.CLASS_ENV, "1")
+    monkeypatch.setenv(classroom.TEACHER_ENV, "k3y")
+    assert classroom.answers_open("teacher=k3y") is True
+    assert classroom.answers_open("teacher=k3") is False and classroom.answers_open("") is False
+    reveals, shown = exercises_of("")
+    assert reveals == [] and "Your teacher reveals the answers" in shown and "18 June" not in shown
+    reveals, shown = exercises_of("teacher=k3y")
+    assert len(reveals) == 1 and "Your teacher" not in shown and "18 June" not in shown
+    monkeypatch.delenv(classroom.TEACHER_ENV)  # a server started with --answers students
+    assert classroom.answers_open("") is True
+    assert classroom.parse_arguments([]).answers == "teacher"
+    assert classroom.parse_arguments(["--answers", "students"]).answers == "students"

@@ -95,16 +95,26 @@ class Lesson:
         return box
 
     def show_exercises(self) -> Any:
-        """Return the exercises, each with its answer button (no answer is in the page until pressed)."""
+        """Return the exercises, each with its answer button (no answer is in the page until pressed).
+
+        On the class server the buttons are on the teacher's page only, unless the server lets students
+        reveal answers (:func:`normandy_lab.views.classroom.answers_open`).
+        """
         import ipywidgets as widgets
 
-        rows: list[Any] = [_block("<h3>Exercises</h3>", "nl-lesson-exercises-title")]
+        from normandy_lab.views.classroom import answers_open
+
+        # On the class server, a student's page has no answer button: the teacher's link has them.
+        open_ = answers_open()
+        note = "" if open_ else "<p><i>Your teacher reveals the answers.</i></p>"
+        rows: list[Any] = [_block(f"<h3>Exercises</h3>{note}", "nl-lesson-exercises-title")]
         self.reveals = []
         for number, exercise in enumerate(self.exercises, 1):
-            reveal = Reveal(exercise.answer)
-            self.reveals.append(reveal)
             rows.append(_block(f"<p><b>{number}.</b> {exercise.prompt}</p>", "nl-exercise"))
-            rows.append(reveal.box)
+            if open_:
+                reveal = Reveal(exercise.answer)
+                self.reveals.append(reveal)
+                rows.append(reveal.box)
         box = widgets.VBox(rows)
         box.add_class("nl-lesson-exercises")
         return box

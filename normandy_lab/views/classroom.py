@@ -38,6 +38,9 @@ TEMPLATE_NAME = "normandy_class"
 CLASS_ENV = "NORMANDY_LAB_CLASS"
 #: The served folder, for the kernels (a study link is resolved inside it).
 ROOT_ENV = "NORMANDY_LAB_CLASS_ROOT"
+#: The teacher's key (set by the server for its kernels unless ``--answers students``): a lesson page shows
+#: its answer buttons only when its link carries ``teacher=<key>`` (:func:`answers_open`).
+TEACHER_ENV = "NORMANDY_LAB_TEACHER_KEY"
 #: The scenario each game's explorer page opens on (``class/explorer_<system>.ipynb``).
 GAME_PAGES = {
     "bfn": "bfn_1944-06-13_am",
@@ -138,6 +141,25 @@ def request_query() -> str:
     except ImportError:  # JupyterLab without Voilà: there is no page request
         return os.environ.get("QUERY_STRING", "")
     return get_query_string() or ""
+
+
+def answers_open(query: str | None = None) -> bool:
+    """Return whether this page may reveal a lesson's answers.
+
+    Always in JupyterLab (outside the class server), and on a server started with ``--answers students``.
+    Otherwise only on the teacher's page: a link carrying ``teacher=<the key the server printed>``.  A
+    preheated kernel waits here for its student's link, as :meth:`ClassPage.show` does.
+    """
+    import hmac
+
+    if not serving_class():
+        return True
+    key = os.environ.get(TEACHER_ENV, "")
+    if not key:
+        return True
+    query = request_query() if query is None else query
+    given = parse_qs(query or "").get("teacher", [""])[0]
+    return hmac.compare_digest(given.encode(), key.encode())
 
 
 def lock_for_class(explorer: Any) -> None:
@@ -444,6 +466,14 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         "--refill-after", type=float, default=3600,
         help="seconds before a taken preheated kernel is replaced (default 3600: not during the lesson)",
     )  # fmt: skip
+    parser.add_argument(
+        "--answers", choices=("teacher", "students"), default="teacher",
+        help="who may reveal a lesson's answers: the teacher's link only (default), or every student",
+    )  # fmt: skip
+    parser.add_argument(
+        "--teacher-key", default="",
+        help="the key of the teacher's lesson links (?teacher=KEY; default: a random one, printed at start)",
+    )  # fmt: skip
     parser.add_argument("--token", default="", help="a token students add to the address (default: none)")
     parser.add_argument("--root", default=str(CLASS_DIR), help="the folder served (default: class/)")
     parser.add_argument("--template-dir", default="", help="where the Voilà template goes (default: a cache)")
@@ -461,6 +491,14 @@ def main(argv: list[str] | None = None) -> None:
     os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(data), os.environ.get("JUPYTER_PATH")]))
     os.environ[CLASS_ENV] = "1"  # inherited by every kernel
     os.environ[ROOT_ENV] = str(root)
+    if options.answers == "teacher":
+        import secrets
+
+        key = options.teacher_key or secrets.token_urlsafe(9)
+        os.environ[TEACHER_ENV] = key
+    else:
+        key = ""
+        os.environ.pop(TEACHER_ENV, None)
     config = Config()
     config.VoilaKernelManager.kernel_pools_config = kernel_pools(options.pool, root, dict(options.page_pool))
     config.VoilaConfiguration.default_pool_size = 0
@@ -470,6 +508,14 @@ def main(argv: list[str] | None = None) -> None:
     from voila.app import Voila
 
     print(f"normandy_lab class server: http://{options.host}:{options.port}/ serving {root}", flush=True)
+    if key:
+        first = next(iter(LESSON_PAGES))
+        print(
+            "the lessons' answers can be revealed on the teacher's pages only: add ?teacher=" + key
+            + " to a lesson's address, e.g. "
+            f"http://{options.host}:{options.port}/voila/render/{first}?teacher={key}",
+            flush=True,
+        )  # fmt: skip
     Voila.launch_instance(argv=voila_arguments(options, root), config=config)
 
 
