@@ -7,9 +7,10 @@ Run::
 Each case is one ``best_targets`` call, timed ``--repeat`` times (median reported), with the number of supply
 determinations it made and how sure its answer is ("optimal", or "within N of optimal").  The floor, measured
 in the same run and in turns with the cases, is one bare ``supply()`` of the same scenario with one bridge cut
-(each call a bridge not cut before in the run, so that no cache of the engine's serves it): ``ratio`` is a case's median time over its
-determinations times the floor's median, i.e. what the search costs beyond the determinations it must make
-(1.0: nothing).  No assertion: the numbers are for reading, and for the docs (``docs/studies.md``).
+(each call a bridge not cut before in the run, so that no cache of the engine's serves it).  ``ratio`` is a
+case's median time over its determinations times the floor's median: what the search costs beyond the
+determinations it must make (1.0: nothing; a set of k cuts also pays k cuts where the floor pays one).
+No assertion: the numbers are for reading, and for the docs (``docs/studies.md``).
 
 Cases:
 
