@@ -269,7 +269,8 @@ def _hex_reasons(state: GameState, side: str, blocked_hexes: np.ndarray) -> np.n
 
 
 def _node_names(net: _Net, ids: np.ndarray) -> list[str]:
-    names = []
+    """Return every node's name: the hex id in layer 0, ``id~label`` in the others, then the virtual nodes."""
+    names: list[str] = []
     for layer, label in enumerate(net.layer_names):
         names.extend(ids.tolist() if layer == 0 else [f"{h}~{label}" for h in ids.tolist()])
     return names + list(net.virtual)
@@ -368,7 +369,14 @@ def _zeros(net: _Net) -> dict[str, float]:
     return {name: 0.0 if values.dtype.kind == "f" else 0 for name, values in net.weights.items()}
 
 
-def _add_unit(G, unit, row: UnitSupply, plan, names, x, y, positions, net: _Net) -> None:
+# What a game says of one unit: its target node ("" for none), its metric, its first steps.
+_Plan = tuple[str, str, list[tuple[int, dict[str, float], str]]]
+
+
+def _add_unit(
+    G: nx.DiGraph, unit: Any, row: UnitSupply, plan: _Plan | None, names: list[str], x: np.ndarray,
+    y: np.ndarray, positions: dict[str, int], net: _Net,
+) -> None:  # fmt: skip
     """Add a unit's node with its report, and its first steps (what its line may start with)."""
     target, metric, steps = plan if plan is not None else ("", "", [])
     h = positions.get(row.unit_id, -1)
