@@ -210,3 +210,45 @@ def test_a_worker_with_an_empty_map_cache_gets_the_client_s_map_tables(tmp_path)
         assert table.attrs["complete"]
     finally:
         _close(client)
+
+
+def test_a_campaign_is_every_date_of_every_game_in_the_weathers_each_has_with_cuts_by_game():
+    """Issue 34 section 3: the campaign sweep's variants, and what it refuses (no cluster needed)."""
+    from normandy_lab.engine.scenario import historical_scenarios
+    from normandy_lab.errors import RefusedError
+    from normandy_lab.sweeps.campaign import campaign_variants
+
+    games = ["bfn", "cobra", "gts", "kg"]
+    dates = {g: historical_scenarios(g) for g in games}
+    variants = campaign_variants(weather=["Clear", "Storm"], cuts={"bfn": [[], ["B4015|B4114"]]})
+    expected = sum(len(d) for d in dates.values()) * 2 + len(dates["bfn"]) * 2
+    assert len(variants) == expected
+    assert {v.base for v in variants} == {s for d in dates.values() for s in d}
+    assert {v.cuts for v in variants if not v.base.startswith("bfn")} == {()}
+    # A weather only some games have is played by those (KG has Rain, the others do not).
+    rainy = campaign_variants(weather=["Rain"])
+    assert {v.base for v in rainy} == set(dates["kg"])
+    with pytest.raises(RefusedError, match=r"'bnf' is not a game.*'bfn'"):
+        campaign_variants(games=["bnf"])
+    with pytest.raises(RefusedError, match="cuts: 'bfn' is not among the games swept"):
+        campaign_variants(games=["kg"], cuts={"bfn": [["B4015|B4114"]]})
+    with pytest.raises(RefusedError, match="'Sunny' is not a weather of any game"):
+        campaign_variants(weather=["Sunny"])
+
+
+def test_a_sweep_on_its_own_local_cluster_writes_nothing_to_stderr():
+    """Notebook 06's sweeps print no red text: no dashboard-port warning, no nanny shutdown warnings."""
+    import subprocess
+    import sys
+
+    code = (
+        "import normandy_lab as nl\n"
+        "from normandy_lab.sweeps import grid\n"
+        "if __name__ == '__main__':\n"
+        "    t = nl.sweep('bfn_1944-06-13_am', grid(weather=['Clear', 'Storm']), progress=False)\n"
+        "    print(t.attrs['complete'])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().endswith("True")
+    assert done.stderr == "", done.stderr

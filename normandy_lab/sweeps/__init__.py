@@ -14,6 +14,7 @@ Examples
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import warnings
@@ -77,6 +78,7 @@ def local_cluster(workers: int | None = None) -> Any:
     ``workers`` defaults to the machine's cores.  Close the client and its cluster when done
     (``client.close(); client.cluster.close()``), or use :func:`sweep` without a client, which does.
     """
+    import dask
     from distributed import Client, LocalCluster
 
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
@@ -87,7 +89,16 @@ def local_cluster(workers: int | None = None) -> Any:
     n = workers or os.cpu_count() or 1
     # The scheduler's HTTP server on a free port of the loopback: the default, 8787, is taken by any other
     # cluster on the machine (another kernel's, a test's), and Dask then warns on stderr in the notebook.
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0")
+    # Dask's warnings at shutdown (a nanny killing a worker that is slow to exit) are noise in a notebook's
+    # output: errors only.  A sweep reports what its cluster lost itself (IncompleteSweepWarning).
+    # A worker's statistical profiler samples the running task's stack 100 times a second, taking the GIL
+    # from it each time: a sweep's work is one long Python task, so it is off (the nanny hands its config
+    # to the worker process it starts).
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        cluster = LocalCluster(
+            n_workers=n, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0",
+            silence_logs=logging.ERROR,
+        )  # fmt: skip
     return Client(cluster)
 
 
