@@ -165,18 +165,20 @@ class InterdictionResult:
         k = self.k or len(self.picks)
         searched = f"{self.method} over {self.candidates} targets in {self.evaluations} supply determinations"
         stopped = f"; stopped early: {self.stopped}" if self.stopped else ""
+        counted = f" of {', '.join(self.formations)}" if self.formations else ""
+        measure = f"{self.objective}{counted} ({self.baseline:g})"
         if not self.picks:
             # No "+0 by 0 cuts": say that nothing was cut, and why.
             if self.stopped:
                 why = self.stopped
             elif self.optimal:
                 why = (
-                    f"none of the {self.candidates} targets adds to {self.objective} ({self.baseline:g}) "
+                    f"none of the {self.candidates} targets adds to {measure} "
                     f"when cut, alone or in sets of up to {_cuts(k)}: optimal"
                 )
             else:
                 why = (
-                    f"none of the {self.candidates} targets adds to {self.objective} ({self.baseline:g}) "
+                    f"none of the {self.candidates} targets adds to {measure} "
                     "when cut alone (greedy; a set of them might: method='exact' proves it either way)"
                 )
             return f"nothing cut against the {self.side} side: {why} ({searched})"
@@ -190,7 +192,6 @@ class InterdictionResult:
         if len(self.picks) < k and not self.stopped:
             why = "no set of more does better" if self.optimal else "no single further cut adds anything"
             fewer = f" (of {k} asked: {why})"
-        counted = f" of {', '.join(self.formations)}" if self.formations else ""
         return (
             f"{_cuts(len(self.picks))}{fewer} against the {self.side} side: {self.objective}{counted} "
             f"{self.baseline:g} -> {self.value:g} (+{self.gain:g}), {searched}{sure}{stopped}{self._hqs()}"
