@@ -121,7 +121,7 @@ def historical_targets(state: GameState, until: Any = None) -> pd.DataFrame:
 def against_optimum(
     date: Any,
     side: str = "german",
-    method: str = "auto",
+    method: str = "greedy",
     candidates: Any = "bridges",
     river: str | list[str] | None = None,
     k: int | None = None,
@@ -143,6 +143,11 @@ def against_optimum(
 
     Parameters
     ----------
+    method
+        The optimiser's (:func:`~normandy_lab.interdiction.best_targets`): ``"greedy"`` by default (greedy
+        and swaps: a few hundred determinations over a whole map, its ``status`` saying how far from optimal
+        it may be), ``"auto"`` to prove or improve it by branch and bound within the ``budget``
+        (``max_exact``, 2,000 determinations, by default), or ``"exact"``.
     river
         Both sides alike: only the attacks on this river (or these), and only the bridges over it for the
         optimiser.  A bridge is over the river when the river is one of the waters its hexside names
