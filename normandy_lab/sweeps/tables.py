@@ -14,6 +14,7 @@ so a map is never used by code it was not built for.
 from __future__ import annotations
 
 import os
+import warnings
 import weakref
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,25 @@ def ship_maps(client: Any, systems: set[str]) -> None:
         return
     client.register_plugin(TerrainTables({p.name: p.read_bytes() for p in paths}), name=name)
     done.add(name)
+    # A worker with other code or data names its maps otherwise and builds its own, for minutes: say so.
+    theirs = client.run(expected_names, sorted(systems))
+    ours = {p.name for p in paths}
+    for address, names in theirs.items():
+        other = sorted(set(names) - ours)
+        if other:
+            warnings.warn(
+                f"nl.sweep: the worker at {address} runs other normandy_lab code or data than this process "
+                f"(it expects the map table {other[0]}, this process has {', '.join(sorted(ours))}); it "
+                "builds its own map tables, which takes minutes: install the same version on every machine",
+                stacklevel=3,
+            )
+
+
+def expected_names(systems: list[str]) -> list[str]:
+    """Return the cache files' names this process reads the maps of ``systems`` from (run on a worker)."""
+    from normandy_lab.terrain import cache_path
+
+    return [cache_path(system).name for system in systems]
 
 
 def plugin_name(files: Any) -> str:
