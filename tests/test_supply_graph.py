@@ -245,3 +245,29 @@ def test_the_docs_example_runs_and_prints_what_it_says(monkeypatch, capsys):
     for line, comment in zip(printed, said, strict=True):
         assert line == comment, (line, comment)
     assert written == ["german_0613.graphml", "german_0613.gpkg"]
+
+
+@pytest.mark.parametrize("name", ["bfn_1944-06-13_am", "kg_1944-06-19_t14"])
+def test_a_blocked_hex_says_a_true_reason(name):
+    """blocked_by is true of the hex: an enemy unit stands there, or it is a vacant hex in the enemy's ZOC."""
+    from normandy_lab.engine.zoc import ezoc
+
+    state = _report(name).state
+    for side in ("allied", "german"):
+        G = _graph(name, side)
+        enemy_at = {u.hex for u in state.units if u.side != side and u.status == "active"}
+        friendly_at = {u.hex for u in state.units if u.side == side and u.status == "active"}
+        in_ezoc = ezoc(state, side)
+        said = {
+            d["hex"]: d["blocked_by"]
+            for _, d in G.nodes(data=True)
+            if d.get("kind") == "hex" and d["blocked"]
+        }
+        assert "enemy_unit" in said.values() and "enemy_zoc" in said.values()
+        for hex_id, why in said.items():
+            if why == "enemy_unit":
+                assert hex_id in enemy_at, hex_id
+            elif why == "enemy_zoc":
+                assert hex_id in in_ezoc and hex_id not in enemy_at, hex_id
+        # and the other way round: every enemy-held hex on the graph is blocked for this side (7.3)
+        assert all(said.get(h) == "enemy_unit" for h in enemy_at if h in G and h not in friendly_at)
