@@ -209,10 +209,19 @@ def test_a_per_formation_objective_counts_only_the_formation_s_units(june13):
 
 
 def test_auto_stays_within_its_budget_and_says_so_when_it_cannot_prove_the_answer(june13):
+    from normandy_lab.interdiction.best import LongSearchWarning
+
     candidates = [Target("bridge", key) for key in BFN_OPTIMUM + BFN_OTHERS]
     result = best_targets(june13, "german", 3, candidates=candidates, budget=12)
     assert result.evaluations <= 12 and not result.optimal
     assert result.stopped and "budget" in result.summary() and result.status.startswith("within")
+    # Without a budget, auto spends at most max_exact beyond greedy's start, and warns when that start
+    # alone is more than max_exact.
+    with pytest.warns(LongSearchWarning, match="needs 8 supply determinations to start, more than max_exact"):
+        capped = best_targets(june13, "german", 3, candidates=candidates, max_exact=5)
+    with pytest.warns(LongSearchWarning):
+        plain = best_targets(june13, "german", 3, candidates=candidates, method="greedy", max_exact=5)
+    assert capped.evaluations <= plain.evaluations + 5 and "max_exact" in capped.summary()
 
 
 def test_the_picks_open_as_a_study_with_the_same_verdicts(june13, vire):

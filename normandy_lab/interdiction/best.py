@@ -13,6 +13,7 @@ import difflib
 import math
 import numbers
 import time
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -209,6 +210,10 @@ class InterdictionResult:
         )
 
 
+class LongSearchWarning(UserWarning):
+    """A search that will make more supply determinations than ``max_exact`` before it can stop."""
+
+
 def _cuts(n: int) -> str:
     return f"{n} cut" if n == 1 else f"{n} cuts"
 
@@ -364,7 +369,25 @@ def best_targets(
     rows_fn = None
     if client is not None:
         rows_fn = from_rows(name, baseline_report, side, units)
-    bar = tqdm(desc=f"best_targets ({method})", unit="determination", disable=not progress, leave=False)
+    # The bar's end is the most the search may spend, where it is known: the budget, or an exact search's
+    # worst case (greedy's re-evaluations are not known before it runs).
+    planned = budget if budget is not None else (None if runs_greedy else need)
+    if budget is None and runs_greedy and n + 1 > max_exact:
+        warnings.warn(
+            f"best_targets: greedy over {n:,} targets needs {n + 1:,} supply determinations to start, more "
+            f"than max_exact ({max_exact:,}); it makes them (the bar counts them), then at most "
+            f"{max_exact:,} more; give budget= to cap the whole search, or fewer candidates (river=, "
+            "within=, a shortlist)",
+            LongSearchWarning,
+            stacklevel=2,
+        )
+    bar = tqdm(
+        total=planned,
+        desc=f"best_targets ({method})",
+        unit="determination",
+        disable=not progress,
+        leave=False,
+    )
     evaluator = Evaluator(state, side, fn, client=client, from_rows=rows_fn, name=name, bar=bar)
     evaluator.targets = found
     evaluator.cache[frozenset()] = evaluator.checked(fn(baseline_report, side), frozenset())
