@@ -18,10 +18,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from normandy_lab.terrain import ROAD_CLASSES, WATER_CLASSES, TerrainMap, terrain_map
+from normandy_lab.terrain import TerrainMap, terrain_map
+from normandy_lab.terrain.vocab import ROAD_CLASSES, WATER_CLASSES
+
+if TYPE_CHECKING:  # for annotations only: networkx and geopandas load when a graph or frame is asked for
+    import geopandas
+    import networkx
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,7 @@ def edge_arrays(system: str) -> EdgeArrays:
     )
 
 
-def to_networkx(tmap: TerrainMap):  # -> networkx.DiGraph
+def to_networkx(tmap: TerrainMap) -> networkx.DiGraph:
     """Build the directed hex graph of a terrain map (both directions of every hexside).
 
     Nodes are canonical hex ids with ``x``, ``y`` (lon, lat), ``index`` (dense
@@ -131,7 +137,7 @@ def to_networkx(tmap: TerrainMap):  # -> networkx.DiGraph
     return graph
 
 
-def validate_graph(graph) -> None:
+def validate_graph(graph: networkx.DiGraph) -> None:
     """Check the graph contract; raise ``ValueError`` naming what is wrong."""
     for key in ("crs", "system"):
         if key not in graph.graph:
@@ -145,7 +151,7 @@ def validate_graph(graph) -> None:
             raise ValueError(f"edge {u}->{v} has unknown water or road class")
 
 
-def graph_to_geodataframes(graph):  # -> (nodes GeoDataFrame, edges GeoDataFrame)
+def graph_to_geodataframes(graph: networkx.DiGraph) -> tuple[geopandas.GeoDataFrame, geopandas.GeoDataFrame]:
     """Return the graph as two GeoDataFrames (nodes as points, edges as lines), EPSG:4326."""
     import geopandas as gpd
     import shapely

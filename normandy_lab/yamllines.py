@@ -31,15 +31,17 @@ class _LineLoader(SAFE_LOADER):  # type: ignore[misc,valid-type]
     """A YAML loader that remembers the line of every mapping key."""
 
 
-class LineDict(dict):
+class LineDict(dict[Any, Any]):
     """A dict that knows the line (1-based) of itself and of each of its keys."""
 
     line: int = 0
-    key_lines: dict[str, int]
+    # A key is a plain word or number (YAML reads 1944 or 20.025 as numbers).
+    key_lines: dict[str | int | float, int]
 
     def line_of(self, key: str) -> int:
         """Return the line of ``key`` if present, else the line of the mapping."""
-        return getattr(self, "key_lines", {}).get(key, self.line)
+        lines: dict[str | int | float, int] = getattr(self, "key_lines", {})
+        return lines.get(key, self.line)
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> LineDict:
@@ -143,10 +145,11 @@ def check_structure(text: str, path: str, error: type[Exception], aliases: bool 
     :data:`MAX_DEPTH` is refused either way.  Only the parser's events are
     read: nothing is built.
     """
-    depth, anchored, used = 0, [], 0
+    depth, used = 0, 0
+    anchored: list[bool] = []  # per open collection: whether it has an anchor
     try:
         for count, event in enumerate(yaml.parse(text, Loader=SAFE_LOADER)):
-            line = event.start_mark.line + 1
+            line = event.start_mark.line + 1 if event.start_mark is not None else 0  # the parser marks each
             if count > MAX_EVENTS:  # a file of millions of tiny values: refused before any is built
                 raise error(
                     f"{path}:{line}: more than {MAX_EVENTS:,} values and entries; the largest scenario has "

@@ -111,7 +111,7 @@ class Situation:
 # The situations of the last few states (:meth:`Situation.of`), by the state's id with a weak reference
 # that tells a live state from a new one given a freed state's id.  A lock: the Dask sweep's workers may
 # run threads.
-_RECENT: dict[int, tuple[weakref.ref, Situation]] = {}
+_RECENT: dict[int, tuple[weakref.ref[GameState], Situation]] = {}
 _RECENT_KEPT = 8
 _RECENT_LOCK = threading.Lock()
 
@@ -135,7 +135,8 @@ def blocked_mask(state: GameState, side: str, situation: Situation) -> np.ndarra
     enemy = other_side(side)
     ezoc = situation.zoc[enemy] & ~situation.negating[side]
     closed = impassable(state.system, state.maps)
-    return situation.occupied[enemy] | ezoc | interdicted_mask(state) | closed
+    blocked: np.ndarray = situation.occupied[enemy] | ezoc | interdicted_mask(state) | closed
+    return blocked
 
 
 __all__ = [

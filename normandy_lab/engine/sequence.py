@@ -19,7 +19,8 @@ from normandy_lab.errors import RefusedError
 
 def current_phase(state: GameState) -> Phase:
     """Return the phase the state is in."""
-    return state.rules.sequence[state.turn][state.phase_index]
+    phase: Phase = state.rules.sequence[state.turn][state.phase_index]  # the registry's rules are Any here
+    return phase
 
 
 def next_phase(state: GameState) -> GameState:
@@ -30,17 +31,21 @@ def next_phase(state: GameState) -> GameState:
     the day's weather).
     """
     rules = state.rules
+    entered: GameState  # what the rules' enter_phase returns (typed Any through the registry)
     phases = rules.sequence[state.turn]
     if state.phase_index + 1 < len(phases):
-        return rules.enter_phase(state.evolve(phase_index=state.phase_index + 1))
+        entered = rules.enter_phase(state.evolve(phase_index=state.phase_index + 1))
+        return entered
     order = list(rules.turn_order(state.date))
     position = order.index(state.turn) if state.turn in order else len(order) - 1
     if position + 1 < len(order):
-        return rules.enter_phase(state.evolve(turn=order[position + 1], phase_index=0))
+        entered = rules.enter_phase(state.evolve(turn=order[position + 1], phase_index=0))
+        return entered
     date = rules.next_date(state.date)
     if date > dt.date.fromisoformat(rules.campaign[1]):
         raise RefusedError(f"the campaign ends on {rules.campaign[1]}; there is no next phase")
-    return rules.enter_phase(rules.new_day(state, date))
+    entered = rules.enter_phase(rules.new_day(state, date))
+    return entered
 
 
 def step_to(state: GameState, phase: str) -> GameState:
@@ -78,7 +83,7 @@ def phase_effects(state: GameState) -> PhaseSummary:
     return PhaseSummary(label=state.label, phase=phase, results=state.rules.phase_results(state, phase))
 
 
-def calendar_in_force(state: GameState) -> list:
+def calendar_in_force(state: GameState) -> list[Any]:  # CalendarEntry (rules.base)
     """Return the date-triggered rules in force on the state's date, as ``CalendarEntry``."""
     day = state.date.isoformat()
     return [e for e in state.rules.calendar if e.start <= day <= e.end]

@@ -10,12 +10,16 @@ sides' ZOCs keeps its control).  A unit that exerts no ZOC still holds its hex.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
+
+if TYPE_CHECKING:  # for annotations only: geopandas loads when the frame is asked for
+    import geopandas
 
 
 def _occupied(state: GameState, side: str) -> np.ndarray:
@@ -31,7 +35,7 @@ def _occupied(state: GameState, side: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _zoc_reach(rules) -> np.ndarray:
+def _zoc_reach(rules: Any) -> np.ndarray:  # a RuleSet (the registry's, typed Any here)
     """Return, per hex, the hexes a unit there exerts its ZOC into (-1 padded), as the rule system says.
 
     It depends only on the map and the rules (cached per rule system).
@@ -74,7 +78,7 @@ def ezoc(state: GameState, side: str) -> set[str]:
     return set(ids[zoc_mask(state, other_side(side))])
 
 
-def ezoc_coverage(state: GameState):  # -> geopandas.GeoDataFrame
+def ezoc_coverage(state: GameState) -> geopandas.GeoDataFrame:
     """Return the ZOC coverage of both sides as a GeoDataFrame of hexes.
 
     Columns: ``hex_id``, ``allied_zoc``, ``german_zoc``, ``contested`` and
