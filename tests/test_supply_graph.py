@@ -271,3 +271,14 @@ def test_a_blocked_hex_says_a_true_reason(name):
                 assert hex_id in in_ezoc and hex_id not in enemy_at, hex_id
         # and the other way round: every enemy-held hex on the graph is blocked for this side (7.3)
         assert all(said.get(h) == "enemy_unit" for h in enemy_at if h in G and h not in friendly_at)
+
+
+def test_a_scenario_name_is_loaded_and_a_wrong_source_refused():
+    """A scenario's name is a source as a state is; anything else is refused, saying what to give."""
+    G = supply_graph("kg_1944-06-19_t14", "allied")
+    assert (
+        G.graph["system"] == "kg"
+        and G.number_of_edges() == _graph("kg_1944-06-19_t14", "allied").number_of_edges()
+    )
+    with pytest.raises(RefusedError, match="a state, a supply report"):
+        supply_graph(42, "allied")

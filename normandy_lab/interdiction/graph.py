@@ -91,6 +91,7 @@ import numpy as np
 
 from normandy_lab.engine.lines import Situation, blocked_mask, interdicted_mask
 from normandy_lab.engine.report import SupplyReport, UnitSupply
+from normandy_lab.engine.scenario import load_scenario
 from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.errors import RefusedError
 from normandy_lab.gamemap import game_map
@@ -134,18 +135,19 @@ class _Net:
 
 
 @overload
-def supply_graph(source: GameState | SupplyReport, side: str) -> nx.DiGraph: ...
+def supply_graph(source: GameState | SupplyReport | str, side: str) -> nx.DiGraph: ...
 @overload
-def supply_graph(source: GameState | SupplyReport, side: None = None) -> dict[str, nx.DiGraph]: ...
+def supply_graph(source: GameState | SupplyReport | str, side: None = None) -> dict[str, nx.DiGraph]: ...
 
 
-def supply_graph(source: GameState | SupplyReport, side: str | None = None) -> Any:
+def supply_graph(source: GameState | SupplyReport | str, side: str | None = None) -> Any:
     """Return one side's supply network as a networkx graph, costed by the game's own rules.
 
     Parameters
     ----------
     source
-        A state (its supply is determined first) or a supply report (:func:`normandy_lab.supply`).
+        A state (its supply is determined first), a supply report (:func:`normandy_lab.supply`), or a
+        scenario's name or path (loaded).
     side
         ``"allied"`` or ``"german"``; ``None`` gives both, as ``{side: graph}``.
 
@@ -160,9 +162,20 @@ def supply_graph(source: GameState | SupplyReport, side: str | None = None) -> A
     Raises
     ------
     RefusedError
-        ``side`` is not a side, or the game has no supply network to export (naming the games that do).
+        ``side`` is not a side, ``source`` is none of the above, or the game has no supply network to
+        export (naming the games that do).
     """
-    report = source if isinstance(source, SupplyReport) else source.rules.determine_supply(source)
+    if isinstance(source, str | Path):
+        source = load_scenario(source)
+    if isinstance(source, SupplyReport):
+        report = source
+    elif isinstance(source, GameState):
+        report = source.rules.determine_supply(source)
+    else:
+        raise RefusedError(
+            f"source={type(source).__name__}: give a state, a supply report (nl.supply(state)) or a "
+            "scenario's name, as nl.scenarios() lists them"
+        )
     if side is None:
         return {s: supply_graph(report, s) for s in SIDES}
     if side not in SIDES:
