@@ -210,7 +210,7 @@ def test_a_rule_system_that_overrides_nothing_does_not_fill_the_contract():
     from normandy_lab.rules import RuleSet
 
     bfn = rules.get("bfn")
-    bare = type("Bare", (RuleSet,), {})(**{f.name: getattr(bfn, f.name) for f in fields(bfn)})
+    bare = type("Bare", (RuleSet,), {})(**{f.name: getattr(bfn, f.name) for f in fields(RuleSet)})
     gaps = _contract_gaps(_example("bfn", "Pegasus").with_rules(bare))
     assert gaps and "no supply determination" in gaps[0], gaps
 

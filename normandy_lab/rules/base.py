@@ -65,31 +65,31 @@ class ControlSpec:
 
 # eq=False: a rule system is itself, compared and hashed by identity, so that it keys the caches of what
 # is derived from it (edge costs, ranges) and a variant made with dataclasses.replace gets caches of its own.
-@dataclass(frozen=True, eq=False)
+# kw_only: every field is given by name, so a field with a default may stand anywhere and a game's class adds
+# fields of its own (BfN's tables, rules/bfn/system.py) without the others passing empty ones.
+@dataclass(frozen=True, eq=False, kw_only=True)
 class RuleSet:
-    """A game's rules as data.  See :mod:`normandy_lab.rules.bfn` for the only one so far.
+    """A game's rules as data, and the verdicts it gives its own way.
 
-    ``system`` is the game, whose maps the states of these rules are on; ``variant`` names a variant made
+    ``system`` is the key of the map the states of these rules are on; ``variant`` names a variant made
     in code (``dataclasses.replace(rules, supply={...}, variant="wider ranges")``), "" for the game's own.
+    Only what the engine asks of every game is here: the tables one game alone reads are fields of its own
+    class (BfN's weather table, interdiction track, unit types, sizes and stacking: ``BfnRules``).
     """
 
     system: str
     title: str
-    turns: tuple[str, ...]
     sequence: dict[str, tuple[Phase, ...]]
-    weather_table: tuple[tuple[int, int, str], ...]
     weather_effects: dict[str, dict[str, Any]]
     historical_weather: dict[str, str]
-    terrain_cost: dict[str, dict[str, float]]
-    road_cost: dict[str, float]
     unit_defaults: dict[str, dict[str, Any]]
     supply: dict[str, Any]
-    interdiction_track: tuple[tuple[int, int], ...]
+    #: The turns of a day, in order, for the default :meth:`turn_order` (a game that overrides it needs none).
+    turns: tuple[str, ...] = ()
+    #: Movement costs by terrain and by road, for the games whose movement reads them (BfN; Cobra's roads).
+    terrain_cost: dict[str, dict[str, float]] = field(default_factory=dict)
+    road_cost: dict[str, float] = field(default_factory=dict)
     options: dict[str, Any] = field(default_factory=dict)
-    unit_types: tuple[str, ...] = ()
-    sizes: tuple[str, ...] = ()
-    stacking_limit: int = 6
-    stacking_points: dict[str, int] = field(default_factory=dict)
     campaign: tuple[str, str] = ("1944-06-06", "1944-08-20")
     calendar: tuple[CalendarEntry, ...] = ()
     #: One line in plain words per rule number the engine cites (shown beside the number).

@@ -108,7 +108,7 @@ class _ToyRanges:
 def toy_rules(range_hexes: int = 4) -> ToyRules:
     """Return the toy rule system: BfN's tables with the toy's supply range and its own determination."""
     bfn = get("bfn")
-    data = {f.name: getattr(bfn, f.name) for f in fields(bfn)}
+    data = {f.name: getattr(bfn, f.name) for f in fields(RuleSet)}  # the contract's (not BfN's own tables)
     data.update(title="Toy", variant="toy", supply={**bfn.supply, "toy_range_hexes": range_hexes})
     return ToyRules(**data)
 

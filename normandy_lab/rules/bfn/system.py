@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from normandy_lab.rules.base import RuleSet
@@ -19,13 +19,22 @@ if TYPE_CHECKING:
     from normandy_lab.engine.state import GameState
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, kw_only=True)
 class BfnRules(RuleSet):
-    """The Battle for Normandy's rules: the data of :class:`RuleSet` and BfN's own determinations.
+    """The Battle for Normandy's rules: the data of :class:`RuleSet`, BfN's own tables and determinations.
 
     A variant made with :func:`dataclasses.replace` is a ``BfnRules`` too, and
-    determines supply with its own numbers.
+    determines supply with its own numbers.  The tables only BfN reads are its own fields, not the
+    contract's: the weather table (8.1), the air interdiction track (11.2), the unit types and sizes its
+    scenario schema allows (3.4), and stacking (6.0: the limit and each type's points).
     """
+
+    weather_table: tuple[tuple[int, int, str], ...] = ()
+    interdiction_track: tuple[tuple[int, int], ...] = ()
+    unit_types: tuple[str, ...] = ()
+    sizes: tuple[str, ...] = ()
+    stacking_limit: int = 6
+    stacking_points: dict[str, int] = field(default_factory=dict)
 
     def turn_order(self, date: Any) -> tuple[str, ...]:
         """Return the turns of a date: 6 June has its Night and Invasion turns, then PM (3.7, 16.0)."""

@@ -15,13 +15,11 @@ from normandy_lab.rules.cobra.data import (
     ROAD_COST,
     RULE_NOTES,
     SEQUENCE,
-    SIZES,
     SUPPLY,
     SUPPLY_STATES,
     TERRAIN_COST,
     TURNS,
     UNIT_DEFAULTS,
-    UNIT_TYPES,
     WEATHER_EFFECTS,
 )
 from normandy_lab.rules.cobra.look import LOOK
@@ -32,17 +30,13 @@ COBRA_RULES = CobraRules(
     title="Cobra",
     turns=TURNS,
     sequence=SEQUENCE,
-    weather_table=(),  # 5.3a: the die table's columns are printed on map A (GAP)
     weather_effects=WEATHER_EFFECTS,
     historical_weather=HISTORICAL_WEATHER,
     terrain_cost=TERRAIN_COST,  # RECONSTRUCTED (the chart is on the map); supply lines count as 10.3 says
     road_cost=ROAD_COST,
     unit_defaults=UNIT_DEFAULTS,
     supply=SUPPLY,
-    interdiction_track=(),
     options=OPTIONS,
-    unit_types=UNIT_TYPES,
-    sizes=SIZES,
     campaign=("1944-06-06", "1944-08-26"),
     rule_notes=RULE_NOTES,
     rule_refs={"control": "7.0d", "zoc": "7.0", "unit_supply_range": "10.3", "enemy_hex": "5.1b"},
