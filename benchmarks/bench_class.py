@@ -7,8 +7,9 @@ Run::
 Starts the class server (``python -m normandy_lab.views.classroom``) on a free loopback port, serving
 ``class/`` with ``--ahead`` kernels (default: one per student) run ahead for the BfN explorer page, waits
 until they have run the page's notebook (their CPU quiet), and first opens each page (the tour, each game's
-explorer) once in Chromium to read the resident memory of its kernel (RSS, and the private memory that is
-that student's alone: ``Private_Dirty`` of ``/proc/<pid>/smaps_rollup``; the rest is shared library code).
+explorer, each lesson) once in Chromium to read the resident memory of its kernel (RSS, and the private
+memory that is that student's alone: ``Private_Dirty`` of ``/proc/<pid>/smaps_rollup``; the rest is shared
+library code).  ``--memory-only`` stops there (``--pages`` names the pages of that pass).
 
 Then ``--students`` students arrive, one every 2 s, on the BfN explorer page:
 
@@ -54,6 +55,9 @@ REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results" / "class.json"
 PAGE = "voila/render/explorer_bfn.ipynb"
 PAGES = ["01_tour.ipynb", *(f"explorer_{s}.ipynb" for s in ("bfn", "cobra", "kg", "gts"))]
+# The lesson pages (issue 33, section 2): open when their exercises are listed (they have no map).
+LESSONS = ["lesson_1_cotentin.ipynb", "lesson_2_panzer_lehr.ipynb", "lesson_3_storm.ipynb"]
+JS_LESSON_READY = "() => document.querySelectorAll('.nl-exercise').length > 0"
 # Each changes what the page shows, wherever the student is (Back on the first phase would not).
 ACTIONS = ["step", "storm", "step", "overcast"]
 JS_PAINTED = """() => {
@@ -268,7 +272,7 @@ def act_in_page(page, name: str) -> float:
 # -- the run -----------------------------------------------------------------------------------------------
 
 
-def page_memory(base: str, server: psutil.Process) -> dict[str, dict]:
+def page_memory(base: str, server: psutil.Process, pages: list[str] | None = None) -> dict[str, dict]:
     from playwright.sync_api import sync_playwright
 
     from normandy_lab.views.export import CHROMIUM_ARGS, chromium_path
@@ -276,11 +280,11 @@ def page_memory(base: str, server: psutil.Process) -> dict[str, dict]:
     memory = {}
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        for name in PAGES:
+        for name in pages or [*PAGES, *LESSONS]:
             page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
             start = time.monotonic()
             page.goto(base + "voila/render/" + name, timeout=600_000)
-            page.wait_for_function(JS_PAINTED, timeout=600_000)
+            page.wait_for_function(JS_LESSON_READY if name in LESSONS else JS_PAINTED, timeout=600_000)
             opened = time.monotonic() - start
             kernel = page.evaluate(JS_KERNEL_ID)
             memory[name] = {"open_s": round(opened, 2), **memory_of(kernel_pids(server)[kernel])}
@@ -317,6 +321,9 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=0, help="kernels started ahead for every page")
     parser.add_argument("--ahead", type=int, default=None,
                         help="kernels started ahead for the BfN page (default: one per student)")
+    parser.add_argument("--memory-only", action="store_true",
+                        help="open each page once for its open time and memory, then stop (no class)")
+    parser.add_argument("--pages", default="", help="the pages of that pass, comma-separated (default: all)")
     options = parser.parse_args()
 
     port = free_port()
@@ -339,12 +346,14 @@ def main() -> None:
             if time.monotonic() > deadline:
                 raise SystemExit("the class server did not answer")
             time.sleep(0.2)  # polling the server's first answer
-        ready_s = wait_for_quiet_kernels(server, ahead + options.pool * len(PAGES))
+        ready_s = wait_for_quiet_kernels(server, ahead + options.pool * len([*PAGES, *LESSONS]))
         print(f"{ahead} kernels run ahead in {ready_s:.0f} s", flush=True)
         print("memory of one kernel per page (each opened alone) ...", flush=True)
-        memory = page_memory(base, server)
+        memory = page_memory(base, server, [p for p in options.pages.split(",") if p] or None)
         for name, row in memory.items():
             print(f"  {name}: {row}", flush=True)
+        if options.memory_only:
+            return
 
         print(f"{options.students} students ({options.real} real) for {options.minutes} min ...", flush=True)
         until = time.monotonic() + options.minutes * 60 + options.students * 2
