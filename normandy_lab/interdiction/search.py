@@ -292,6 +292,10 @@ def branch_and_bound(
     evaluated only when that beats the best value found so far (``incumbent`` to start: greedy's).  The
     objective counts the side's units out (``units``: only those), so the bound applies to it.
 
+    Exact under the bound's premise: a verdict rests on the unit's own chain of lines, and a cut never puts a
+    unit back into supply (so a set of at most k does no better than some set of exactly k).  The tests hold
+    it to a brute force that shares no code with it.
+
     Ties keep the set found first, and a set is found before the sets that add to it: when a cut adds
     nothing, the smaller set stands.  With a ``budget`` (of the evaluator's determinations, in all), the
     search stops when it is spent and returns the best so far with ``False``.
