@@ -541,15 +541,22 @@ def test_the_terrain_goes_to_the_browser_compactly_and_a_hex_click_tells_the_sit
 
 
 def test_a_click_on_a_formation_symbol_lists_its_units_and_zooms_to_them(explorer):
+    """A symbol may stand for several formations that would overlap at the default zoom (views.declutter):
+    its click lists the units of each of them."""
     formations = explorer.sources["formations"].data
-    k = formations["key"].index("7th Armoured Division")
+    k = next(i for i, key in enumerate(formations["key"]) if "7th Armoured Division" in key.split(" + "))
+    key = formations["key"][k]
     explorer.tap(formations["x"][k], formations["y"][k])
-    assert explorer.selected_formation == "7th Armoured Division" and explorer.zoomed_in()
+    assert explorer.selected_formation == key and explorer.zoomed_in()
     text = explorer.inspector.value
-    assert "<b>7th Armoured Division</b>" in text
+    assert f"<b>{key}</b>" in text
+    members = key.split(" + ")
+    listed = [u for u in explorer.sources["units"].data["unit_id"] if f"({u})" in text]
+    assert listed and {layers.formation_key(explorer.state.unit(u)) for u in listed} == set(members)
     for uid in explorer.sources["units"].data["unit_id"]:
-        if explorer.state.unit(uid).formation == "7th Armoured Division":
+        if layers.formation_key(explorer.state.unit(uid)) in members:
             assert f"({uid})" in text
+    assert sum(formations["units"][k : k + 1]) == len(listed)
 
 
 def test_the_historical_and_implied_fronts_are_drawn_for_the_state_s_date(explorer):
@@ -649,3 +656,28 @@ def test_the_map_key_and_the_zones_box_only_for_a_game_that_draws_them(explorer)
             listed = any(label.startswith(words) for label in labels)
             assert listed == (words in shown), (scenario, words)
         assert (explorer.show_zones.layout.display != "none") == bool(shown)
+
+
+def test_in_a_kernel_the_why_line_follows_the_map_and_says_what_the_engine_says(explorer):
+    """Issue 33, section 4: with an event loop running (a kernel), an edit draws the map, the banner and the
+    counts first; the line of why units are out (the engine explains each one) follows once the loop is
+    free, and is then the engine's own summary."""
+    import asyncio
+
+    async def storm() -> tuple[str, str]:
+        explorer.apply({"op": "weather", "weather": "Storm"})
+        first = explorer.label.value
+        for _ in range(100):  # the callback runs at the loop's next turn; a few turns at most
+            if "Working out why" not in explorer.label.value:
+                break
+            await asyncio.sleep(0)
+        return first, explorer.label.value
+
+    count = int(explorer.refresh_count.value)
+    first, then = asyncio.run(storm())
+    try:
+        assert "Working out why" in first and "Storm" in first
+        assert html.escape(nl.supply_summary(explorer.report)) in then
+        assert int(explorer.refresh_count.value) > count + 1  # the picture, then the line
+    finally:
+        explorer.undo()

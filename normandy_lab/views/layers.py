@@ -56,6 +56,12 @@ def worst_ring(rings: list[str]) -> str:
     return max(rings, key=_RING_ORDER.index) if rings else "full"
 
 
+def worse_ring_colour(a: str, b: str) -> str:
+    """Return the ring colour of the worse of two supply states (a symbol standing for two formations)."""
+    ring = {colour: name for name, colour in RING_COLOURS.items()}
+    return RING_COLOURS[worst_ring([ring.get(a, "full"), ring.get(b, "full")])]
+
+
 def unit_glyph(rules, unit_type: str) -> str:
     """Return the label a rule system gives a unit type on its counter, else the type's first letters."""
     return rules.glyphs.get(unit_type) or unit_type[:4].upper()
@@ -96,9 +102,12 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
         key: []
         for key in (
             "x", "y", "unit_id", "name", "side", "colour", "glyph", "echelon", "label", "hex_id", "steps",
-            "strength", "general", "combat", "isolated", "supply", "line", "reason", "stack", "formation",
+            "strength", "general", "combat", "isolated", "supply", "line", "stack", "formation",
         )
     }  # fmt: skip
+    # No "reason" column: no hover shows it, and reading it made the engine explain every unit out of
+    # supply (its counterfactual trials) at each redraw: 85 % of a Storm's redraw (issue 33, section 4).
+    # A click on a unit explains that one unit (its report in the side panel).
     for hex_id, units in stacks.items():
         i = g.index(hex_id)
         for k, u in enumerate(units):
@@ -129,7 +138,6 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
             data["isolated"].append(r.isolated)
             data["supply"].append(supply)
             data["line"].append(RING_COLOURS[state.rules.supply_ring(r)])
-            data["reason"].append(r.reason)
             data["stack"].append(len(units))
             data["formation"].append(u.formation or "corps troops")
     return data
@@ -456,8 +464,15 @@ def _formation_arm(name: str, units: list, rules) -> str:
 
 
 def formation_units(state: GameState, key: str) -> list[str]:
-    """Return the ids of the active units a formation symbol stands for (its ``key``)."""
-    return [u.id for u in state.units if u.status == "active" and formation_key(u) == key]
+    """Return the ids of the active units a formation symbol stands for (its ``key``).
+
+    A symbol standing for several formations (grouped where they would overlap on the screen,
+    :mod:`normandy_lab.views.declutter`) has their keys joined by ``" + "``.
+    """
+    from normandy_lab.views.declutter import GROUP_JOIN
+
+    keys = {key, *key.split(GROUP_JOIN)}
+    return [u.id for u in state.units if u.status == "active" and formation_key(u) in keys]
 
 
 def _hexside_middle(system: str, a: str, b: str) -> tuple[float, float]:

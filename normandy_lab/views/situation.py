@@ -43,7 +43,7 @@ FEATURE_LAYERS: dict[str, tuple[str, ...]] = {
     "paths": ("xs", "ys", "unit_id", "side", "hexes"),
     "units": (
         "x", "y", "unit_id", "name", "side", "colour", "glyph", "echelon", "label", "hex_id", "steps",
-        "strength", "general", "combat", "isolated", "supply", "line", "reason", "stack", "formation",
+        "strength", "general", "combat", "isolated", "supply", "line", "stack", "formation",
     ),
     "formations": (
         "x", "y", "key", "name", "short", "side", "colour", "line", "units", "out", "bar", "echelon", "glyph",
@@ -250,8 +250,29 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     )  # fmt: skip
     fig.x_range.js_on_change("start", switch)
     fig.x_range.js_on_change("end", switch)
+    _place_names_on_top(fig)
     _arrange_legend(fig)
     return layers
+
+
+def _place_names_on_top(fig: Any) -> None:
+    """Draw the basemap's place names over the situation's symbols and labels, on a light ground.
+
+    The basemap labels its places before any unit is drawn, and the division squares then hid Saint-Lô and
+    Villers-Bocage (ux-2).  Annotations are drawn in the order of the figure's ``center`` list: the place
+    names go to its end.
+    """
+    from bokeh.models import LabelSet
+
+    names = [
+        a for a in fig.center
+        if isinstance(a, LabelSet) and str(getattr(a.source, "name", "") or "").startswith("places_rank")
+    ]  # fmt: skip
+    for label in names:
+        fig.center.remove(label)
+        label.background_fill_color = "#ffffff"
+        label.background_fill_alpha = 0.65
+        fig.center.append(label)
 
 
 def _marked_squares(

@@ -27,6 +27,7 @@ from typing import Any
 from normandy_lab.session import Session
 from normandy_lab.views import layers
 from normandy_lab.views.basemap import basemap
+from normandy_lab.views.declutter import NOMINAL_FRAME_PX, metres_per_pixel
 from normandy_lab.views.explorer._common import (
     ENEMY,
     FRONT_VIEW,
@@ -40,6 +41,7 @@ from normandy_lab.views.explorer.drawing import _Drawing
 from normandy_lab.views.explorer.exports import _Exports
 from normandy_lab.views.explorer.history import _History
 from normandy_lab.views.explorer.interaction import _Interaction
+from normandy_lab.views.mapview import to_mercator
 from normandy_lab.views.situation import add_state_layers
 
 
@@ -51,7 +53,7 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
         source: Any,
         extent: tuple[float, float, float, float] | None = None,
         width: int | None = None,
-        height: int = 640,
+        height: int | None = None,
     ) -> None:
         self._size = (width, height)
         self._set_source(source, "explore")
@@ -69,13 +71,15 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
         from bokeh.events import Tap
 
         width, height = self._size
-        self.fig = basemap(
-            self.system, extent=extent or _default_extent(self.state), width=width or 900, height=height
-        )
-        if width is None:  # fill the cell's width beside the side panel
-            self.fig.sizing_mode = "stretch_width"
-            self.fig.min_width = 480
+        extent = extent or _default_extent(self.state)
+        self.fig = basemap(self.system, extent=extent, width=width or 900, height=height or 640)
+        # The scale the formation symbols are laid out for: the default view in the smallest frame it gets
+        # (views.declutter); a map of given pixels is laid out for those.
+        (x0, x1), (y0, y1) = to_mercator([extent[0], extent[2]], [extent[1], extent[3]])
+        frame = (width - 60, height - 60) if width and height else NOMINAL_FRAME_PX
+        self.symbol_scale = metres_per_pixel((float(x0), float(y0), float(x1), float(y1)), frame)
         self.layers = add_state_layers(self.fig, self.system)
+        fit_to_screen(self.fig, width, height)
         self.sources = self.layers.sources
         self.layers.set_features("bridges", layers.bridge_data(self.system))
         # Clicks arrive as Tap events with map coordinates, once per click.  (Selection
@@ -116,6 +120,33 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
         self.inspector.value = "Click a unit or a hex on the map."
         self.message = f"Opened {source if isinstance(source, str | Path) else self.state.scenario}"
         self._refresh_text()
+
+
+#: The map's height when none is given: the browser window's, less the rows of controls above it, so that on
+#: a 1366x768 laptop and a 1920x1080 projector the map takes over 60 % of the screen's height (ux-2 found
+#: 365 px of 768) and the Step row and the map can be seen together.
+MAP_HEIGHT_CSS = "max(380px, calc(100vh - 230px))"
+
+
+def fit_to_screen(fig: Any, width: int | None, height: int | None) -> None:
+    """Size the explorer's map to the page: the cell's width and the window's height, unless given in pixels.
+
+    The map fills what the cell leaves beside the side panel (or the whole width once the panel has wrapped
+    under it, on a narrow screen), and its height follows :data:`MAP_HEIGHT_CSS` through its widget.  The
+    longitude and latitude axes are left out: degrees mean nothing to a class, the hover names each hex,
+    and their 60 px go to the map.  The key starts folded (the "map key" toggle opens it under the map).
+    """
+    fig.sizing_mode = {
+        (True, True): "stretch_both", (True, False): "stretch_width", (False, True): "stretch_height",
+    }.get((width is None, height is None), "fixed")  # fmt: skip
+    if width is None:
+        fig.min_width = 480
+    if height is None:
+        fig.min_height = 380
+    fig.xaxis.visible = False
+    fig.yaxis.visible = False
+    for legend in fig.legend:
+        legend.visible = False
 
 
 #: How far (screen pixels) the pointer must leave a clicked spot before the hover tooltips come back.
@@ -179,4 +210,7 @@ def explore(source: Any, **kwargs: Any) -> Explorer:
     return Explorer(source, **kwargs)
 
 
-__all__ = ["ENEMY", "FRONT_VIEW", "MODES", "VIEWS", "Explorer", "_default_extent", "_edit_ops", "explore"]
+__all__ = [
+    "ENEMY", "FRONT_VIEW", "MAP_HEIGHT_CSS", "MODES", "VIEWS", "Explorer", "_default_extent", "_edit_ops",
+    "explore",
+]  # fmt: skip

@@ -143,10 +143,13 @@ class _Controls:
         )  # fmt: skip
         self.open_button = w.Button(description="Open", layout=small)
         self.open_button.on_click(lambda _: self._open_from_picker())
-        self.map_box = w.Box(layout=w.Layout(flex="1 1 auto", min_width="480px"))
+        # The map takes what the cell leaves beside a 330 px panel; where that is under 900 px (a 1366 px
+        # laptop) the panel wraps under the map, which then takes the whole width (issue 33, section 3).
+        self.map_box = w.Box(layout=w.Layout(flex="1000 1 900px", min_width="min(480px, 100%)"))
+        tall = f"{self._size[1] + 90}px" if self._size[1] else "calc(100vh - 150px)"
         panel = w.VBox(
             [self.status, self.inspector, self.edits_box],
-            layout=w.Layout(width="360px", min_width="300px", max_height=f"{self._size[1] + 90}px",
+            layout=w.Layout(flex="1 1 330px", min_width="300px", max_width="760px", max_height=tall,
                             overflow="auto", padding="0 0 0 8px"),
         )  # fmt: skip
         # A counter the browser can watch: it changes once an update has sent everything.
@@ -167,8 +170,9 @@ class _Controls:
             ".nl-edits .widget-html-content {line-height: 1.25; font-size: 12px}</style>",
             layout=w.Layout(display="none"),
         )
+        # Folded at first: the map gets the room (views.explorer.fit_to_screen).
         self.show_key = w.ToggleButton(
-            value=True, description="map key", tooltip="show or hide the map's key"
+            value=False, description="map key", tooltip="show or hide the map's key (under the map)"
         )
         self.show_key.observe(
             lambda change: setattr(self.fig.legend[0], "visible", change["new"]), names="value"
@@ -191,7 +195,7 @@ class _Controls:
                 self.label,
                 w.HBox([self.mode]),
                 w.HBox([self.view, self.show_all_paths, self.show_sources, self.show_zones, self.show_key]),
-                w.HBox([self.map_box, panel], layout=w.Layout(width="100%")),
+                w.HBox([self.map_box, panel], layout=w.Layout(width="100%", flex_flow="row wrap")),
                 w.HBox([self.weather, self.undo_button, self.redo_button]),
                 *self._control_rows(w),
                 w.HBox([self.save_path, self.save_button, self.export_button]),
@@ -259,7 +263,12 @@ class _Controls:
         import ipywidgets as w
         from jupyter_bokeh.widgets import BokehModel
 
-        self.map_widget = BokehModel(self.fig, layout=w.Layout(width="100%"))
+        from normandy_lab.views.explorer import MAP_HEIGHT_CSS
+
+        # The widget's height is the page's to set (the figure stretches to it) unless one was given.
+        tall = "auto" if self._size[1] else MAP_HEIGHT_CSS
+        self.map_widget = BokehModel(self.fig, layout=w.Layout(width="100%", height=tall))
+        self.show_key.value = False
         self.map_box.children = [self.map_widget]
         self._map_changed = False
         self.fig.document.on_change(self._note_map_change)

@@ -12,6 +12,7 @@ from normandy_lab.errors import UnknownNameError
 from normandy_lab.grids import grid
 from normandy_lab.grids.numbering import HexIdError
 from normandy_lab.views import layers, wording
+from normandy_lab.views.declutter import GROUP_JOIN
 from normandy_lab.views.explorer._common import (
     FRONT_VIEW,
     _default_extent,
@@ -106,7 +107,9 @@ class _Interaction:
     def _check_formation(self, function: str, key: object) -> None:
         """Refuse a formation that has no active unit in the state shown, with the nearest formations."""
         names = self.formations()
-        if not (isinstance(key, str) and key in names):
+        # A symbol standing for several formations (views.declutter) has their keys joined.
+        parts = key.split(GROUP_JOIN) if isinstance(key, str) and key not in names else [key]
+        if not all(isinstance(part, str) and part in names for part in parts):
             refuse_unknown(function, "key", key, names, "a formation of the state shown")
 
     def select_formation(self, key: str) -> None:

@@ -1,0 +1,110 @@
+"""Formation symbols and their labels never overlap at the explorer's default zoom (issue 33, section 3).
+
+Geometric: each symbol's screen boxes (its square with the echelon mark, its name with the supply bar) at the
+default view of every game's first scenario, in the smallest frame the explorer gives that view (70 % x 60 %
+of a 1366x768 window; tests/test_explorer_browser.py measures it).  Place names are drawn over the symbols.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.engine.scenario import SCENARIO_DIR
+from normandy_lab.views import layers
+from normandy_lab.views.declutter import (
+    GROUP_JOIN,
+    MAX_SHIFT_PX,
+    NOMINAL_FRAME_PX,
+    boxes,
+    declutter,
+    metres_per_pixel,
+    overlaps,
+)
+from normandy_lab.views.explorer import _default_extent
+from normandy_lab.views.mapview import to_mercator
+
+FIRST = [
+    min(p.stem for p in Path(SCENARIO_DIR).glob(f"{game}_*.yaml")) for game in ("bfn", "cobra", "kg", "gts")
+]
+
+
+def _default_view(name: str) -> tuple[object, dict, float]:
+    state = nl.load_scenario(name)
+    data = layers.formation_data(state, nl.supply(state))
+    west, south, east, north = _default_extent(state)
+    (x0, x1), (y0, y1) = to_mercator([west, east], [south, north])
+    return state, data, metres_per_pixel((float(x0), float(y0), float(x1), float(y1)), NOMINAL_FRAME_PX)
+
+
+@pytest.mark.parametrize("name", FIRST)
+def test_no_two_symbols_overlap_at_the_default_zoom_and_every_unit_keeps_its_symbol(name):
+    _, data, scale = _default_view(name)
+    laid = declutter(data, scale, layers.worse_ring_colour)
+    assert overlaps(boxes(laid, scale)) == [], name
+    # Every formation is in exactly one symbol; units and the out-of-supply counts add up.
+    members = [m for key in laid["key"] for m in key.split(GROUP_JOIN)]
+    assert sorted(members) == sorted(data["key"])
+    assert sum(laid["units"]) == sum(data["units"]) and sum(laid["out"]) == sum(data["out"])
+    # A grouped symbol is named after its largest formation and says how many more it holds.
+    for key, short in zip(laid["key"], laid["short"], strict=True):
+        more = len(key.split(GROUP_JOIN)) - 1
+        assert short.endswith(f" +{more}") if more else "+" not in short
+    # A symbol sits within MAX_SHIFT_PX of its units' centre (weighted by their count in a group).  (A key
+    # can be on both sides: "army troops".)
+    at = {
+        (side, key): (x, y, n)
+        for side, key, x, y, n in zip(
+            data["side"], data["key"], data["x"], data["y"], data["units"], strict=True
+        )
+    }
+    for side, key, x, y in zip(laid["side"], laid["key"], laid["x"], laid["y"], strict=True):
+        parts = [at[side, m] for m in key.split(GROUP_JOIN)]
+        weight = sum(p[2] for p in parts)
+        cx = sum(p[0] * p[2] for p in parts) / weight
+        cy = sum(p[1] * p[2] for p in parts) / weight
+        assert np.hypot(x - cx, y - cy) / scale <= MAX_SHIFT_PX + 1, (name, key)
+    # A group holds formations of one side only.
+    for side, key in zip(laid["side"], laid["key"], strict=True):
+        assert all((side, m) in at for m in key.split(GROUP_JOIN))
+
+
+def test_the_symbols_of_13_june_did_overlap_before_they_were_laid_out():
+    """The check above can fail: 13 June's 49 BfN symbols, as the units' centres put them, overlap."""
+    _, data, scale = _default_view("bfn_1944-06-13_am")
+    assert len(overlaps(boxes(data, scale))) > 50
+    assert len(declutter(data, scale, layers.worse_ring_colour)["key"]) < len(data["key"])
+
+
+def test_overlaps_sees_a_name_over_a_square_and_not_two_symbols_side_by_side():
+    scale = 10.0  # metres a pixel
+    one = {"x": [0.0], "y": [0.0], "short": ["Panzer Lehr"]}
+    # A symbol 50 px to the right: the squares (30 px) are clear of each other, the names under them
+    # (77 and 48 px wide) are not.
+    beside = {key: one[key] + [value] for key, value in (("x", 500.0), ("y", 0.0), ("short", "7 Pz"))}
+    assert overlaps(boxes(beside, scale)) == [(0, 1)]
+    apart = {key: one[key] + [value] for key, value in (("x", 900.0), ("y", 0.0), ("short", "7 Pz"))}
+    assert overlaps(boxes(apart, scale)) == []
+    # A symbol 45 px below: its square meets the first one's name.
+    below = {key: one[key] + [value] for key, value in (("x", 0.0), ("y", -450.0), ("short", "7 Pz"))}
+    assert overlaps(boxes(below, scale)) == [(0, 1)]
+
+
+def test_place_names_are_drawn_over_the_symbols():
+    """The names of places come after every symbol and label in the map's drawing order (ux-2: division
+    squares hid Saint-Lô and Villers-Bocage), on a light ground."""
+    from bokeh.models import LabelSet
+
+    from normandy_lab.views.basemap import basemap
+    from normandy_lab.views.situation import add_state_layers
+
+    fig = basemap("bfn", extent=(-1.5, 49.0, -0.2, 49.5), width=900, height=600)
+    add_state_layers(fig, "bfn")
+    labels = [a for a in fig.center if isinstance(a, LabelSet)]
+    places = [i for i, a in enumerate(labels) if str(a.source.name or "").startswith("places_rank")]
+    situation = [i for i, a in enumerate(labels) if str(a.name or "").startswith("labels:")]
+    assert places and situation and min(places) > max(situation)
+    assert all(labels[i].background_fill_color is not None for i in places)
