@@ -30,10 +30,16 @@ and shown (client side only); a click on a unit and on an empty hex; moving
 a unit, interdicting a hex, destroying a bridge and the weather (each edit
 then undone, the undos timed too); zoom and pan frames of the explorer's
 map and of the floor's; the floor's updates; the bytes of the document at
-open, BokehJS apart; and, unless ``--skip-notebooks``, Run All of
+open, BokehJS apart; a real mouse wheel notch and a real drag over each
+map (Chromium input events through Playwright, so BokehJS's own tools and
+level-of-detail mode run: the first frame and the full-detail picture);
+opening the explorer in a fresh kernel, as a teacher meets it (import,
+BokehJS, terrain and supply all paid for); and, unless ``--skip-notebooks``, Run All of
 ``notebooks/02_supply_explorer.ipynb`` to a usable map and Run All of
 ``notebooks/01_tour.ipynb`` to its last cell.  Medians, minima and maxima
-over ``--repeat`` samples (default 5) are printed beside the targets, with
+over ``--repeat`` samples (default 5) are printed beside the targets (issue 33,
+section 4: an interaction <= 250 ms and <= 2x its floor; open in a warm
+kernel <= 1.5 s; Run All of 02 to a map that answers clicks <= 8 s), with
 the ratio to the floor (kernel actions: to the floor's update; zoom and
 pan: to the floor's frames), and written with the machine's description to
 ``benchmarks/results/browser.json``.  Timings are reported, never asserted;
@@ -73,14 +79,17 @@ MAX_WAIT_S = 180  # no wait of the benchmark is longer than this
 ACTION_WAIT_S = 120  # one click of the explorer (steps take 10-20 s today)
 FRAMES = 10  # zoom and pan frames per figure
 
-# Targets printed beside the numbers (issue: the explorer as a person experiences it).
-TARGET_INTERACTION_MS = 500
+# Targets printed beside the numbers (issue 33, section 4: faster where a class clicks most).  An interaction
+# meets its target at <= 250 ms and <= 2x its floor measured in the same run (a loaded machine slows both).
+TARGET_INTERACTION_MS = 250
+TARGET_FLOOR_RATIO = 2.0
 TARGET_LONGTASK_MS = 1000
 TARGET_FRAME_MS = 150
-TARGET_OPEN_MS = 3000
-TARGET_RUN_ALL_02_MS = 20_000
+TARGET_OPEN_MS = 1500
+TARGET_RUN_ALL_02_MS = 8_000  # to a map that answers clicks: every cell done (a click waits behind them)
 TARGET_TOUR_MS = 30_000
 TARGET_DOCUMENT_BYTES = 2_500_000
+COLD_ACTION = "open the explorer (cold kernel: import, BokehJS, terrain, supply)"
 
 # -- the page side --------------------------------------------------------------------------------------
 
@@ -256,6 +265,53 @@ PAGE_SCRIPT = r"""
     return { frames, origin: performance.timeOrigin };
   };
 
+  // -- real gestures (Chromium wheel and drag events): each paint of the figure, and the input events --
+  // A paint is decimated when BokehJS is in its interactive level-of-detail mode (the document's interaction
+  // is recent and the figure has a lod_threshold): it then draws one glyph in ten of the big layers.
+  nlb.recording = false;
+  nlb.inputs = [];
+  nlb.paints = [];
+  for (const type of ["wheel", "pointerdown", "pointermove", "pointerup"]) {
+    window.addEventListener(type, (ev) => { if (nlb.recording) nlb.inputs.push([type, ev.timeStamp]); },
+      { capture: true, passive: true });
+  }
+  nlb.watchPaints = (name) => {
+    const view = nlb.figure(name);
+    if (!view.__nlbPaints) {
+      const original = view._actual_paint;
+      view._actual_paint = function (...args) {
+        const doc = this.model.document;
+        const lod = this.model.lod_threshold != null && doc != null && doc.interactive_duration() > 0;
+        const t0 = performance.now();
+        const out = original.apply(this, args);
+        if (nlb.recording) nlb.paints.push([t0, performance.now(), lod]);
+        return out;
+      };
+      view.__nlbPaints = true;
+    }
+    view.el.scrollIntoView({ block: "center" });
+    const canvas = view.canvas_view.el.getBoundingClientRect();
+    const b = view.frame.bbox;
+    const lod = view.model.lod_threshold ?? null;
+    return [canvas.left + b.x + b.width / 2, canvas.top + b.y + b.height / 2, lod];
+  };
+  nlb.startGesture = () => { nlb.inputs = []; nlb.paints = []; nlb.recording = true; };
+  // Resolves once no paint has started for quietMs (longer than BokehJS's lod_timeout of 500 ms, after
+  // which a decimated picture is redrawn in full).
+  nlb.endGesture = (quietMs, timeoutMs) => new Promise((resolve) => {
+    const start = performance.now();
+    const tick = () => {
+      const now = performance.now();
+      const last = nlb.paints.length ? nlb.paints[nlb.paints.length - 1][1] : start;
+      if (now - Math.max(last, start) >= quietMs || now - start > timeoutMs) {
+        nlb.recording = false;
+        return resolve({ inputs: nlb.inputs, paints: nlb.paints, origin: performance.timeOrigin });
+      }
+      setTimeout(tick, 50);
+    };
+    tick();
+  });
+
   // -- timing one action ------------------------------------------------------------------------------------
   nlb.arm = () => {
     nlb.snap = {
@@ -416,6 +472,7 @@ west, south, east, north = hex_frame.total_bounds
 floor_fig = figure(
     width=900, height=720, x_range=(float(x0), float(x1)), y_range=(float(y0), float(y1)),
     x_axis_type="mercator", y_axis_type="mercator", tools="pan,wheel_zoom", active_scroll="wheel_zoom",
+    lod_threshold=None,  # every hex in every frame, as the explorer's maps draw: like is timed with like
 )
 floor_fig.patches("xs", "ys", source=floor_source, fill_color="colour", line_color="#777777", line_width=0.3)
 floor_count = widgets.HTML("0", layout=widgets.Layout(display="none"))
@@ -455,14 +512,22 @@ widgets.VBox([widgets.HBox([floor_button, floor_column_button]), BokehModel(floo
 OPEN_EXPLORER = f"""explorer = nl.explore("{SCENARIO}")
 explorer"""
 
-# In the order they run.  The bridges cell comes last: it reads the terrain map, which would otherwise
-# be warm for the explorer's first opening.
+# What a teacher types in a fresh kernel: nothing imported, no BokehJS, no supply determined yet.
+COLD_OPEN = f"""import normandy_lab as nl
+
+explorer = nl.explore("{SCENARIO}")
+explorer"""
+
+# In the order they run.  The bridges cell comes after the explorer: it reads the terrain map, which would
+# otherwise be warm for the explorer's first opening.  The cold open runs alone, each time in a restarted
+# kernel, after every other action.
 CELLS = {
     "warm_up": WARM_UP,
     "show_inline": SHOW_INLINE,
     "floor": FLOOR,
     "explorer": OPEN_EXPLORER,
     "bridges": BRIDGES,
+    "cold_open": COLD_OPEN,
 }
 CELL = {name: i for i, name in enumerate(CELLS)}
 
@@ -1128,6 +1193,91 @@ def zoom_and_pan(bench: Bench, initial_view: list[float]) -> None:
         bench.js("([n, r]) => __nlb.setRange(n, r)", [figure, initial_view])
 
 
+def gesture(bench: Bench, figure: str, kind: str) -> dict[str, Any]:
+    """One real wheel notch or drag over a figure's frame (Chromium input events through Playwright).
+
+    Returns the input events and every paint of the figure until none has started for 800 ms (BokehJS
+    redraws a decimated picture in full 500 ms after the gesture), on the page's clock.
+    """
+    cx, cy, _ = bench.js("(n) => __nlb.watchPaints(n)", figure)
+    bench.page.mouse.move(cx, cy)
+    bench.page.wait_for_timeout(300)  # the hover that the move may draw is not part of the gesture
+    bench.js("() => __nlb.startGesture()")
+    if kind == "wheel":
+        bench.page.mouse.wheel(0, -120)  # one notch towards the user: zoom in about the pointer
+    else:  # a drag of 200 px in ten moves, as a hand pans a map
+        bench.page.mouse.down()
+        for k in range(1, 11):
+            bench.page.mouse.move(cx - 16 * k, cy - 12 * k)
+        bench.page.mouse.up()
+    return bench.js("([q, ms]) => __nlb.endGesture(q, ms)", [800, 30_000])
+
+
+def gesture_samples(result: dict[str, Any], kind: str) -> dict[str, list[tuple[float, float]]]:
+    """Windows (page ms) of a gesture: from an input to the next paint ended, and to the full picture.
+
+    A wheel notch: its first frame, and its full-detail frame: the first paint not decimated that started
+    after the notch (the first frame itself when nothing was decimated; BokehJS repaints the same picture
+    ``lod_timeout`` later in any case, which is not counted).  A drag: a frame after each move, and the
+    full picture after the release: the first paint not decimated that started after the last move (0 ms
+    when it had ended by the release).
+    """
+    inputs, paints = result["inputs"], result["paints"]
+
+    def next_paint(t: float, full: bool = False) -> float | None:
+        return next((end for start, end, lod in paints if start >= t and not (full and lod)), None)
+
+    out: dict[str, list[tuple[float, float]]] = {"frame": [], "full": []}
+    starts = [t for name, t in inputs if name == ("wheel" if kind == "wheel" else "pointermove")]
+    for t in starts[:1] if kind == "wheel" else starts:
+        end = next_paint(t)
+        if end is not None:
+            out["frame"].append((t, end))
+    anchor = starts[0] if kind == "wheel" else next((t for name, t in inputs if name == "pointerup"), None)
+    full = next_paint(starts[-1], full=True) if starts else None
+    if anchor is not None and full is not None:
+        out["full"].append((anchor, max(anchor, full)))
+    out["decimated"] = [(p[0], p[1]) for p in paints if p[2]]
+    return out
+
+
+def real_gestures(bench: Bench, initial_view: list[float], repeat: int) -> None:
+    """Zoom by a real mouse wheel and pan by a real drag, on the explorer's map and on the floor's figure.
+
+    Unlike the range frames above (ranges set from JavaScript), these go through BokehJS's own tools, so
+    a figure with a ``lod_threshold`` enters its level-of-detail mode: a decimated first frame, the full
+    picture ``lod_timeout`` (500 ms) later.  The explorer's maps have none (views.mapview.map_frame), nor
+    has the floor here; the number of decimated paints is kept with each sample, to show it stays 0.
+    """
+    for name, figure in (("explorer", "units"), ("floor", "floor_hexes")):
+        lod = bench.js("(n) => __nlb.watchPaints(n)", figure)[2]
+        bench.results.note(f"{name}'s figure: lod_threshold {lod}")
+        for kind, words in (("wheel", "zoom by a real wheel notch"), ("drag", "pan by a real drag")):
+            for _ in range(repeat):
+                bench.js("([n, r]) => __nlb.setRange(n, r)", [figure, initial_view])
+                bench.settle()
+                result = gesture(bench, figure, kind)
+                windows = gesture_samples(result, kind)
+                frame = "first frame" if kind == "wheel" else "frame after a move"
+                for t0, t1 in windows["frame"]:
+                    bench.results.add(f"{words}: {frame} ({name})", bench.sample(t0, t1, result["origin"]))
+                for t0, t1 in windows["full"]:
+                    sample = bench.sample(t0, t1, result["origin"])
+                    sample["decimated_paints"] = len(windows["decimated"])
+                    bench.results.add(f"{words}: full detail ({name})", sample)
+        bench.js("([n, r]) => __nlb.setRange(n, r)", [figure, initial_view])
+        bench.settle()
+
+
+def cold_opens(bench: Bench, repeat: int) -> None:
+    """Open the explorer in a fresh kernel, as a teacher meets it: import, BokehJS, terrain, supply, map."""
+    for _ in range(repeat):
+        restart_kernel(bench)
+        bench.run_cell(COLD_ACTION, CELL["cold_open"], "fresh", "units")
+        bench.wait("cellDone", CELL["cold_open"], 60)
+        bench.settle(800, 60)
+
+
 def floor_updates(bench: Bench, repeat: int) -> None:
     """The floor's update of ~1,100 hexes, sent as a patch and as the whole column."""
     for action, selector in ((FLOOR_UPDATE, ".nl-floor-update"), (FLOOR_COLUMN, ".nl-floor-update-column")):
@@ -1190,7 +1340,9 @@ def run_bench_notebook(
     guarded(results, "destroy a bridge", lambda: destroy_bridges(bench, geo, bridges, repeat))
     guarded(results, "weather", lambda: weather(bench, repeat))
     guarded(results, "zoom and pan", lambda: zoom_and_pan(bench, initial_view))
+    guarded(results, "real wheel and drag", lambda: real_gestures(bench, initial_view, repeat))
     guarded(results, "floor update", lambda: floor_updates(bench, repeat))
+    guarded(results, "cold open", lambda: cold_opens(bench, repeat))
 
 
 def run_all(bench: Bench, action: str, cond: str, arg: Any = None) -> dict[str, Any]:
@@ -1245,6 +1397,14 @@ def bench_notebooks(browser: Any, url: str, results: Results, root: Path) -> Non
 FLOOR_OF = {
     "zoom frame (explorer)": "zoom frame (floor)",
     "pan frame (explorer)": "pan frame (floor)",
+    **{
+        f"{gesture}: {part} (explorer)": f"{gesture}: {part} (floor)"
+        for gesture, parts in (
+            ("zoom by a real wheel notch", ("first frame", "full detail")),
+            ("pan by a real drag", ("frame after a move", "full detail")),
+        )
+        for part in parts
+    },
 }
 FLOOR_UPDATE = "floor update: 1,100 hexes recoloured (patch)"
 FLOOR_COLUMN = "floor update: 1,100 hexes recoloured (whole column)"
@@ -1252,6 +1412,7 @@ NOT_INTERACTIONS = {
     "warm-up cell (import, one supply)",
     "show_inline() cell (BokehJS)",
     "open the explorer (warm kernel)",
+    COLD_ACTION,
     "open the floor figure",
     FLOOR_UPDATE,
     FLOOR_COLUMN,
@@ -1263,11 +1424,11 @@ NOT_INTERACTIONS = {
 
 def target_of(action: str) -> float | None:
     """The target median in ms of an action, or None (floor rows and extras)."""
-    if "frame (explorer)" in action:
+    if action in ("zoom frame (explorer)", "pan frame (explorer)"):
         return TARGET_FRAME_MS
     fixed = {
         "open the explorer (warm kernel)": TARGET_OPEN_MS,
-        "Run All 02_supply_explorer to a usable map": TARGET_RUN_ALL_02_MS,
+        "Run All 02_supply_explorer, every cell": TARGET_RUN_ALL_02_MS,
         "Run All 01_tour, every cell": TARGET_TOUR_MS,
     }
     if action in fixed:
@@ -1317,6 +1478,8 @@ def summarise(results: Results) -> dict[str, Any]:
             floor = floor_update
         if floor and "median_ms" in row:
             row["ratio_to_floor"] = row["median_ms"] / floor
+            if row.get("meets_target") and target_of(action) == TARGET_INTERACTION_MS:
+                row["meets_target"] = row["ratio_to_floor"] <= TARGET_FLOOR_RATIO
     return rows
 
 
@@ -1349,7 +1512,7 @@ def print_table(rows: dict[str, Any], document: dict[str, Any]) -> None:
         target = row["target_ms"]
         target_text = "-" if target is None else f"<= {target:,.0f} ms"
         if target == TARGET_INTERACTION_MS:
-            target_text += ", task <= 1 s"
+            target_text += f", <= {TARGET_FLOOR_RATIO:g}x floor, task <= 1 s"
         if "median_ms" not in row:
             status = "timed out" if row["timed_out"] else "not measured"
             table.append((action, status, "", "", "0", "", target_text, "", "", ""))
@@ -1453,6 +1616,7 @@ def main() -> None:
         "settings": {"repeat": args.repeat, "skip_notebooks": args.skip_notebooks, "viewport": VIEWPORT},
         "targets": {
             "interaction_ms": TARGET_INTERACTION_MS,
+            "interaction_ratio_to_floor": TARGET_FLOOR_RATIO,
             "longtask_ms": TARGET_LONGTASK_MS,
             "frame_ms": TARGET_FRAME_MS,
             "open_ms": TARGET_OPEN_MS,
