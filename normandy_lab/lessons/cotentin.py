@@ -199,7 +199,8 @@ def lesson() -> Lesson:
                     "German units north of Barneville (in supply)": f"{game['units']} ({game['in_supply']})",
                     "HQ": f"{hq['name']}, at {hq['where']}"
                     + ("" if hq["north"] else " (south of Barneville)"),
-                    "traces to": hq["traces_to"],
+                    "traces to": hq["traces_to"]
+                    + (" (Cherbourg's source, 7.4)" if _to_cherbourg(hq) else ""),
                     "with Cherbourg struck off the supply cities (what-if)": hq["without"],
                 }
             )
@@ -233,7 +234,10 @@ def lesson() -> Lesson:
         )
     history = [(d, side) for d, side in held]
     history_rows = pd.DataFrame(
-        {"front of": [_day(d) for d, _ in history], "Barneville held by": [side for _, side in history]}
+        {
+            "front of": [_day(d) for d, _ in history],
+            "Barneville held by": [side.capitalize() for _, side in history],
+        }
     )
     cut_text, cut_sources = event_html("cotentin_cut")
     fall_text, fall_sources = event_html("cherbourg")

@@ -178,6 +178,7 @@ def lesson() -> Lesson:
     supplied = sum(found["report"][u].general for u in units)
     crossed = found["crossed"]
     widest = max(crossed.items(), key=lambda kv: kv[1]) if crossed else None
+    widest_gain = int(_gain_of(found, widest[0])) if widest else 0
     widest_label = next((t.label for t in found["shortlist"] if widest and t.key == widest[0]), "")
     game_html = (
         f"<p>On the morning of 13 June the division has {len(units)} units on the map, {supplied} of them "
@@ -188,10 +189,10 @@ def lesson() -> Lesson:
         "measure:</p>"
         + table(pd.DataFrame(picks))
         + (
-            f"<p>Every one of the division's {widest[1]} units depends on a line over the "
-            f"{html.escape(widest_label)} "
-            f"({widest[0]}): that is the bound, the most one cut could do. Yet cutting it puts "
-            f"{int(_gain_of(found, widest[0]))} out: the network offers another way.</p>"
+            f"<p>{widest[1]} of the division's {len(units)} units have a line over the "
+            f"{html.escape(widest_label)} ({widest[0]}): that is the bound, the most one cut could do. "
+            f"Cutting it puts {widest_gain} out"
+            + (": the network offers another way.</p>" if widest_gain < widest[1] else ".</p>")
             if widest
             else ""
         )
@@ -269,10 +270,14 @@ def lesson() -> Lesson:
         if widest is None:
             return "<p>No line of the division crosses a bridge.</p>"
         return (
-            f"<p>Its units trace to their HQ, and the HQ to {html.escape(found['hq_line'])}. Every one of "
-            f"those lines crosses {html.escape(widest_label)} ({widest[0]}), yet cutting it puts "
-            f"{int(_gain_of(found, widest[0]))} out: a cut must close every legal way, and the road net "
-            "behind the front has others.</p>"
+            f"<p>Its units trace to their HQ, and the HQ to {html.escape(found['hq_line'])}. "
+            f"{widest[1]} of the division's {len(units)} units have a line over {html.escape(widest_label)} "
+            f"({widest[0]}); cutting it puts {widest_gain} out"
+            + (
+                ": a cut must close every legal way, and the road net behind the front has others.</p>"
+                if widest_gain < widest[1]
+                else ".</p>"
+            )
         )
 
     exercises = [
