@@ -122,3 +122,23 @@ def test_a_unit_report_behaves_as_a_dataclass_and_refuses_unknown_fields():
         r.fill(genral=True)
     r.exempt("6 June exception", "exempt", "7.5", "in supply by the 6 June exception (7.5)")
     assert r.general and r.combat and r.traced_to == "6 June exception (7.5)" and r.via == ()
+
+
+def test_a_counterfactual_with_more_range_keeps_the_hq_verdicts_and_gives_the_full_verdicts(storm):
+    """7.2, 7.3.1: longer unit ranges leave the HQs' lines as they are; the verdicts-only determination
+    that reuses them (what a range reason's trials run) gives the same General Supply as a full one."""
+    from normandy_lab.rules.bfn.lines import Limits
+
+    _, report = storm
+    base = report.determination.sides["allied"]
+    limits = base.ctx.limits
+    longer = base.ctx.with_limits(Limits(hexes=limits.hexes + 2, mp=limits.mp + 2, division=limits.division))
+    quick = determine_side(longer, verdicts_only=True, hqs=base)
+    full = determine_side(longer)
+    assert {u: t.supplied for u, t in quick.traces.items()} == {u: t.supplied for u, t in full.traces.items()}
+    assert quick.attachments.attached_to == full.attachments.attached_to
+    gained = [u for u, t in full.traces.items() if t.supplied and not base.supplied(u)]
+    assert gained  # the longer range does supply more units: the comparison is not empty
+    other = base.ctx.with_limits(Limits(hexes=limits.hexes, mp=limits.mp, division=limits.division + 1))
+    with pytest.raises(ValueError, match="division HQ range"):
+        determine_side(other, verdicts_only=True, hqs=base)

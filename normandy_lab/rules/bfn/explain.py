@@ -189,6 +189,8 @@ class _Explainer:
     def __init__(self, det: SideVerdicts, reports: dict[str, UnitSupply]):
         self.det, self.reports = det, reports
         self._trials: dict[tuple[float, float], SideVerdicts] = {}
+        # unit id -> what it may use, with its distances (for a unit, not an HQ: see _supplied)
+        self._ways: dict[str, list[_Candidate]] = {}
         self.lines = det.ctx.lines
         self.graph = det.ctx.lines.graph
         self.ids = det.ctx.ids
@@ -369,6 +371,8 @@ class _Explainer:
             said.ring = self.ring(origin, free=bool(u.hq))
             e = Explanation(CUT_OFF, "7.3", "ring", what, limit=limit, **at)
         else:
+            if u.hq is None:
+                self._ways[u.id] = cands
             best, refused = self.nearest_way(u, usable, reachable)
             relative, shortfall, unit = best.shortfall()
             rule = "7.2" if u.hq in ("division", "kg") else ("7.2, 7.3.1" if best.attach else "7.3.1")
@@ -455,7 +459,8 @@ class _Explainer:
         if key not in self._trials:
             limits = self.det.ctx.limits
             longer = Limits(hexes=limits.hexes + key[0], mp=limits.mp + key[1], division=limits.division)
-            self._trials[key] = determine_side(self.det.ctx.with_limits(longer), verdicts_only=True)
+            longer_ctx = self.det.ctx.with_limits(longer)
+            self._trials[key] = determine_side(longer_ctx, verdicts_only=True, hqs=self.det)
         return self._trials[key]
 
     def _extension(self, over: float, unit: str) -> tuple[float, float]:
@@ -467,6 +472,20 @@ class _Explainer:
         return hexes, over
 
     def _supplied(self, u: Unit, hexes: float, mp: float) -> bool:
+        """Whether ``hexes`` hexes and ``mp`` MP more range supply the unit (:meth:`trial`).
+
+        A trial is skipped when nothing the unit may use, an HQ it may attach to included, is within the
+        longer range by its shortest legal line (measured at any length): no line, no supply (7.2, 7.3.1).
+        Not under the ``hq_bridging`` reading "for_its_units", where an HQ's bridged water adds lines.
+        """
+        ways = self._ways.get(u.id)
+        if ways is not None and self.det.ctx.readings["hq_bridging"] != "for_its_units":
+            limits = self.det.ctx.limits
+            longer = Limits(hexes=limits.hexes + hexes, mp=limits.mp + mp, division=limits.division)
+            if not any(
+                (c.available or c.attach) and (c.hexes <= longer.hexes_n or c.mp <= longer.mp_n) for c in ways
+            ):
+                return False
         return self.trial(hexes, mp).supplied(u.id)
 
     def _found_at(self, u: Unit, over: float, attach: list[_Candidate], fallback: _Candidate) -> _Candidate:

@@ -373,8 +373,13 @@ class UnitLines:
         return self.line_ids[int(self.ranges.line_start[slot]) : int(self.ranges.line_stop[slot])]
 
 
-def unit_lines(ctx: SideContext, corps: CorpsVerdicts, divisions: DivisionVerdicts) -> UnitLines:
-    """7.2, 7.3.1: every other unit within 6 hexes or 6 MP of a source or of its supplying HQ."""
+def unit_lines(
+    ctx: SideContext, corps: CorpsVerdicts, divisions: DivisionVerdicts, keep_lines: bool = True
+) -> UnitLines:
+    """7.2, 7.3.1: every other unit within 6 hexes or 6 MP of a source or of its supplying HQ.
+
+    ``keep_lines=False`` keeps no line (the traces' ``path`` empty): the verdicts and distances only.
+    """
     state, limits, units = ctx.state, ctx.limits, ctx.units
     supply_rules = ctx.rules.supply
     m = len(units)
@@ -433,6 +438,8 @@ def unit_lines(ctx: SideContext, corps: CorpsVerdicts, divisions: DivisionVerdic
         else:
             asked.append(members.get(u.formation, []))
             wanted.append(np.ones(len(asked[-1]), dtype=bool))
+    if not keep_lines:
+        wanted = [np.zeros(len(a), dtype=bool) for a in asked]
     ranges = ctx.lines.ranges(groups, asked, ctx.at, limits, lines_wanted=wanted)
     line_ids = ctx.ids[ranges.lines].tolist()
     supplied_divs = [u for u in div_order if div_ok[u.id]]
@@ -858,15 +865,22 @@ class SideVerdicts:
         return self.ctx.sources
 
 
-def determine_side(ctx: SideContext, verdicts_only: bool = False) -> SideVerdicts:
+def determine_side(
+    ctx: SideContext, verdicts_only: bool = False, hqs: SideVerdicts | None = None
+) -> SideVerdicts:
     """Determine one side's supply, pass by pass (7.2-7.6).
 
-    With ``verdicts_only`` only General Supply is determined (no Combat Supply, no isolation): what a
-    counterfactual of the explanations asks (how much more range supplies a unit).
+    With ``verdicts_only`` only General Supply is determined, without the lines (no paths, no Combat
+    Supply, no isolation): what a counterfactual of the explanations asks (how much more range supplies a
+    unit).  ``hqs``: a determination of the same side whose HQ verdicts stand (the corps and division
+    HQs' lines depend on neither unit range, 7.2), so that a counterfactual with longer unit ranges
+    does not search them again.
     """
-    corps = corps_hqs(ctx)
-    divisions = division_hqs(ctx, corps)
-    found = unit_lines(ctx, corps, divisions)
+    if hqs is not None and hqs.ctx.limits.division != ctx.limits.division:
+        raise ValueError("determine_side: hqs= is for the same division HQ range (7.2); determine them again")
+    corps = hqs.corps if hqs is not None else corps_hqs(ctx)
+    divisions = hqs.divisions if hqs is not None else division_hqs(ctx, corps)
+    found = unit_lines(ctx, corps, divisions, keep_lines=not verdicts_only)
     traces = {**corps.traces, **divisions.traces, **found.traces}
     if ctx.readings["hq_bridging"] == "for_its_units":
         traces.update(bridged_lines(ctx, found))
