@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, replace
+from typing import Any
 
 from normandy_lab.engine import scenario as scenario_file
 from normandy_lab.engine.interdiction import clear_interdiction, interdict_hex
@@ -146,9 +147,10 @@ def _refuse_what_a_scenario_may_not_hold(state: GameState, unit: Unit, independe
         raise RefusedError(f"cannot add {unit.id}: {field_name}: {what}; {fix}")
     units = [*state.units, unit]
     known = sorted(
-        {u.formation for u in state.units if u.formation} | ({unit.formation} if independent else set())
+        {u.formation for u in state.units if u.formation}
+        | ({unit.formation} if independent and unit.formation else set())
     )
-    data = {"units": [{} for _ in units], "independent_formations": known}
+    data: dict[str, Any] = {"units": [{} for _ in units], "independent_formations": known}
     problem = state.rules.units_problem(data, units)
     if problem is None:
         return
@@ -175,7 +177,7 @@ class EditError(RefusedError):
     """An edit given as data that is not well formed: the field, what is wrong and how to fix it."""
 
 
-def check_edit(edit: object) -> dict:
+def check_edit(edit: object) -> dict[str, Any]:
     """Check an edit's form and return it; raise :class:`EditError` naming the op and the field.
 
     The form is the edit's typed schema (:data:`normandy_lab.schemas.Edit`:
@@ -193,7 +195,7 @@ def check_edit(edit: object) -> dict:
     return edit
 
 
-def _unit_of_edit(state: GameState, fields: dict) -> Unit:
+def _unit_of_edit(state: GameState, fields: dict[str, Any]) -> Unit:
     """Check an added unit's fields as a scenario's units are checked (types, categories, hex)."""
     rules = state.rules
     check_game_fields(rules, {"op": "add_unit", "unit": fields}, "add_unit edit", EditError)  # its categories
@@ -203,7 +205,7 @@ def _unit_of_edit(state: GameState, fields: dict) -> Unit:
         raise EditError(str(exc).split(": ", 1)[-1]) from None
 
 
-def apply_edit(state: GameState, edit: dict) -> GameState:
+def apply_edit(state: GameState, edit: dict[str, Any]) -> GameState:
     """Apply one edit given as data (the form studies store): ``{"op": ..., ...}``.
 
     The edit's form is checked first (:func:`check_edit`); an added unit is
@@ -216,7 +218,7 @@ def apply_edit(state: GameState, edit: dict) -> GameState:
         raise EditError(str(exc.args[0]) if exc.args else "unknown unit") from None
 
 
-def _apply(state: GameState, edit: dict) -> GameState:
+def _apply(state: GameState, edit: dict[str, Any]) -> GameState:
     op = edit.get("op")
     if op == "move":
         return move_unit(state, edit["unit"], edit["to"])
@@ -239,6 +241,6 @@ def _apply(state: GameState, edit: dict) -> GameState:
     if op == "next_phase":
         return next_phase(state)
     if op == "marker":  # the game's own markers: its rule system checks and sets them
-        changed = state.rules.set_marker(state, edit["name"], edit.get("value"))
+        changed: GameState = state.rules.set_marker(state, edit["name"], edit.get("value"))
         return changed.evolve(log=changed.log.then(f"{edit['name']}: {edit.get('value')!r}"))
     raise RefusedError(f"unknown edit {op!r}")

@@ -37,7 +37,9 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -82,11 +84,18 @@ class _EdgeCosts:
     out of a hex (and their notes) are built only for the hexes a search visits.
     """
 
-    def __init__(self, order, indptr, dst, cost, note_parts) -> None:
+    def __init__(
+        self,
+        order: np.ndarray,
+        indptr: np.ndarray,
+        dst: np.ndarray,
+        cost: np.ndarray,
+        note_parts: tuple[Any, ...],
+    ) -> None:
         self._order, self._indptr, self._dst, self._cost = order, indptr, dst, cost
         self._note_parts = note_parts
 
-    def get(self, here: int, default=()) -> list[tuple[int, float, str]]:
+    def get(self, here: int, default: Iterable[tuple[int, float, str]] = ()) -> list[tuple[int, float, str]]:
         lo, hi = self._indptr[here], self._indptr[here + 1]
         if lo == hi:
             return list(default)
@@ -117,7 +126,7 @@ def _edge_order(system: str) -> tuple[np.ndarray, np.ndarray]:
     return game_map(system).edge_order
 
 
-def lookup_costs(values: np.ndarray, table: dict, all_value: float) -> np.ndarray:
+def lookup_costs(values: np.ndarray, table: dict[Any, Any], all_value: float) -> np.ndarray:
     """Map labels to costs: a number, ``"all"`` (the whole allowance) or missing (prohibited, NaN)."""
     out = np.full(len(values), np.nan)
     for label in set(values.tolist()):
@@ -173,7 +182,9 @@ def _supply_state(
     return bool(in_supply), bool(isolated)
 
 
-def _search(state: GameState, unit: Unit, in_supply: bool, isolated: bool = False):
+def _search(
+    state: GameState, unit: Unit, in_supply: bool, isolated: bool = False
+) -> tuple[dict[int, tuple[float, int | None]], float]:
     g = grid(state.system)
     edges, ma = _costs(state, unit, in_supply, isolated)
     enemy_zoc = zoc_mask(state, other_side(unit.side))
@@ -287,7 +298,9 @@ def check_move(
     start = g.index(unit.hex)
     path = [target]
     while path[-1] != start:
-        path.append(reach[path[-1]][1])
+        previous = reach[path[-1]][1]
+        assert previous is not None  # only the start has no predecessor, and the walk stops there
+        path.append(previous)
     path.reverse()
     return MoveCheck(True, reach[target][0], ma, [str(g.id_array[i]) for i in path])
 
@@ -303,4 +316,6 @@ def move_unit(state: GameState, unit_id: str, destination: str) -> GameState:
     moved = state.evolve(
         units=units, log=state.log.then(f"move {unit_id} to {canonical} ({check.cost:g} MP)")
     )
-    return state.rules.after_move(moved, unit_id, check.path)  # what the game's rules do next (Cobra 9.1b)
+    # What the game's rules do next (Cobra 9.1b).
+    after: GameState = state.rules.after_move(moved, unit_id, check.path)
+    return after
