@@ -133,3 +133,31 @@ def test_a_games_vocabulary_colours_its_own_words_over_the_shared_palette(monkey
     colours = terrain_colours("kg")
     assert colours["Polder"] == "#123456" and colours["Clear"] == "#abcdef"
     assert colours["Bocage"] == TERRAIN_COLOURS["Bocage"]
+
+
+def test_the_implied_front_is_kept_per_placement_of_the_units_and_worked_out_again_after_a_change():
+    """Issue 33, section 4: a weather change redraws the map without working out the implied front again;
+    with the German units of one sector removed the front is worked out anew, as the engine's own function."""
+    import numpy as np
+
+    import normandy_lab as nl
+    from normandy_lab.engine.edits import remove_unit, set_weather
+    from normandy_lab.history.compare import implied_front
+    from normandy_lab.views.history import line_columns
+    from normandy_lab.views.layers import implied_front_data
+
+    def same(a: dict, b: dict) -> bool:
+        return len(a["xs"]) == len(b["xs"]) and all(
+            np.array_equal(np.asarray(x), np.asarray(y)) for x, y in zip(a["xs"], b["xs"], strict=True)
+        )
+
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    first = implied_front_data(state)
+    assert same(first, line_columns(implied_front(state)))
+    assert implied_front_data(set_weather(state, "Storm"))["xs"] == first["xs"]  # the same places: kept
+    thinned = state
+    for unit in [u for u in state.units_of("german") if u.formation and "Lehr" in u.formation]:
+        thinned = remove_unit(thinned, unit.id)
+    fresh = line_columns(implied_front(thinned))
+    assert not same(fresh, first)  # Panzer Lehr's ground changes hands
+    assert same(implied_front_data(thinned), fresh)

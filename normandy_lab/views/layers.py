@@ -343,13 +343,34 @@ def history_front_data(state: GameState) -> dict[str, list]:
 
 
 def implied_front_data(state: GameState) -> dict[str, list]:
-    """Return ``multi_line`` columns of the front the units imply (hexsides between the sides' ground)."""
+    """Return ``multi_line`` columns of the front the units imply (hexsides between the sides' ground).
+
+    The front depends only on where each side's units stand (``history.compare.implied_sides``: active
+    units, no ships, none cut off), so it is kept for the last few placements: a weather change, a
+    destroyed bridge, an interdiction or their undo redraw the map without working it out again.
+    """
     from normandy_lab.history.compare import implied_front
     from normandy_lab.views.history import line_columns
 
-    columns = line_columns(implied_front(state))
-    columns["label"] = ["front implied by the units (nearest unit's side)"] * len(columns["xs"])
-    return columns
+    key = (
+        state.system,
+        *(
+            frozenset(u.hex for u in state.units_of(side) if u.status == "active" and u.type != "ship"
+                      and not u.cut_off)
+            for side in ("allied", "german")
+        ),
+    )  # fmt: skip
+    if key not in _IMPLIED_FRONTS:
+        columns = line_columns(implied_front(state))
+        columns["label"] = ["front implied by the units (nearest unit's side)"] * len(columns["xs"])
+        _IMPLIED_FRONTS[key] = columns
+        while len(_IMPLIED_FRONTS) > 8:
+            _IMPLIED_FRONTS.pop(next(iter(_IMPLIED_FRONTS)))
+    return {column: list(values) for column, values in _IMPLIED_FRONTS[key].items()}
+
+
+#: Implied fronts by placement of the units (implied_front_data), oldest first.
+_IMPLIED_FRONTS: dict[tuple, dict[str, list]] = {}
 
 
 # Words that formation names repeat, and the short forms a map label uses.
