@@ -199,8 +199,10 @@ def lesson() -> Lesson:
                     "German units north of Barneville (in supply)": f"{game['units']} ({game['in_supply']})",
                     "HQ": f"{hq['name']}, at {hq['where']}"
                     + ("" if hq["north"] else " (south of Barneville)"),
-                    "traces to": hq["traces_to"]
-                    + (" (Cherbourg's source, 7.4)" if _to_cherbourg(hq) else ""),
+                    # The engine's words in full where the source is not Cherbourg's; its hex otherwise.
+                    "traces to": f"Cherbourg's source hex {hq['source_hex']} (7.4)"
+                    if _to_cherbourg(hq)
+                    else hq["traces_to"],
                     "with Cherbourg struck off the supply cities (what-if)": hq["without"],
                 }
             )
