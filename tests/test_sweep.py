@@ -191,6 +191,40 @@ def test_a_sweep_whose_workers_all_die_returns_the_variants_already_back_and_lis
     assert not_run(pd.concat([table.iloc[:0], table])) == missing
 
 
+def test_a_sweep_goes_on_when_a_worker_dies_and_its_nanny_restarts_it():
+    """Issue 34 section 3: a killed worker costs nothing; its batch runs again and the table is complete."""
+    import os
+    import signal
+
+    from normandy_lab.sweeps import not_run
+
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    client = _own_cluster(2)
+    killed: list[int] = []
+
+    def kill_one_worker(rows):
+        if not killed:  # the condition: the first batch is back; the nanny restarts the worker it loses
+            nanny = next(iter(client.cluster.workers.values()))
+            killed.append(nanny.pid)
+            os.kill(nanny.pid, signal.SIGKILL)
+
+    try:
+        table = nl.sweep(
+            state,
+            VARIANTS,
+            client=client,
+            progress=False,
+            chunk_size=1,
+            on_rows=kill_one_worker,
+            reasons=False,
+        )
+    finally:
+        _close(client)
+    assert killed and table.attrs["complete"] and not not_run(table)
+    inline = nl.sweep(state, VARIANTS, client=False, progress=False, reasons=False)
+    assert table.equals(inline)
+
+
 def test_a_worker_with_an_empty_map_cache_gets_the_client_s_map_tables(tmp_path):
     """Issue 34 section 3: a fresh worker machine does not build the map tables: the sweep ships them."""
     from normandy_lab.sweeps.tables import ship_maps
