@@ -125,6 +125,8 @@ class Evaluator:
         ]
         table = sweep(self.state, variants, client=self.client, reasons=False, progress=False)
         for name, rows in table.groupby("variant", sort=False):
+            if (rows["code"] == "not_run").any():
+                continue  # the cluster lost it (nl.sweep returns the rest): evaluated in this process below
             self.cache[names[str(name)]] = self.from_rows(rows)
         self.runs += len(todo)
         if self.bar is not None:
