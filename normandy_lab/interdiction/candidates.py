@@ -178,11 +178,12 @@ def _targets(
     tmap = terrain_map(state.system, progress=False)
     g = grid(state.system)
     if candidates == "bridges":
+        rivers: str | list[str] = "" if river is None else river if isinstance(river, str) else list(river)
         sides = tmap.hexsides
         standing = ~sides.index.isin(list(state.destroyed_bridges))
         keep = (sides["road_bridge"] | sides["rail_bridge"]) & standing
         if river is not None:
-            keep &= _over_river(sides, river, caller, state.system)
+            keep &= _over_river(sides, rivers, caller, state.system)
         if state.maps:  # only the sheets in play
             keep &= sides["a"].map(g.sheet_of).isin(state.maps) & sides["b"].map(g.sheet_of).isin(state.maps)
         chosen = sides[keep]
@@ -192,8 +193,8 @@ def _targets(
             if chosen.empty:
                 raise RefusedError(
                     f"{caller}: within: the area {_bounds(within)} holds no target: no standing bridge "
-                    f"{'over the ' + _rivers(river) + ' ' if river else ''}of the {state.system} map has its "
-                    "middle inside it; check the area (longitude, latitude, in that order) or widen it"
+                    f"{'over the ' + _rivers(rivers) + ' ' if rivers else ''}of the {state.system} map has "
+                    "its middle inside it; check the area (longitude, latitude, in that order) or widen it"
                 )
         return [Target("bridge", str(key), _bridge_words(row)) for key, row in chosen.iterrows()]
     if river is not None:

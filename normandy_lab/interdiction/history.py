@@ -197,7 +197,7 @@ def against_optimum(
         standing = state.evolve(destroyed_bridges=state.destroyed_bridges - set(found["target"]))
         pool = candidates
         if rivers is not None:
-            pool = _over(standing, [river] if isinstance(river, str) else list(river), candidates)
+            pool = _over(standing, [river] if isinstance(river, str) else list(river or []), candidates)
         units = None
         if formations is not None:
             units, _ = formation_units(state, side, formations, "against_optimum")

@@ -139,9 +139,12 @@ def from_rows(
     if name == "units_out":
         if units is not None:
             chosen = sorted(units)
-            return lambda rows: float(
-                ((rows["side"] == side) & ~rows["in_supply"].astype(bool) & rows["unit"].isin(chosen)).sum()
-            )
+
+            def count(rows: Any) -> float:
+                out = (rows["side"] == side) & ~rows["in_supply"].astype(bool) & rows["unit"].isin(chosen)
+                return float(out.sum())
+
+            return count
         return lambda rows: float(((rows["side"] == side) & ~rows["in_supply"].astype(bool)).sum())
     if name == "line_mp":
         before = {

@@ -305,15 +305,17 @@ def branch_and_bound(
     base_value, base_report = evaluator.value_and_report(frozenset())
     root = Lines(base_report, evaluator.side, units)
     order = sorted(range(n), key=lambda i: (-len(root.touched(evaluator.targets[i])), i))
-    best = [tuple(incumbent[0]), float(incumbent[1])]
-    if base_value > best[1]:
-        best = [(), base_value]
+    best_set: tuple[int, ...] = tuple(incumbent[0])
+    best_value = float(incumbent[1])
+    if base_value > best_value:
+        best_set, best_value = (), base_value
 
     def spend() -> None:
         if budget is not None and evaluator.evaluations >= budget:
             raise BudgetSpentError
 
     def visit(chosen: tuple[int, ...], start: int, value: float, report: Any) -> None:
+        nonlocal best_set, best_value
         left = k - len(chosen)
         lines = Lines(report, evaluator.side, units)
         touched = [lines.touched(evaluator.targets[order[p]]) for p in range(start, n)]
@@ -328,21 +330,21 @@ def branch_and_bound(
             after[p] = after[p + 1] | touched[p]
         for p, here in enumerate(touched):
             bound = value + min(len(here) + tops[p + 1], len(here | after[p + 1]))
-            if bound <= best[1]:
+            if bound <= best_value:
                 continue
             spend()
             child = (*chosen, order[start + p])
             child_value, child_report = evaluator.value_and_report(frozenset(child))
-            if child_value > best[1]:
-                best[:] = [child, child_value]
+            if child_value > best_value:
+                best_set, best_value = child, child_value
             if left > 1:
                 visit(child, start + p + 1, child_value, child_report)
 
     try:
         visit((), 0, base_value, base_report)
     except BudgetSpentError:
-        return tuple(best[0]), float(best[1]), False
-    return tuple(best[0]), float(best[1]), True
+        return best_set, best_value, False
+    return best_set, best_value, True
 
 
 def greedy(
@@ -378,7 +380,7 @@ def greedy(
                 f"the budget of {budget:,} supply determinations ran out after {len(chosen)} of {k} picks"
             )
             break
-        stale = []
+        stale: list[int] = []
         while heap and heap[0][2] != len(chosen) and len(stale) < min(evaluator.batch, left):
             stale.append(heapq.heappop(heap)[1])
         values = evaluator.values([frozenset([*chosen, i]) for i in stale])
