@@ -1,9 +1,10 @@
-"""What-if sweeps at scale: many variants of a situation on a Dask cluster, as one tidy table (issue 19).
+"""What-if sweeps at scale: many variants of a situation on a Dask cluster, as one tidy table (issues 19, 34).
 
 The flow: :mod:`.variants` (what changes, as data) -> :mod:`.worker` (a variant's state, its supply, its rows;
-no Dask) -> :func:`sweep` (the cluster: the base situations scattered to every worker once, the variants
-submitted in chunks, the rows streamed back as they finish, a progress bar, and a table kept when the sweep
-is stopped).
+no Dask) -> :mod:`.cluster` (the bases kept on the workers, the variants in batches, a cluster that dies) and
+:mod:`.tables` (the map tables shipped to a worker that lacks them) -> :func:`sweep` (the rows streamed back
+as they finish, a progress bar, and every variant in the table: its rows, or one row saying why it has
+none).  :mod:`.campaign` sweeps every date of every game.
 
 Examples
 --------
