@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,6 +42,10 @@ from normandy_lab.history.lodgement import (
 )
 from normandy_lab.network import edge_arrays
 from normandy_lab.terrain import terrain_map
+
+if TYPE_CHECKING:  # for annotations only (neither has types: to mypy these read as Any)
+    import shapely
+    from scipy.sparse import csr_matrix
 
 _SIDE_WORDS = {"allied": "Allied", "german": "German"}
 
@@ -175,7 +179,7 @@ def record_for(date: dt.date, turn: str) -> LodgementRecord:
 
 
 @functools.cache
-def _land_graph(system: str):  # -> (csr adjacency over land hexes, land mask)
+def _land_graph(system: str) -> tuple[csr_matrix, np.ndarray]:  # adjacency over land hexes, land mask
     from scipy.sparse import csr_matrix
 
     tmap = terrain_map(system, progress=False)
@@ -187,14 +191,14 @@ def _land_graph(system: str):  # -> (csr adjacency over land hexes, land mask)
 
 
 @functools.cache
-def _map_area(system: str):  # -> shapely polygon (lon/lat) of the land hexes of the maps
+def _map_area(system: str) -> shapely.Geometry:  # the land hexes of the maps (lon/lat)
     import shapely
 
     hexes = terrain_map(system, progress=False).hexes
     return shapely.union_all(hexes.geometry.values).buffer(0)
 
 
-def implied_sides(state) -> np.ndarray:
+def implied_sides(state: Any) -> np.ndarray:  # a GameState (the engine is a room above)
     """Return, for every hex of the map, ``1`` (Allied), ``-1`` (German), ``0`` (contested or sea).
 
     Each land hex goes to the side of the nearest unit (hex distance over land).  Units
@@ -225,7 +229,7 @@ def implied_sides(state) -> np.ndarray:
     return np.where(land, sides, 0)
 
 
-def implied_front(state):  # -> shapely MultiLineString (lon/lat)
+def implied_front(state: Any) -> shapely.MultiLineString:  # lon/lat
     """Return the hexsides where the units' Allied ground meets their German ground."""
     import shapely
 
@@ -239,10 +243,11 @@ def implied_front(state):  # -> shapely MultiLineString (lon/lat)
 
 
 def _is_land(system: str) -> np.ndarray:
-    return _land_graph(system)[1]
+    land: np.ndarray = _land_graph(system)[1]
+    return land
 
 
-def _sample_line(line_metric, spacing: float) -> np.ndarray:
+def _sample_line(line_metric: shapely.Geometry, spacing: float) -> np.ndarray:
     import shapely
 
     points = []
@@ -254,7 +259,7 @@ def _sample_line(line_metric, spacing: float) -> np.ndarray:
     return np.array(points, dtype=object)
 
 
-def compare_with_history(state, tolerance_km: float | None = None) -> FrontComparison:
+def compare_with_history(state: Any, tolerance_km: float | None = None) -> FrontComparison:  # a GameState
     """Compare the front a state's units imply with the historical front line of its date.
 
     Parameters

@@ -19,7 +19,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from normandy_lab.paths import map_file, maps_dir
 from normandy_lab.schemas.record import LodgementFileSchema
 from normandy_lab.schemas.validation import validate
 from normandy_lab.yamllines import LineDict, load_yaml_with_lines, read_user_text
+
+if TYPE_CHECKING:  # for annotations only (shapely has no types: to mypy these read as Any)
+    import shapely
 
 #: The campaign area the record covers (lon/lat box): the extent of the
 #: GSHHG land extract.  Allied ground past it is clipped; its edges are not front.
@@ -193,7 +196,7 @@ def resolve_waypoint(item: Any, path: Path, where: Any, field_name: str) -> tupl
     )
 
 
-def _ring_polygon(entry: Any, path: Path, field_name: str):
+def _ring_polygon(entry: Any, path: Path, field_name: str) -> shapely.Polygon:
     import shapely
 
     outline = entry["outline"]
@@ -214,7 +217,7 @@ def _ring_polygon(entry: Any, path: Path, field_name: str):
 
 
 @functools.cache
-def _campaign_land():
+def _campaign_land() -> shapely.Geometry:
     """Return the land of the campaign area (GSHHG), as one shapely geometry."""
     import geopandas as gpd
     import shapely
@@ -224,7 +227,7 @@ def _campaign_land():
 
 
 @functools.cache
-def _not_front():
+def _not_front() -> shapely.Geometry:
     """Boundaries that are not front lines: the coast and the campaign area's edge."""
     import shapely
 
@@ -358,7 +361,7 @@ def record(date: Any, files: Sequence[str | Path] | None = None) -> LodgementRec
     return [r for r in found if r.date <= day][-1]
 
 
-def lodgement(date: Any, files: Sequence[str | Path] | None = None):  # -> shapely geometry
+def lodgement(date: Any, files: Sequence[str | Path] | None = None) -> shapely.Geometry:
     """Return the Allied-held ground on ``date`` (shapely, lon/lat, EPSG:4326).
 
     The latest record on or before the date holds; see :func:`record`.
@@ -366,12 +369,12 @@ def lodgement(date: Any, files: Sequence[str | Path] | None = None):  # -> shape
     return record(date, files).geometry
 
 
-def front_line(date: Any, files: Sequence[str | Path] | None = None):  # -> shapely (Multi)LineString
+def front_line(date: Any, files: Sequence[str | Path] | None = None) -> shapely.Geometry:  # (Multi)LineString
     """Return the lines where Allied ground meets German ground on ``date`` (coast excluded)."""
     return record(date, files).front
 
 
-def _to_metric(geometry):
+def _to_metric(geometry: shapely.Geometry) -> shapely.Geometry:
     import shapely
 
     def project(coords: np.ndarray) -> np.ndarray:
@@ -381,7 +384,7 @@ def _to_metric(geometry):
     return shapely.transform(geometry, project)
 
 
-def _metric(rec: LodgementRecord):  # -> (allied, german, front) in Lambert-93
+def _metric(rec: LodgementRecord) -> tuple[shapely.Geometry, shapely.Geometry, shapely.Geometry]:
     """Return a record's ground, the German ground and the front in Lambert-93 metres (cached).
 
     The cache is keyed by the file's modification time, like the records themselves, so an
@@ -391,7 +394,9 @@ def _metric(rec: LodgementRecord):  # -> (allied, german, front) in Lambert-93
 
 
 @functools.cache
-def _metric_of(path: Path, line: int, mtime: float):
+def _metric_of(
+    path: Path, line: int, mtime: float
+) -> tuple[shapely.Geometry, shapely.Geometry, shapely.Geometry]:
     import shapely
 
     rec = next(r for r in _load_file(path, mtime) if r.line == line)
