@@ -200,7 +200,7 @@ def main() -> None:
     print(
         f"per variant: {results['variant_in_sweep_median_s'] * 1e3:.1f} ms in the sweep against "
         f"{results['bare_supply_median_s'] * 1e3:.1f} ms bare: overhead {results['sweep_overhead']:.0%} "
-        f"({'meets' if results['sweep_overhead'] <= 0.2 else 'MISSES'} the 20 % target)"
+        "(the worker's code alone; the 20 % target is for the end-to-end figure below)"
     )
     results |= _end_to_end(state, variants[: args.end_to_end], args.repeat)
     print(
