@@ -109,3 +109,23 @@ def test_canonical_ids_are_unique(any_grid):
 
 def test_systems_tuple():
     assert SYSTEMS == ("bfn", "cobra", "kg", "gts")
+
+
+def test_a_printed_id_form_is_data_and_a_map_key_names_one_scheme():
+    """Scheme.id_format prints GTS's CC.RRR (no code names the game); a second scheme under a key is refused."""
+    import dataclasses
+
+    from normandy_lab.errors import RefusedError
+    from normandy_lab.grids.numbering import SCHEMES, register_scheme
+
+    gts = scheme("gts")
+    assert gts.id_format == "{col:02d}.{row:03d}" and gts.format("", 27, 30) == "30.027"
+    assert dataclasses.replace(gts, id_format="").format("", 27, 30) == "3027"  # the default
+    with pytest.raises(
+        RefusedError, match="a different numbering scheme is registered under the map key 'bfn'"
+    ):
+        register_scheme(dataclasses.replace(scheme("bfn"), title="Not BfN"))
+    register_scheme(scheme("bfn"))  # the same scheme again (a module imported twice): harmless
+    assert SCHEMES["bfn"].title == "The Battle for Normandy"
+    with pytest.raises(KeyError, match="unknown map 'tobruk'; the registered maps are bfn, cobra, kg, gts"):
+        scheme("tobruk")
