@@ -120,6 +120,10 @@ def test_a_unit_report_behaves_as_a_dataclass_and_refuses_unknown_fields():
     assert copy.general and copy.combat and copy.via == ("C3413",) and copy.unit_id == "X"
     with pytest.raises(TypeError, match="no field 'genral'"):
         r.fill(genral=True)
+    fields = dict(general=True, combat=False, isolated=True, limit="6 hexes or 6 MP (7.3.1)", length_hexes=3.0,
+                  length_mp=4.5, path=["C2820", "C2821"], readings={"hq_bridging": "own_line"})
+    made = UnitSupply.verdict("Y", "german", "C2820", traced_kind="source", traced_id="C2821", **fields)
+    assert made == UnitSupply("Y", "german", "C2820", traced_kind="source", traced_id="C2821", **fields)
     r.exempt("6 June exception", "exempt", "7.5", "in supply by the 6 June exception (7.5)")
     assert r.general and r.combat and r.traced_to == "6 June exception (7.5)" and r.via == ()
 

@@ -213,23 +213,51 @@ class UnitSupply:
     def __init__(self, unit_id: str, side: str, hex: str, **fields: Any) -> None:
         # Filled straight into the instance from a template (a determination makes hundreds of these),
         # with fresh lists and mappings of its own.
-        self.__dict__ = {
+        values = {
             **_TEMPLATE, "unit_id": unit_id, "side": side, "hex": hex, "_path_value": [], "_blocks_value": [],
             "_blocking_units_value": [], "_candidates_value": [], "_readings_value": {},
         }  # fmt: skip
         if fields:
-            self.fill(**fields)
+            if not _KNOWN.issuperset(fields):
+                self.fill(**fields)  # to refuse the unknown ones, in fill's words
+            storage = _STORAGE
+            values.update({storage.get(name, name): value for name, value in fields.items()})
+        self.__dict__ = values
+
+    @classmethod
+    def verdict(
+        cls, unit_id: str, side: str, hex: str, *, general: bool, combat: bool, isolated: bool, limit: str,
+        length_hexes: float, length_mp: float, path: list[str], readings: dict[str, Any],
+        traced_kind: str = "", traced_id: str = "", via: tuple[str, ...] = (), traced_to: str = "",
+        words: Callable[[], str] | None = None, find_path: Callable[[], list[str]] | None = None,
+    ) -> UnitSupply:
+        """Return a unit's report with its verdicts and line, as a determination found them.
+
+        The same as the constructor with these fields (``words`` and ``find_path`` as in
+        :meth:`words_later` and :meth:`path_later`), in one step: a determination makes hundreds.
+        """  # fmt: skip
+        r = cls.__new__(cls)
+        r.__dict__ = {
+            **_TEMPLATE, "unit_id": unit_id, "side": side, "hex": hex, "general": general, "combat": combat,
+            "isolated": isolated, "limit": limit, "_length_hexes_value": length_hexes,
+            "_length_mp_value": length_mp, "_path_value": path, "_readings_value": readings,
+            "traced_kind": traced_kind, "traced_id": traced_id, "via": via, "_traced_to_value": traced_to,
+            "_words": words, "_find_path": find_path, "_blocks_value": [], "_blocking_units_value": [],
+            "_candidates_value": [],
+        }  # fmt: skip
+        return r
 
     def fill(self, **fields: Any) -> None:
         """Set several fields at once, straight into their storage (a determination fills hundreds).
 
         The same as setting each attribute; it only skips a property call per field.
         """
-        store = self.__dict__
+        if not _KNOWN.issuperset(fields):
+            unknown = ", ".join(repr(name) for name in fields if name not in _KNOWN)
+            raise TypeError(f"UnitSupply has no field {unknown}; its fields: {', '.join(_PUBLIC)}")
+        store, storage = self.__dict__, _STORAGE
         for name, value in fields.items():
-            if name not in _KNOWN:
-                raise TypeError(f"UnitSupply has no field {name!r}; its fields: {', '.join(_PUBLIC)}")
-            store[_STORAGE.get(name, name)] = value
+            store[storage.get(name, name)] = value
 
     def explain_later(self, work: Callable[[], None] | None) -> None:
         """Have ``work()`` fill the explanation fields the first time any of them is read (None: no more).

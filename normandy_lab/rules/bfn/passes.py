@@ -144,7 +144,7 @@ class SideContext:
         return replace(self, limits=limits)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: hundreds are made per determination, and frozen ones init slower
 class Trace:
     """A unit's line as a pass found it (7.2, 7.3.1): what it reached, its lengths and hexes.
 
@@ -806,35 +806,63 @@ class SideVerdicts:
 
         HQs by unit id, the source at the end by hex id (a beachhead acting as a corps HQ by its hex).
         """
+        return self._via(unit_id, {})
+
+    def _via(self, unit_id: str, known: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """:meth:`via`, with the chains of the HQs already found (``known``, filled): one walk per HQ."""
+        found = known.get(unit_id)
+        if found is not None:
+            return found
         chain: list[str] = []
         trace = self.traces.get(unit_id)
         while trace is not None and trace.supplied and trace.kind != "ship":
             step = trace.traced_id
-            if not step or step in chain:
+            if not step or step in chain or step == unit_id:
                 break
             chain.append(step)
-            trace = self.traces.get(step) if trace.hq is not None else None
-        return tuple(chain)
+            if trace.hq is None:
+                break
+            rest = known.get(step)
+            if rest is not None:
+                chain.extend(h for h in rest if h not in chain)
+                break
+            trace = self.traces.get(step)
+        known[unit_id] = tuple(chain)
+        return known[unit_id]
+
+    def _via_of(self, t: Trace, chains: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """Return :meth:`via` for a supplied unit's trace (``chains`` keeps the HQs' chains)."""
+        if t.kind == "ship" or not t.traced_id:
+            return ()
+        if t.hq is None:
+            return (t.traced_id,)
+        return (t.traced_id, *self._via(t.hq.id, chains))
 
     def reports(self) -> dict[str, UnitSupply]:
         """Return each unit's report, from the passes' results (the explanations are added later)."""
         system, side = self.ctx.state.system, self.ctx.side
         readings = self.ctx.readings
+        combat, isolated = self.combat, self.isolated
+        chains: dict[str, tuple[str, ...]] = {}
         out = {}
         for u in self.ctx.units:
             t = self.traces[u.id]
-            r = UnitSupply(
-                u.id, side, u.hex, general=t.supplied, combat=self.combat.get(u.id, False),
-                isolated=self.isolated.get(u.id, False), limit=t.limit, length_hexes=t.hexes, length_mp=t.mp,
-                path=t.path, readings=dict(readings),
-            )  # fmt: skip
             if t.supplied:
-                r.fill(traced_kind=t.kind, traced_id=t.traced_id, via=self.via(u.id))
-                if t.words:
-                    r.fill(traced_to=t.words)
-                else:
-                    r.words_later(t.words_maker(system))
-                r.path_later(t.find_path)
+                # Its words are made when first read (most are never shown), its line searched likewise
+                # when no search kept it.
+                r = UnitSupply.verdict(
+                    u.id, side, u.hex, general=True, combat=combat.get(u.id, False),
+                    isolated=isolated.get(u.id, False), limit=t.limit, length_hexes=t.hexes, length_mp=t.mp,
+                    path=t.path, readings=dict(readings), traced_kind=t.kind, traced_id=t.traced_id,
+                    via=self._via_of(t, chains), traced_to=t.words,
+                    words=None if t.words else t.words_maker(system), find_path=t.find_path,
+                )  # fmt: skip
+            else:
+                r = UnitSupply.verdict(
+                    u.id, side, u.hex, general=False, combat=combat.get(u.id, False),
+                    isolated=isolated.get(u.id, False), limit=t.limit, length_hexes=t.hexes, length_mp=t.mp,
+                    path=t.path, readings=dict(readings),
+                )  # fmt: skip
             out[u.id] = r
         return out
 
