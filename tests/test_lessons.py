@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from normandy_lab.errors import RefusedError
 from normandy_lab.lessons import LESSONS, Reveal, lesson
 
 REPO = Path(__file__).resolve().parents[1]
@@ -46,7 +47,7 @@ def test_an_answer_worked_out_on_demand_is_worked_out_once():
 
 
 def test_an_answer_must_be_text_or_a_function():
-    with pytest.raises(TypeError, match="answer must be HTML text or a function"):
+    with pytest.raises(RefusedError, match="answer must be HTML text or a function"):
         Reveal(42)  # type: ignore[arg-type]
 
 

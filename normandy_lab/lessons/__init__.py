@@ -15,6 +15,7 @@ Examples
 
 from __future__ import annotations
 
+from normandy_lab.errors import UnknownNameError
 from normandy_lab.lessons.base import Exercise, Lesson
 from normandy_lab.lessons.reveal import Reveal
 
@@ -31,7 +32,7 @@ def lesson(name: str) -> Lesson:
     import importlib
 
     if name not in LESSONS:
-        raise KeyError(f"no lesson {name!r}; the lessons are {', '.join(LESSONS)}")
+        raise UnknownNameError(f"no lesson {name!r}; the lessons are {', '.join(LESSONS)}")
     return importlib.import_module(f"normandy_lab.lessons.{name}").lesson()
 
 

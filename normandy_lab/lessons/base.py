@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from normandy_lab.errors import UnknownNameError
 from normandy_lab.lessons.reveal import Reveal
 
 #: The look of a lesson's blocks: plain, readable on a projector, tables left-aligned.
@@ -153,7 +154,7 @@ def event(event_id: str) -> dict[str, Any]:
     events = _timeline()
     found = events[events["id"] == event_id]
     if found.empty:
-        raise KeyError(f"no event {event_id!r} in maps/history/timeline.yaml (see timeline()['id'])")
+        raise UnknownNameError(f"no event {event_id!r} in maps/history/timeline.yaml (see timeline()['id'])")
     return dict(found.iloc[0].to_dict())
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from normandy_lab.errors import RefusedError
+
 SHOW = "Show the answer"
 HIDE = "Hide the answer"
 
@@ -41,7 +43,7 @@ class Reveal:
         import ipywidgets as widgets
 
         if not (isinstance(answer, str) or callable(answer)):
-            raise TypeError(f"Reveal: answer must be HTML text or a function returning it, not {answer!r}")
+            raise RefusedError(f"Reveal: answer must be HTML text or a function returning it, not {answer!r}")
         self._answer = answer  # kept here, in the kernel: not a widget trait, so never sent to the page
         self._label = label
         self.button = widgets.Button(description=label, icon="eye", tooltip="for the teacher: the answer")

@@ -7,6 +7,7 @@ framing choices, not facts about 1944.  A game lists those it offers in its look
 
 from __future__ import annotations
 
+from normandy_lab.errors import UnknownNameError
 from normandy_lab.rules.game import Extent
 
 NORMANDY_SECTORS: dict[str, Extent] = {
@@ -26,10 +27,11 @@ def chosen(*names: str) -> dict[str, Extent]:
 
     Raises
     ------
-    KeyError
-        For a name not in :data:`NORMANDY_SECTORS`, naming those that are.
+    UnknownNameError
+        (a ``KeyError``) For a name not in :data:`NORMANDY_SECTORS`, naming those that are.
     """
     unknown = [n for n in names if n not in NORMANDY_SECTORS]
     if unknown:
-        raise KeyError(f"no sector {', '.join(unknown)}; the sectors are {', '.join(NORMANDY_SECTORS)}")
+        known = ", ".join(NORMANDY_SECTORS)
+        raise UnknownNameError(f"no sector {', '.join(unknown)}; the sectors are {known}")
     return {name: NORMANDY_SECTORS[name] for name in names}

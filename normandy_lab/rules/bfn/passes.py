@@ -33,6 +33,7 @@ import numpy as np
 from normandy_lab.engine.report import UnitSupply
 from normandy_lab.engine.search import FAR, SIXTHS
 from normandy_lab.engine.state import GameState, Unit
+from normandy_lab.errors import RefusedError
 from normandy_lab.rules.api import INF, Situation, as_hexes, as_mp
 from normandy_lab.rules.bfn.lines import Limits, TraceNet
 
@@ -905,7 +906,9 @@ def determine_side(
     does not search them again.
     """
     if hqs is not None and hqs.ctx.limits.division != ctx.limits.division:
-        raise ValueError("determine_side: hqs= is for the same division HQ range (7.2); determine them again")
+        raise RefusedError(
+            "determine_side: hqs= is for the same division HQ range (7.2); determine them again"
+        )
     corps = hqs.corps if hqs is not None else corps_hqs(ctx)
     divisions = hqs.divisions if hqs is not None else division_hqs(ctx, corps)
     found = unit_lines(ctx, corps, divisions, keep_lines=not verdicts_only)
