@@ -304,6 +304,60 @@ _EXPLAINED = (
 )  # fmt: skip
 
 
+class VerdictMaker:
+    """Makes the reports of one side of a determination, each in one step (a determination makes hundreds).
+
+    The same reports as :meth:`UnitSupply.verdict` with the same values, each with a copy of the side's
+    ``readings`` and fresh lists of its own; the fields all of a side's reports share are laid out once.
+    """
+
+    __slots__ = ("_out", "_readings", "_supplied")
+
+    def __init__(self, side: str, readings: dict[str, Any]) -> None:
+        base = {**_TEMPLATE, "side": side}
+        self._supplied = {**base, "general": True}
+        self._out = {**base, "general": False}
+        self._readings = readings
+
+    def supplied(
+        self, unit_id: str, hex: str, combat: bool, isolated: bool, limit: str, length_hexes: float,
+        length_mp: float, path: list[str], traced_kind: str, traced_id: str, via: tuple[str, ...],
+        traced_to: str, words: Callable[[], str] | None, find_path: Callable[[], list[str]] | None,
+    ) -> UnitSupply:
+        """Return the report of a unit in General Supply (``UnitSupply.verdict(..., general=True)``)."""
+        r = _new_report(UnitSupply)
+        values = self._supplied.copy()
+        values.update(
+            unit_id=unit_id, hex=hex, combat=combat, isolated=isolated, limit=limit,
+            _length_hexes_value=length_hexes, _length_mp_value=length_mp, _path_value=path,
+            _readings_value=self._readings.copy(), traced_kind=traced_kind, traced_id=traced_id, via=via,
+            _traced_to_value=traced_to, _words=words, _find_path=find_path, _blocks_value=[],
+            _blocking_units_value=[], _candidates_value=[],
+        )  # fmt: skip
+        r.__dict__ = values
+        return r
+
+    def out(
+        self, unit_id: str, hex: str, combat: bool, isolated: bool, limit: str, length_hexes: float,
+        length_mp: float, path: list[str],
+    ) -> UnitSupply:
+        """Return the report of a unit out of General Supply (``verdict(..., general=False)``)."""
+        r = _new_report(UnitSupply)
+        values = self._out.copy()
+        values.update(
+            unit_id=unit_id, hex=hex, combat=combat, isolated=isolated, limit=limit,
+            _length_hexes_value=length_hexes, _length_mp_value=length_mp, _path_value=path,
+            _readings_value=self._readings.copy(), _blocks_value=[], _blocking_units_value=[],
+            _candidates_value=[],
+        )  # fmt: skip
+        r.__dict__ = values
+        return r
+
+
+# Makes an empty report (UnitSupply is a plain class: its __new__ is object's).
+_new_report = object.__new__
+
+
 def _stored(name: str, before_reading: Callable[[UnitSupply], None]) -> property:
     """Return a property keeping ``name`` in the instance, running ``before_reading(self)`` on each read.
 

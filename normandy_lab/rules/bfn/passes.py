@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from normandy_lab.engine.report import UnitSupply
+from normandy_lab.engine.report import UnitSupply, VerdictMaker
 from normandy_lab.engine.search import FAR, SIXTHS
 from normandy_lab.engine.state import GameState, Unit
 from normandy_lab.errors import RefusedError
@@ -449,11 +449,17 @@ def unit_lines(
     options[plain, 0] = 0
     if pathfinder_on:
         options[airborne, 1] = pathfinder_group
+    # Units of no division may trace to a corps HQ; a division's units to their HQ when it is in supply.
+    own_div: list[int] = []
+    own_group: list[int] = []
     for q in plain:
-        if q in headless:
-            options[q, 3] = 1
-        elif div_ok[hq_of[units[q].formation].id]:
-            options[q, 2] = group_of[units[q].formation]
+        if q not in headless:
+            formation = units[q].formation
+            if div_ok[hq_of[formation].id]:
+                own_div.append(q)
+                own_group.append(group_of[formation])
+    options[sorted(headless), 3] = 1
+    options[own_div, 2] = own_group
     rows = np.arange(m)[:, None]
     group = np.maximum(options, 0)
     within = (options >= 0) & (
@@ -472,8 +478,8 @@ def unit_lines(
     by_index = ctx.lines.g.index_of
     range_text = f"{limits.hexes:g} hexes or {limits.mp:g} MP (7.3.1)"
     traces: dict[str, Trace] = {}
-    for q, column in enumerate(chosen.tolist()):
-        u = units[q]
+    hqs_by_hex, at = ctx.hqs_by_hex, ctx.at.tolist()
+    for q, (u, column) in enumerate(zip(units, chosen.tolist(), strict=True)):
         if u.hq:
             continue
         if u.type == "ship":
@@ -485,13 +491,15 @@ def unit_lines(
             traces[u.id] = Trace(range_text)
             continue
         path = line_ids[starts[q] : stops[q]]
+        end = path[-1] if path else u.hex
         hq = hq_of[u.formation] if column == 2 else None
-        if column == 3:
-            hq = ctx.hq_at(by_index[path[-1]] if path else int(ctx.at[q]), "corps")
-        hexes, mp = as_lengths(hex_lengths[q], sixth_lengths[q])
+        if column == 3:  # the corps HQ at the line's end (ctx.hq_at)
+            hq = hqs_by_hex.get((by_index[end] if path else at[q], "corps"))
+        hexes, sixths = hex_lengths[q], sixth_lengths[q]  # as_lengths, inline: hundreds of units
         traces[u.id] = Trace(
-            range_text, True, OWN_WAYS[column], path[-1] if path else u.hex, hq, hexes, mp, path
-        )
+            range_text, True, OWN_WAYS[column], end, hq, INF if hexes >= FAR else float(hexes),
+            INF if sixths >= FAR else sixths / SIXTHS, path,
+        )  # fmt: skip
     return UnitLines(
         plain, headless, pathfinder_on, pathfinder_group, group_of, members, ranges, line_ids, options,
         within[:, 2].tolist(), supplied_divs, [u.id for u in supplied_divs] + ["corps HQ"],
@@ -613,7 +621,7 @@ def attach(
     if not waiting or not found.supplied_divs:
         return done
     # Division units of another division need their distances to the other HQs.
-    others = [q for q in waiting if q not in found.headless and may_leave_division(ctx.side, units[q])]
+    others = {q for q in waiting if q not in found.headless and may_leave_division(ctx.side, units[q])}
     divs, limits = found.supplied_divs, ctx.limits
     # dist[k, metric, q]: each unit's distance to each in-supply division HQ k (from the range search).
     dist = found.ranges.dist[found.supplied_groups]
@@ -625,7 +633,7 @@ def attach(
         done.traces[u.id] = _attached_trace(ctx, found, q, hq, how)
         done.attached_to[u.id] = hq.formation
 
-    def attach_freely(q: int, u: Unit, reachable: list[tuple[Unit, np.ndarray]]) -> bool:
+    def attach_freely(q: int, u: Unit, reachable: list[tuple[Unit, Any]]) -> bool:
         """Attach without a place where the chart allows: a whole CW armoured brigade, the free types."""
         brigade = (
             u.formation
@@ -652,14 +660,14 @@ def attach(
         capacity = supply_rules["kg_attach_limit"] if kg else supply_rules["attach_limit"]
         other = capacity if kg else supply_rules["attach_other_division"]
         hqs.append(AttachHQ(hq.formation, capacity, other))
-    for q in waiting:
+    # The units that may attach, with their distances to every in-supply HQ as lists, read at once.
+    asking = [q for q in waiting if q in found.headless or q in others]
+    near_hqs = in_range[:, asking].T.tolist()
+    lengths = dist[:, :, asking].transpose(2, 0, 1).tolist()  # [unit][k] = [hexes, sixths]
+    for q, near, d_q in zip(asking, near_hqs, lengths, strict=True):
         u = units[q]
-        if q not in found.headless and q not in others:
-            continue
         reachable = [
-            (divs[k], dist[k, :, q])
-            for k in np.nonzero(in_range[:, q])[0].tolist()
-            if may_attach(ctx.side, u, divs[k])
+            (divs[k], d_q[k]) for k, hit in enumerate(near) if hit and may_attach(ctx.side, u, divs[k])
         ]
         reachable.sort(key=lambda item: (int(item[1][1]), str(item[0].formation)))
         if not reachable:
@@ -831,40 +839,50 @@ class SideVerdicts:
         known[unit_id] = tuple(chain)
         return known[unit_id]
 
-    def _via_of(self, t: Trace, chains: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
-        """Return :meth:`via` for a supplied unit's trace (``chains`` keeps the HQs' chains)."""
-        if t.kind == "ship" or not t.traced_id:
-            return ()
-        if t.hq is None:
-            return (t.traced_id,)
-        return (t.traced_id, *self._via(t.hq.id, chains))
-
     def reports(self) -> dict[str, UnitSupply]:
-        """Return each unit's report, from the passes' results (the explanations are added later)."""
-        system, side = self.ctx.state.system, self.ctx.side
-        readings = self.ctx.readings
-        combat, isolated = self.combat, self.isolated
+        """Return each unit's report, from the passes' results (the explanations are added later).
+
+        What units share is made once: the ``via`` of the units supplied through one HQ (that HQ, then
+        its chain) and the words of the lines ending at one place (made when first read).
+        """
+        system = self.ctx.state.system
+        combat, isolated, traces = self.combat, self.isolated, self.traces
+        make = VerdictMaker(self.ctx.side, self.ctx.readings)
+        supplied, out_of_supply = make.supplied, make.out
         chains: dict[str, tuple[str, ...]] = {}
-        out = {}
+        via_through: dict[str, tuple[str, ...]] = {}  # HQ id -> the via of a unit supplied through it
+        words_of: dict[tuple[str, str, str, str], Callable[[], str]] = {}  # one maker per line's end
+        out: dict[str, UnitSupply] = {}
         for u in self.ctx.units:
-            t = self.traces[u.id]
+            uid = u.id
+            t = traces[uid]
             if t.supplied:
+                hq, kind = t.hq, t.kind
+                if hq is not None:
+                    traced_id = hq.id
+                    via = via_through.get(traced_id)
+                    if via is None:
+                        via = via_through[traced_id] = (traced_id, *self._via(traced_id, chains))
+                else:
+                    traced_id = t.target_hex
+                    via = () if kind == "ship" or not traced_id else (traced_id,)
+                words = None
+                if not t.words:
+                    key = (kind, t.target_hex, traced_id if hq is not None else "", t.how)
+                    words = words_of.get(key)
+                    if words is None:
+                        words = words_of[key] = t.words_maker(system)
                 # Its words are made when first read (most are never shown), its line searched likewise
                 # when no search kept it.
-                r = UnitSupply.verdict(
-                    u.id, side, u.hex, general=True, combat=combat.get(u.id, False),
-                    isolated=isolated.get(u.id, False), limit=t.limit, length_hexes=t.hexes, length_mp=t.mp,
-                    path=t.path, readings=dict(readings), traced_kind=t.kind, traced_id=t.traced_id,
-                    via=self._via_of(t, chains), traced_to=t.words,
-                    words=None if t.words else t.words_maker(system), find_path=t.find_path,
+                out[uid] = supplied(
+                    uid, u.hex, combat.get(uid, False), isolated.get(uid, False), t.limit, t.hexes, t.mp,
+                    t.path, kind, traced_id, via, t.words, words, t.find_path,
                 )  # fmt: skip
             else:
-                r = UnitSupply.verdict(
-                    u.id, side, u.hex, general=False, combat=combat.get(u.id, False),
-                    isolated=isolated.get(u.id, False), limit=t.limit, length_hexes=t.hexes, length_mp=t.mp,
-                    path=t.path, readings=dict(readings),
+                out[uid] = out_of_supply(
+                    uid, u.hex, combat.get(uid, False), isolated.get(uid, False), t.limit, t.hexes, t.mp,
+                    t.path,
                 )  # fmt: skip
-            out[u.id] = r
         return out
 
     # What other BfN modules read of a side (the set-up checks): its units, lines and range search.
