@@ -93,6 +93,8 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
         # Everything that can fail (reading the scenario or study) happens in the new session, before
         # anything shown is replaced.
         self.session = Session(source, function)
+        if hasattr(self, "phases"):  # the controller moves the session shown, the new one from now on
+            self.phases.session = self.session
 
     def open(self, source: Any) -> None:
         """Show another scenario (name or path), study (object or saved file) or state in this explorer.

@@ -8,6 +8,7 @@ from normandy_lab.errors import NormandyLabError
 from normandy_lab.grids import grid
 from normandy_lab.views import classroom, wording
 from normandy_lab.views.explorer._common import FRONT_VIEW, MODES, VIEWS
+from normandy_lab.views.explorer.phases import PhaseController
 
 
 class _Controls:
@@ -22,29 +23,11 @@ class _Controls:
 
         self._quiet = False
         small = w.Layout(width="auto")
-        self.back_button = w.Button(description="◀ Back", layout=w.Layout(width="80px"))
-        self.step_button = w.Button(
-            description="Step ▶", layout=w.Layout(width="80px"), button_style="primary"
-        )
-        self.movement_button = w.Button(
-            description="next movement phase", layout=w.Layout(width="180px", min_width="180px")
-        )
-        self.day_button = w.Button(description="next day", layout=w.Layout(width="80px", min_width="80px"))
-        self.play = w.Play(value=0, min=0, max=200, step=1, interval=1500, description="Play")
-        self.speed = w.FloatSlider(
-            value=1.5, min=0.3, max=5.0, step=0.1, description="s / step", layout=w.Layout(width="230px")
-        )
-        self.speed.observe(
-            lambda change: setattr(self.play, "interval", int(change["new"] * 1000)), names="value"
-        )
-        self.slider = w.IntSlider(
-            value=0,
-            min=0,
-            max=0,
-            description="Phase",
-            continuous_update=False,
-            layout=w.Layout(width="300px"),
-        )
+        # Back / Step / Play and the slider move the session; the explorer only draws (issue 32, section 3).
+        self.phases = PhaseController(self.session, self._drawn)
+        self.back_button, self.step_button = self.phases.back_button, self.phases.step_button
+        self.movement_button, self.day_button = self.phases.movement_button, self.phases.day_button
+        self.play, self.speed, self.slider = self.phases.play, self.phases.speed, self.phases.slider
         self.label = w.HTML()
         self.status = w.HTML()
         self.inspector = w.HTML("Click a unit or a hex on the map.")
@@ -109,14 +92,8 @@ class _Controls:
         self.save_path = w.Text(value="study.json", description="Study:")
         self.save_button = w.Button(description="Save study", layout=small)
         self.export_button = w.Button(description="Export page", layout=small)
-        self.back_button.on_click(lambda _: self.back())
-        self.step_button.on_click(lambda _: self.step())
-        self.movement_button.on_click(lambda _: self.next_movement_phase())
-        self.day_button.on_click(lambda _: self.next_day())
         self.undo_button.on_click(lambda _: self.undo())
         self.redo_button.on_click(lambda _: self.redo())
-        self.play.observe(self._on_play, names="value")
-        self.slider.observe(self._on_slider, names="value")
         self.show_all_paths.observe(lambda _: self.refresh(), names="value")
         self.view.observe(lambda _: self.refresh(), names="value")
         self.show_sources.observe(lambda _: self.refresh(), names="value")
@@ -181,17 +158,7 @@ class _Controls:
             [
                 style,
                 w.HBox([self.picker, self.open_button, self.sector]),
-                w.HBox(
-                    [
-                        self.back_button,
-                        self.step_button,
-                        self.movement_button,
-                        self.day_button,
-                        self.play,
-                        self.speed,
-                        self.slider,
-                    ]
-                ),
+                self.phases.row,
                 self.label,
                 w.HBox([self.mode]),
                 w.HBox([self.view, self.show_all_paths, self.show_sources, self.show_zones, self.show_key]),
@@ -241,24 +208,6 @@ class _Controls:
                 rows.append(w.HBox([*boxes, *tail], layout=w.Layout(flex_flow="row wrap")))
         return rows
 
-    def _on_play(self, change: dict[str, Any]) -> None:
-        """Step once per Play tick, skipping ticks that queued up while a step was being drawn.
-
-        The Play widget ticks in the browser; ticks sent while the kernel was
-        busy arrive together afterwards.  A tick that arrives sooner than half
-        an interval after the last step ended is such a leftover: skipped, so
-        Play never falls behind and Pause takes effect at once.
-        """
-        import time
-
-        if change["new"] <= change["old"] or not self.play.playing:
-            return
-        now = time.monotonic()
-        if now - getattr(self, "_play_done", 0.0) < self.play.interval / 2000:
-            return
-        self.step()
-        self._play_done = time.monotonic()
-
     def _mount_map(self) -> None:
         import ipywidgets as w
         from jupyter_bokeh.widgets import BokehModel
@@ -283,13 +232,6 @@ class _Controls:
         except (NormandyLabError, OSError) as exc:  # a bad name or file: say so, keep what is shown
             self.message = f"Could not open {self.picker.value!r}: {exc}"
             self._refresh_text()
-
-    def _on_slider(self, change: dict[str, Any]) -> None:
-        if self._quiet:
-            return
-        ends = self.phase_ends()
-        if 0 <= change["new"] < len(ends) and ends[change["new"]] != self.position:
-            self._show_position(ends[change["new"]])
 
     def _ipython_display_(self) -> None:  # pragma: no cover - needs a front end
         from IPython.display import display

@@ -93,8 +93,7 @@ class _Drawing:
             for control in self.single_controls:
                 shown = state.rules.control_value(state, control.key)
                 self.single_widgets[control.key].value = single_value(control, shown)
-            self.slider.max = max(len(self.phase_ends()) - 1, 0)
-            self.slider.value = self.phase_number()
+            self.phases.sync()
         finally:
             self._quiet = False
         if selected:

@@ -12,6 +12,7 @@ from normandy_lab.grids import grid
 from normandy_lab.session import Session
 from normandy_lab.views import layers, wording
 from normandy_lab.views.explorer._common import refuse_unknown, shown
+from normandy_lab.views.explorer.phases import PhaseController
 
 
 def _session_field(name: str, doc: str) -> property:
@@ -34,6 +35,7 @@ class _History:
     """
 
     session: Session
+    phases: PhaseController
 
     # -- what the session holds, read and set through the explorer -----------------------------------
 
@@ -104,7 +106,7 @@ class _History:
 
     def step(self) -> None:
         """Step to the next phase (the next one reached already, or a new state at the end)."""
-        self._drawn(self.session.step())
+        self.phases.step()
 
     def step_until(self, done: Any, limit: int = 40) -> None:
         """Step until ``done(state)`` holds (at most ``limit`` phases), one redraw at the end.
@@ -114,20 +116,19 @@ class _History:
         RefusedError
             When ``done`` is not callable or ``limit`` is not a whole number of at least 1; nothing changes.
         """
-        self._drawn(self.session.step_until(done, limit))
+        self.phases.step_until(done, limit)
 
     def next_movement_phase(self) -> None:
         """Step to the next movement phase of either side."""
-        self._drawn(self.session.next_movement_phase())
+        self.phases.next_movement_phase()
 
     def next_day(self) -> None:
         """Step to the first phase of the next day."""
-        self._drawn(self.session.next_day())
+        self.phases.next_day()
 
     def back(self) -> None:
         """Show the previous phase."""
-        if self.session.back():
-            self._drawn(True)
+        self.phases.back()
 
     def _show_position(self, position: int) -> None:
         self._drawn(self.session.show(position))
