@@ -7,7 +7,6 @@ in JupyterLab through Chromium.
 from __future__ import annotations
 
 import html
-import time
 
 import geopandas as gpd
 import pyogrio
@@ -159,7 +158,7 @@ def test_explore_returns_widgets_around_a_bokeh_map(explorer):
     assert sum(formations["out"]) == len(out)
 
 
-def test_step_back_and_slider_walk_the_sequence_of_play(explorer):
+def test_step_back_and_slider_walk_the_sequence_of_play(explorer, monkeypatch):
     first_label = explorer.label.value
     explorer.step()
     assert explorer.label.value != first_label
@@ -169,6 +168,9 @@ def test_step_back_and_slider_walk_the_sequence_of_play(explorer):
     assert explorer.label.value == first_label
     explorer.slider.value = 1  # the slider moves through the states so far
     assert explorer.position == 1
+    now = [100.0]  # Play's clock, moved by the test: no sleeping
+    monkeypatch.setattr(explorer.phases, "_clock", lambda: now[0])
+    monkeypatch.setattr(explorer.phases, "_play_done", float("-inf"))
     explorer.play.playing = True
     explorer.play.value = 1  # one tick of Play steps once more
     assert explorer.position == 2 and len(explorer.states) == 3
@@ -176,11 +178,11 @@ def test_step_back_and_slider_walk_the_sequence_of_play(explorer):
     assert explorer.position == 2
     explorer.speed.value = 0.3
     assert explorer.play.interval == 300
-    time.sleep(0.2)  # more than half an interval after the last step: a real tick
+    now[0] += 0.2  # more than half an interval after the last step: a real tick
     explorer.play.value = 3
     assert explorer.position == 3
     explorer.play.playing = False  # Pause: a leftover tick does nothing
-    time.sleep(0.2)
+    now[0] += 0.2
     explorer.play.value = 4
     assert explorer.position == 3
 

@@ -119,7 +119,7 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
             self.go_to(FRONT_VIEW)
             self.refresh()
         self.sector.options = ["", FRONT_VIEW, *self.sectors()]  # the new map's (its sheets may differ)
-        self.inspector.value = "Click a unit or a hex on the map."
+        self.panel.clear()
         self.message = f"Opened {source if isinstance(source, str | Path) else self.state.scenario}"
         self._refresh_text()
 

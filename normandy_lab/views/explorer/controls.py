@@ -8,6 +8,7 @@ from normandy_lab.errors import NormandyLabError
 from normandy_lab.grids import grid
 from normandy_lab.views import classroom, wording
 from normandy_lab.views.explorer._common import FRONT_VIEW, MODES, VIEWS
+from normandy_lab.views.explorer.inspector import Inspector
 from normandy_lab.views.explorer.phases import PhaseController
 
 
@@ -30,7 +31,9 @@ class _Controls:
         self.play, self.speed, self.slider = self.phases.play, self.phases.speed, self.phases.slider
         self.label = w.HTML()
         self.status = w.HTML()
-        self.inspector = w.HTML("Click a unit or a hex on the map.")
+        # The side panel's words about a clicked unit or formation come from the report alone (issue 32).
+        self.panel = Inspector(self.state, self.report)
+        self.inspector = self.panel.output
         self.edits_box = w.VBox()
         self.mode = w.ToggleButtons(
             options=MODES, value="inspect", description="Click to:", style={"button_width": "auto"}

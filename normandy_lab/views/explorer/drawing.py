@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-from typing import Any
 
 from normandy_lab.engine.whatif import supply_summary
 from normandy_lab.grids import grid
@@ -11,11 +10,14 @@ from normandy_lab.views import layers, wording
 from normandy_lab.views.declutter import declutter
 from normandy_lab.views.explorer._common import ENEMY, _edit_ops
 from normandy_lab.views.explorer.controls import single_value
+from normandy_lab.views.explorer.inspector import Inspector
 from normandy_lab.views.situation import empty_columns
 
 
 class _Drawing:
     """A part of the explorer (:class:`~normandy_lab.views.explorer.Explorer`), in its own module."""
+
+    panel: Inspector
 
     # -- drawing ------------------------------------------------------------------
 
@@ -187,6 +189,10 @@ class _Drawing:
             *rows,
         ]
 
+    def _inspect(self) -> Inspector:
+        """Return the side panel's inspector, fed the state shown and its report (new on each move)."""
+        return self.panel.feed(self.state, self.report)
+
     def unit_report_html(self, unit_id: str) -> str:
         """Return the side panel's text for a unit: verdict in sentences, chain, strengths, its stack.
 
@@ -195,36 +201,8 @@ class _Drawing:
         UnknownNameError
             For an id that is no unit of the state shown, with the nearest ids.
         """
-        from normandy_lab.engine.movement import allowance
-
         self._check_unit("unit_report_html", unit_id)
-        state = self.state
-        unit = state.unit(unit_id)
-        r = self.report[unit_id]
-        shown_attack, defense = state.rules.unit_strength(state, unit, r.general)
-        halved = " (halved, out of supply)" if not r.general else ""
-        lines = [wording.unit_report(state, self.report, unit_id)]
-        if "combat_supply_chain" in state.rules.rule_refs:  # a game whose combat supply runs up HQs (BfN)
-            lines.append(
-                f"Combat Supply chain ({wording.rule_ref(self.system, 'combat_supply_chain')}): "
-                f"{self._combat_chain(unit)}"
-            )
-        lines += [
-            f"Line: {html.escape(' → '.join(r.path)) if r.path else 'none'}",
-            f"Strength: attack {shown_attack}{halved}, defense {defense}; "
-            f"movement allowance now {allowance(state, unit, r.general, r.isolated):g}",
-        ]
-        stack = [u for u in state.units if u.hex == unit.hex and u.status == "active" and u.id != unit_id]
-        if stack:
-            lines.append(
-                "<b>Also in this hex:</b><br>"
-                + "<br>".join(
-                    f"&nbsp;&nbsp;{html.escape(u.name)} ({html.escape(u.id)}): "
-                    f"{'in supply' if self.report[u.id].general else 'OUT OF SUPPLY'}"
-                    for u in stack
-                )
-            )
-        return "<br>".join(lines)
+        return self._inspect().unit_html(unit_id)
 
     def _laid_out(self, formations: dict[str, list]) -> dict[str, list]:
         """Group or move apart the symbols that would overlap at the default zoom (views.declutter)."""
@@ -243,44 +221,4 @@ class _Drawing:
         return self._formation_report(key)
 
     def _formation_report(self, key: str) -> str:
-        ids = layers.formation_units(self.state, key)
-        rows = []
-        for uid in ids:
-            u = self.state.unit(uid)
-            r = self.report[uid]
-            state_words = "in supply" if r.general else "<b style='color:#c0392b'>OUT OF SUPPLY</b>"
-            rows.append(
-                f"&nbsp;&nbsp;{html.escape(u.name)} ({html.escape(uid)}), "
-                f"{html.escape(wording.place_of(self.system, u.hex))}: {state_words}"
-            )
-        out = sum(not self.report[u].general for u in ids)
-        return (
-            f"<b>{html.escape(key)}</b>: {len(ids)} units, {out} out of "
-            f"{html.escape(self.state.rules.supply_states[0].label)}. "
-            "Zoomed in on them; click a counter for its report.<br>" + "<br>".join(rows)
-        )
-
-    def _combat_chain(self, unit: Any) -> str:
-        """Describe the links of a unit's Combat Supply: its division HQ, and what that HQ traces to."""
-        yes_no = {True: "yes", False: "no"}
-        if unit.hq in ("corps", None) and not unit.formation:
-            r = self.report[unit.id]
-            return (
-                f"{html.escape(unit.id)} → {html.escape(r.traced_to or 'nothing')} "
-                f"(Combat Supply {yes_no[r.combat]})"
-            )
-        hq = next(
-            (u for u in self.state.units if u.hq in ("division", "kg") and u.formation == unit.formation),
-            None,
-        )
-        if hq is None or hq.id == unit.id:
-            r = self.report[unit.id]
-            return (
-                f"{html.escape(unit.id)} → {html.escape(r.traced_to or 'nothing')} "
-                f"(Combat Supply {yes_no[r.combat]})"
-            )
-        h = self.report[hq.id]
-        return (
-            f"{html.escape(unit.id)} → {html.escape(hq.id)} (HQ in Combat Supply: {yes_no[h.combat]}) → "
-            f"{html.escape(h.traced_to or 'nothing')}"
-        )
+        return self._inspect().formation_html(key)
