@@ -25,9 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from normandy_lab.session import Session
-from normandy_lab.views import layers
-from normandy_lab.views.basemap import basemap
-from normandy_lab.views.declutter import NOMINAL_FRAME_PX, metres_per_pixel
 from normandy_lab.views.explorer._common import (
     ENEMY,
     FRONT_VIEW,
@@ -39,10 +36,14 @@ from normandy_lab.views.explorer._common import (
 from normandy_lab.views.explorer.controls import _Controls
 from normandy_lab.views.explorer.drawing import _Drawing
 from normandy_lab.views.explorer.exports import _Exports
+from normandy_lab.views.explorer.figure import (
+    HOVER_BACK_PX,
+    MapFigure,
+    fit_to_screen,
+    quiet_hovers_after_a_click,
+)
 from normandy_lab.views.explorer.history import _History
 from normandy_lab.views.explorer.interaction import _Interaction
-from normandy_lab.views.mapview import to_mercator
-from normandy_lab.views.situation import add_state_layers
 
 
 class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
@@ -68,26 +69,12 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
         self._mount_map()
 
     def _build_figure(self, extent: tuple[float, float, float, float] | None) -> None:
-        from bokeh.events import Tap
-
         width, height = self._size
-        extent = extent or _default_extent(self.state)
-        self.fig = basemap(self.system, extent=extent, width=width or 900, height=height or 640)
-        # The scale the formation symbols are laid out for: the default view in the smallest frame it gets
-        # (views.declutter); a map of given pixels is laid out for those.
-        (x0, x1), (y0, y1) = to_mercator([extent[0], extent[2]], [extent[1], extent[3]])
-        frame = (width - 60, height - 60) if width and height else NOMINAL_FRAME_PX
-        self.symbol_scale = metres_per_pixel((float(x0), float(y0), float(x1), float(y1)), frame)
-        self.layers = add_state_layers(self.fig, self.system)
-        fit_to_screen(self.fig, width, height)
-        self.sources = self.layers.sources
-        self.layers.set_features("bridges", layers.bridge_data(self.system))
-        # Clicks arrive as Tap events with map coordinates, once per click.  (Selection
-        # changes would do too, but jupyter_bokeh runs on_change callbacks twice for
-        # changes made in the browser, and a second click on the same hex would be
-        # no change at all.)
-        self.fig.on_event(Tap, self._on_tap)
-        quiet_hovers_after_a_click(self.fig)
+        self.figure = MapFigure(self.state, extent, width, height)
+        # The figure's parts under the names the explorer has always had.
+        self.fig, self.layers, self.sources = self.figure.fig, self.figure.layers, self.figure.sources
+        self.symbol_scale = self.figure.symbol_scale
+        self.figure.on_tap(self._on_tap)
 
     def _set_source(self, source: Any, function: str) -> None:
         # Everything that can fail (reading the scenario or study) happens in the new session, before
@@ -130,67 +117,6 @@ class Explorer(_History, _Interaction, _Drawing, _Controls, _Exports):
 MAP_HEIGHT_CSS = "max(380px, calc(100vh - 230px))"
 
 
-def fit_to_screen(fig: Any, width: int | None, height: int | None) -> None:
-    """Size the explorer's map to the page: the cell's width and the window's height, unless given in pixels.
-
-    The map fills what the cell leaves beside the side panel (or the whole width once the panel has wrapped
-    under it, on a narrow screen), and its height follows :data:`MAP_HEIGHT_CSS` through its widget.  The
-    longitude and latitude axes are left out: degrees mean nothing to a class, the hover names each hex,
-    and their 60 px go to the map.  The key starts folded (the "map key" toggle opens it under the map).
-    """
-    fig.sizing_mode = {
-        (True, True): "stretch_both", (True, False): "stretch_width", (False, True): "stretch_height",
-    }.get((width is None, height is None), "fixed")  # fmt: skip
-    if width is None:
-        fig.min_width = 480
-    if height is None:
-        fig.min_height = 380
-    fig.xaxis.visible = False
-    fig.yaxis.visible = False
-    for legend in fig.legend:
-        legend.visible = False
-
-
-#: How far (screen pixels) the pointer must leave a clicked spot before the hover tooltips come back.
-HOVER_BACK_PX = 24
-
-
-def quiet_hovers_after_a_click(fig: Any) -> None:
-    """Keep the hover tooltips off what was just clicked, until the pointer moves away from it.
-
-    A click on a unit or a bridge leaves the pointer on it, and the hover tooltips (the hex's, the unit's,
-    the bridge's) then covered the counter, the new bridge mark and the panel beside it (ux-2).  In the
-    browser: a click turns every hover tool of the map off and notes where; a move of the pointer more
-    than :data:`HOVER_BACK_PX` pixels from there turns them on again.  Nothing goes to the kernel.
-    """
-    from bokeh.events import MouseMove, Tap
-    from bokeh.models import CustomJS, HoverTool
-
-    hovers = list(fig.select({"type": HoverTool}))
-    if not hovers:
-        return
-    fig.js_on_event(
-        Tap,
-        CustomJS(
-            args={"hovers": hovers},
-            code="for (const h of hovers) { h.active = false; } hovers[0]._nl_tap = [cb_obj.sx, cb_obj.sy];",
-        ),
-    )
-    fig.js_on_event(
-        MouseMove,
-        CustomJS(
-            args={"hovers": hovers, "far": HOVER_BACK_PX},
-            code="""
-                const at = hovers[0]._nl_tap;
-                if (at && Math.hypot(cb_obj.sx - at[0], cb_obj.sy - at[1]) > far) {
-                    for (const h of hovers) { h.active = true; }
-                    hovers[0]._nl_tap = null;
-                }
-            """,
-        ),
-    )
-
-
 def explore(source: Any, **kwargs: Any) -> Explorer:
     """Open the explorer on a scenario (name or path), a :class:`GameState` or a :class:`Study` (or its file).
 
@@ -213,6 +139,6 @@ def explore(source: Any, **kwargs: Any) -> Explorer:
 
 
 __all__ = [
-    "ENEMY", "FRONT_VIEW", "MAP_HEIGHT_CSS", "MODES", "VIEWS", "Explorer", "_default_extent", "_edit_ops",
-    "explore",
+    "ENEMY", "FRONT_VIEW", "HOVER_BACK_PX", "MAP_HEIGHT_CSS", "MODES", "VIEWS", "Explorer", "MapFigure",
+    "_default_extent", "_edit_ops", "explore", "fit_to_screen", "quiet_hovers_after_a_click",
 ]  # fmt: skip

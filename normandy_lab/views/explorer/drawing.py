@@ -5,86 +5,30 @@ from __future__ import annotations
 import html
 
 from normandy_lab.engine.whatif import supply_summary
-from normandy_lab.grids import grid
 from normandy_lab.views import layers, wording
-from normandy_lab.views.declutter import declutter
-from normandy_lab.views.explorer._common import ENEMY, _edit_ops
+from normandy_lab.views.explorer._common import _edit_ops
 from normandy_lab.views.explorer.controls import single_value
+from normandy_lab.views.explorer.figure import MapFigure
 from normandy_lab.views.explorer.inspector import Inspector
-from normandy_lab.views.situation import empty_columns
 
 
 class _Drawing:
     """A part of the explorer (:class:`~normandy_lab.views.explorer.Explorer`), in its own module."""
 
     panel: Inspector
+    figure: MapFigure
 
     # -- drawing ------------------------------------------------------------------
 
     def refresh(self) -> None:
         """Recompute the engine's reports for the shown state and send what changed to the map."""
         state = self.state
-        report = self.report  # the session's, worked out once for the state shown
         selected = self.selected_unit if any(u.id == self.selected_unit for u in state.units) else None
-        chosen = None if self.show_all_paths.value else [selected] if selected else []
-        owner = None
-        if selected and state.unit(selected).hq:
-            owner = selected if report[selected].general else None
-        viewer = self.viewing_side()
-        # Seen from one side, the zones that matter are the enemy's (EZOC, 5.4), and
-        # "all lines of supply" means that side's lines.
-        zoc_sides = ("allied", "german") if viewer == "" else (ENEMY[viewer],)
-        units = layers.unit_data(state, report)
-        move_indices, move_costs = layers.move_hexes(state, report, selected)
-        g = grid(self.system)
-        blocking = report[selected].blocking_hex if selected else ""
-        hexes = {
-            "zoc_allied": layers.zoc_hexes(state, "allied") if "allied" in zoc_sides else [],
-            "zoc_german": layers.zoc_hexes(state, "german") if "german" in zoc_sides else [],
-            "range": (
-                layers.range_hexes(state, report, owner)
-                if owner or not self.show_sources.value
-                else layers.source_range_hexes(state, report, (viewer,) if viewer else ("allied", "german"))
-            ),
-            "moves": move_indices,
-            "interdiction": layers.interdiction_hexes(state),
-            "blocking": [g.index(blocking)] if blocking else [],
-        }
-        if self.show_zones.value:
-            zones, zone_labels = layers.zone_data(report)
-            routes, route_breaks = layers.route_data(report)
-        else:
-            zones, zone_labels, routes, route_breaks = map(
-                empty_columns, ("zones", "zone_labels", "routes", "route_breaks")
-            )
-        features = {
-            "units": units,
-            "zones": zones,
-            "zone_labels": zone_labels,
-            "routes": routes,
-            "route_breaks": route_breaks,
-            "formations": self._laid_out(layers.formation_data(state, report)),
-            "paths": layers.path_data(
-                state, report, chosen, side=(viewer or None) if chosen is None else None
-            ),
-            "move_costs": move_costs,
-            "regional": layers.regional_interdiction_data(state),
-            "history": layers.history_front_data(state),
-            "implied": layers.implied_front_data(state),
-            "broken_bridges": layers.broken_bridge_data(state),
-            "selection": {
-                key: values
-                for key, values in layers.unit_positions(units, [selected] if selected else []).items()
-                if key in ("x", "y")
-            },
-            "changed": layers.unit_positions(units, []),
-        }
-        for name, indices in hexes.items():
-            self.layers.set_hexes(name, indices)
-        for name, data in features.items():
-            # Whole columns at once, and only for layers that changed: a phase
-            # step that moves nothing sends the browser almost nothing.
-            self.layers.set_features(name, data)
+        self.figure.draw(
+            state, self.report, selected=selected, all_paths=self.show_all_paths.value,
+            viewer=self.viewing_side(), show_sources=self.show_sources.value,
+            show_zones=self.show_zones.value,
+        )  # fmt: skip
         # The controls follow the state shown (setting the state's own weather applies no edit).
         self._quiet = True
         try:
@@ -206,8 +150,7 @@ class _Drawing:
 
     def _laid_out(self, formations: dict[str, list]) -> dict[str, list]:
         """Group or move apart the symbols that would overlap at the default zoom (views.declutter)."""
-        scale = getattr(self, "symbol_scale", None)
-        return declutter(formations, scale, layers.worse_ring_colour) if scale else formations
+        return self.figure.laid_out(formations)
 
     def formation_report_html(self, key: str) -> str:
         """Return the side panel's list of a formation's units and their supply (a click on its symbol).
