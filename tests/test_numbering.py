@@ -129,3 +129,39 @@ def test_a_printed_id_form_is_data_and_a_map_key_names_one_scheme():
     assert SCHEMES["bfn"].title == "The Battle for Normandy"
     with pytest.raises(KeyError, match="unknown map 'tobruk'; the registered maps are bfn, cobra, kg, gts"):
         scheme("tobruk")
+
+
+def test_a_shipped_map_comes_from_its_game_package_when_first_asked_for():
+    """Issue 32 section 1: the schemes and vocabularies are data in ``rules/<game>/map.py``, not in the core.
+
+    In a fresh process, the core alone (no registry imported) finds Cobra's map by asking the registry, which
+    imports Cobra's package then, and no other game's; the old names still answer.
+    """
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from normandy_lab.grids.numbering import scheme; from normandy_lab.terrain import vocab; "
+        "games = lambda: sorted(g for g in ('bfn', 'cobra', 'kg', 'gts') "
+        "if 'normandy_lab.rules.' + g in sys.modules); "
+        "print(games()); s = scheme('cobra'); print(games()); "
+        "print(s.format('A', 16, 21), vocab.vocabulary('cobra').sea, vocab.COBRA is vocab.vocabulary('cobra')); "
+        "from normandy_lab.rules.cobra.map import SCHEME; print(s is SCHEME)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split("\n")[:4] == ["[]", "['cobra']", "A2116 All Sea True", "True"]
+
+
+def test_the_core_tables_list_every_shipped_map_and_refuse_a_second_scheme_under_a_key():
+    """Listing the tables loads what the registry can bring; a scheme under a held key must be that scheme."""
+    import dataclasses
+
+    from normandy_lab.errors import RefusedError
+    from normandy_lab.grids.numbering import SCHEMES, register_scheme
+    from normandy_lab.rules.kg.map import SCHEME
+    from normandy_lab.terrain.vocab import VOCABULARIES
+
+    assert {"bfn", "cobra", "kg", "gts"} <= set(SCHEMES) and {"bfn", "cobra", "kg", "gts"} <= set(VOCABULARIES)
+    assert SCHEMES["kg"] is SCHEME and "kg" in SCHEMES and SCHEMES.get("tobruk") is None
+    with pytest.raises(RefusedError):
+        register_scheme(dataclasses.replace(SCHEME, example="N0101"))

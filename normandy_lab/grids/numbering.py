@@ -1,51 +1,32 @@
-"""The printed hex-numbering schemes of the games' maps, in a registry of schemes by map key.
+"""The printed hex numbering of a map, and the table of maps' schemes by map key (mechanism only).
 
-Each map prints hex ids its own way.  A game's package registers the scheme of a map of its own
-(:func:`register_scheme`, called by :func:`normandy_lab.rules.register_game`); the four maps the package
-ships are registered here.  This module parses and formats those
-ids exactly as the rulebooks print them and maps them to one *global offset
-lattice* per system, in which the sheets of a multi-sheet map are windows.
+Each map prints hex ids its own way.  A :class:`Scheme` parses and formats those ids exactly as a
+rulebook prints them and maps them to one *global offset lattice* per map, in which the sheets of a
+multi-sheet map are windows.  The schemes themselves are data in each game's package
+(``normandy_lab/rules/<game>/map.py``, the toy's ``tests/toy_game/map.py``): this module names no game.
 
 The global lattice uses screen conventions: ``gcol`` grows to the east and
 ``grow`` to the south.  Every sheet maps its printed numbers onto it by a
 sign and a shift per axis, so that the whole map is one grid and adjacency
 across sheet edges is well defined.
 
-Evidence for each scheme is in ``../shared/rules/*.md`` and in
-``docs/grids.md``; the summary:
-
-``bfn`` -- The Battle for Normandy (GMT 2013)
-    ``A4218``: sheet letter A-G, then the row ``RR`` (grows south) and the
-    column ``CC`` (grows *west*: the drop example of rule 17.2 moves A4118
-    east to A4116).  Pointy-top hexes; even rows sit half a hex east (the
-    drop example and the Gold landing queue 1829-1728-1628-1527 of rule 18.1).
-``cobra`` -- Cobra (Decision Games)
-    ``A2116``: sheet A (south) or B (north), then column ``CC`` (grows east)
-    and row ``RR`` (grows south).  Flat-top hexes; even columns sit half a hex
-    south (the Bayeux hexes B3620/A2601/A2701 of rule 17.3.6c are mutually
-    adjacent only so).  B column = A column + 10 and B row 20 abuts A row 1
-    (the AAB markers A2519/B3519 of rule 5.9 lie in one column).
-``kg`` -- The Killing Ground with OVERLORD
-    ``N3139``: sheet N, W or E, then row ``RR`` and column ``CC``.  On N rows
-    grow south and columns east (rule 26.18.1); pointy-top; even rows half a
-    hex east (the destroyed-bridge hexsides N3436/N3337 and N3847/N3948 are
-    adjacent only so).  The W and E sheets number rows from their south edge:
-    W row = 92 - N row, W col = N col - 3 (the four double references of
-    scenario 22.7); E col = N col - 35 from Falaise (E3715, rule 26.23.3h).
-``gts`` -- The Greatest Day: Utah Beach (MMP)
-    ``30.027``: one global ``CC.RRR`` scheme; ``CC`` grows *west*, ``RRR``
-    grows south.  Flat-top hexes; odd columns sit half a hex south (every
-    drop zone of rule 3.2 is then a compact cluster, and the St-Martin
-    battery 30.027 is 10 hexes from 20.025 as rule 4.4.7 says).
+How a map's scheme gets here: :func:`register_scheme`, which the registry
+(:func:`normandy_lab.rules.register_game`) calls.  A game the package ships is registered without importing
+its package, so the registry tells this module which maps it can bring (:func:`add_map_source`), and the
+first look-up of such a map (``scheme("kg")``, ``SCHEMES["kg"]``, iterating :data:`SCHEMES`) has the
+registry load and register it.  If nothing has imported the registry yet, the first look-up imports it by
+name: the core never imports a game, and reaches one only through the registry.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, ValuesView
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from normandy_lab.errors import RefusedError, UnknownNameError
-from normandy_lab.grids.hexgrid import EVEN, ODD
 
 
 class HexIdError(RefusedError):
@@ -214,205 +195,121 @@ class Scheme:
         return found
 
 
-BFN_SHIFTS: dict[str, tuple[int, int]] = {"B": (34, 9), "C": (36, 61)}
-"""(row_shift, col_shift) of BfN sheets B and C on sheet A's lattice."""
+V = TypeVar("V")
 
-KG_E_COL_SHIFT = 35
-"""Column shift of KG sheet E on the N lattice (E col = N col - 35)."""
-
-
-def _bfn() -> Scheme:
-    # Sheet extents are not printed in the rules.  The rows and columns cover
-    # every id the rulebook cites (rows up to 42 on A, columns up to 48 on C)
-    # and a GMT 22"x34" sheet; see docs/grids.md.  Shifts of B and C are
-    # searched on the lattice to fit the control points (georef.py); D-G are
-    # placed by rule 2.21's arrangement (D below B, E below C, F and G half
-    # a sheet further south), and their shifts are set in grid.py from B/C.
-    note = "extent assumed from the ids the rules cite (docs/grids.md)"
-    rows, cols = (1, 44), (1, 54)
-    # Shifts of B and C against A, found by normandy_lab.grids.sheetfit from the
-    # control points (the test suite re-runs the search).
-    b_shift, c_shift = BFN_SHIFTS["B"], BFN_SHIFTS["C"]
-    # Rule 2.21: D and E lie below B and C, and F and G are "placed half-way
-    # over" D and E.  No control point is printed for them, so they are
-    # placed by that arrangement: D abuts B's last row, E abuts C's; F and G
-    # are shifted half a sheet south (22 rows, even, which keeps the row
-    # parity) and half a sheet east of D and E.  The eastward half is our
-    # reading: Argentan, a German supply city (rule 7.4), lies east of the
-    # east edge of C and E and must be on some sheet.
-    height = rows[1] - rows[0] + 1
-    width = cols[1] - cols[0] + 1
-    d_shift = (b_shift[0] + height, b_shift[1])
-    e_shift = (c_shift[0] + height, c_shift[1])
-    f_shift = (d_shift[0] + height // 2, d_shift[1] + width // 2)
-    g_shift = (e_shift[0] + height // 2, e_shift[1] + width // 2)
-
-    def sheet(letter: str, shift: tuple[int, int], stacking: int, placement: str) -> Sheet:
-        return Sheet(
-            letter,
-            rows,
-            cols,
-            row_shift=shift[0],
-            col_sign=-1,
-            col_shift=shift[1],
-            stacking=stacking,
-            placement=placement,
-            note=note,
-        )
-
-    # Stacking follows rule 2.21: B over A and C, D and E over B and C, F and
-    # G over D and E.
-    sheets = {
-        "A": sheet("A", (0, 0), 0, "reference"),
-        "B": sheet("B", b_shift, 1, "fitted"),
-        "C": sheet("C", c_shift, 0, "fitted"),
-        "D": sheet("D", d_shift, 2, "arranged"),
-        "E": sheet("E", e_shift, 2, "arranged"),
-        "F": sheet("F", f_shift, 3, "arranged"),
-        "G": sheet("G", g_shift, 3, "arranged"),
-    }
-    return Scheme(
-        system="bfn",
-        title="The Battle for Normandy",
-        orientation="pointy",
-        offset=EVEN,
-        hex_size_m=1270 * 0.9144,
-        hex_size_source="rule 2.5: a hex is about 1270 yards",
-        expected="a sheet letter A-G and four digits, row then column (e.g. 'C3014')",
-        example="C3014",
-        sheets=sheets,
-        pattern=re.compile(r"(?P<sheet>[A-G])(?P<a>\d{2})(?P<b>\d{2})"),
-        row_first=True,
-    )
+# (the map keys a source can bring, how it registers one): the registry adds itself as it is imported.
+_SOURCES: list[tuple[Callable[[], Iterable[str]], Callable[[str], None]]] = []
+# Maps being loaded now: a look-up of one of them while its game's package imports finds nothing (no loop).
+_LOADING: set[str] = set()
 
 
-def _cobra() -> Scheme:
-    sheets = {
-        # Map A, the south map: columns 01-51 (east edge A5101-A5134, rule
-        # 10.4a), rows 01-34 in odd columns and 01-33 in even ones (rules
-        # 10.4b and 13.1b).
-        "A": Sheet(
-            "A",
-            (1, 34),
-            (1, 51),
-            row_shift=20,
-            col_shift=10,
-            stacking=0,
-            placement="text",
-            note="extent from rules 10.4a-b, 13.1a-b; placement B col = A col + 10, "
-            "B row 20 abuts A row 01 (rules 5.9, 17.3.6c)",
-            last_row_by_col_parity={0: 33},
-        ),
-        # Map B, the north map: rows 01-20 (B row 20 abuts A row 01); columns
-        # assumed 01-51 like map A (B cites columns up to 48, rule 14.4).
-        "B": Sheet(
-            "B",
-            (1, 20),
-            (1, 51),
-            stacking=1,
-            placement="reference",
-            note="rows from the A/B join (rule 17.3.6c); columns assumed equal to map A's",
-        ),
-    }
-    return Scheme(
-        system="cobra",
-        title="Cobra",
-        orientation="flat",
-        offset=EVEN,
-        hex_size_m=2 * 1609.344,
-        hex_size_source="rule 2.4: a hex is two miles (3.2 km) across",
-        expected="a sheet letter A or B and four digits, column then row (e.g. 'A2116')",
-        example="A2116",
-        sheets=sheets,
-        pattern=re.compile(r"(?P<sheet>[AB])(?P<a>\d{2})(?P<b>\d{2})"),
-        row_first=False,
-    )
+def add_map_source(keys: Callable[[], Iterable[str]], load: Callable[[str], None]) -> None:
+    """Add a source of maps: ``keys()`` names the maps it can bring, ``load(key)`` registers one.
+
+    The registry (``normandy_lab.rules``) adds itself so, which lets a game's map stay in the game's
+    package until first asked for.
+    """
+    _SOURCES.append((keys, load))
 
 
-def _kg() -> Scheme:
-    sheets = {
-        "N": Sheet(
-            "N",
-            (1, 49),
-            (1, 55),
-            stacking=1,
-            placement="reference",
-            note="the OVERLORD North Map; rows 12-49 and columns 05-54 are cited; "
-            "it lies on top of the original maps (rule 26.2.1)",
-        ),
-        "W": Sheet(
-            "W",
-            (1, 47),
-            (1, 35),
-            row_sign=-1,
-            row_shift=92,
-            col_shift=3,
-            stacking=0,
-            placement="text",
-            note="W row = 92 - N row, W col = N col - 3 from the four double references "
-            "of scenario 22.7; extent assumed",
-        ),
-        "E": Sheet(
-            "E",
-            (1, 47),
-            (1, 35),
-            row_sign=-1,
-            row_shift=92,
-            col_shift=KG_E_COL_SHIFT,
-            stacking=0,
-            placement="fitted",
-            note="E row = 92 - N row as on W; E col = N col - 35 from Falaise E3715 "
-            "(rule 26.23.3h); extent assumed",
-        ),
-    }
-    return Scheme(
-        system="kg",
-        title="The Killing Ground with OVERLORD",
-        orientation="pointy",
-        offset=EVEN,
-        hex_size_m=2500.0,
-        hex_size_source="rule 26.2.6: 2.5 km per hex",
-        expected="a sheet letter N, W or E and four digits, row then column (e.g. 'N3139')",
-        example="N3139",
-        sheets=sheets,
-        pattern=re.compile(r"(?P<sheet>[NWE])(?P<a>\d{2})(?P<b>\d{2})"),
-        row_first=True,
-    )
+def _sources() -> list[tuple[Callable[[], Iterable[str]], Callable[[str], None]]]:
+    if not _SOURCES:
+        # The registry adds itself as it is imported.  By name: the grids sit below the rules in the
+        # layers, and this is the one way up, to the registry and never to a game.
+        importlib.import_module("normandy_lab.rules")
+    return _SOURCES
 
 
-def _gts() -> Scheme:
-    sheets = {
-        "": Sheet(
-            "",
-            (1, 60),
-            (1, 90),
-            col_sign=-1,
-            placement="reference",
-            note="one global numbering over all sheets; columns 16-89 and rows 002-050 are "
-            "cited; extent assumed to reach Isigny (Map 6) and Carentan",
-        ),
-    }
-    return Scheme(
-        system="gts",
-        title="The Greatest Day: Utah Beach",
-        orientation="flat",
-        offset=ODD,
-        hex_size_m=500.0,
-        hex_size_source="GTS series rules 1.1: hexes about 500 m across",
-        expected="two digits, a dot and three digits, column then row (e.g. '30.027')",
-        example="30.027",
-        sheets=sheets,
-        pattern=re.compile(r"(?P<sheet>)(?P<a>\d{2})\.(?P<b>\d{3})"),
-        row_first=False,
-        id_format="{col:02d}.{row:03d}",
-    )
+def map_keys() -> list[str]:
+    """Return the keys of every map a source can bring (in its order), then of any other registered map."""
+    found: list[str] = []
+    for keys, _ in _sources():
+        found += [key for key in keys() if key not in found]
+    return found + [key for key in dict.keys(SCHEMES) if key not in found]
 
 
-SCHEMES: dict[str, Scheme] = {s.system: s for s in (_bfn(), _cobra(), _kg(), _gts())}
-"""The registered numbering schemes by map key: the four shipped maps', then any a game registers."""
+def load_map(key: str) -> bool:
+    """Have a source register the map ``key``; return whether one could (False for an unknown key)."""
+    if key in _LOADING:
+        return False
+    for keys, load in _sources():
+        if key in keys():
+            _LOADING.add(key)
+            try:
+                load(key)
+            finally:
+                _LOADING.discard(key)
+            return True
+    return False
 
-SYSTEMS: tuple[str, ...] = tuple(SCHEMES)
-"""The keys of the maps the package ships, in order (a map a game registers later is in :data:`SCHEMES`)."""
+
+class MapTable(dict[str, V]):
+    """A table by map key that a map's first look-up fills, by asking the sources of maps.
+
+    Reading a key (``[]``, ``in``, ``get``) loads that map; iterating, ``len`` and the views load every
+    map a source knows, so a listing shows the maps a user can name even before any game is loaded.
+    """
+
+    def __missing__(self, key: str) -> V:
+        if load_map(key) and dict.__contains__(self, key):
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        if dict.__contains__(self, key):
+            return True
+        return isinstance(key, str) and load_map(key) and dict.__contains__(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Return the entry of ``key`` (loading its map), or ``default``."""
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def _fill(self) -> None:
+        for key in map_keys():
+            if not dict.__contains__(self, key):
+                load_map(key)
+
+    def __iter__(self) -> Iterator[str]:
+        self._fill()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill()
+        return dict.__len__(self)
+
+    def keys(self) -> KeysView[str]:  # type: ignore[override]
+        """Return the map keys, every known map loaded."""
+        self._fill()
+        return dict.keys(self)
+
+    def values(self) -> ValuesView[V]:  # type: ignore[override]
+        """Return the entries, every known map loaded."""
+        self._fill()
+        return dict.values(self)
+
+    def items(self) -> ItemsView[str, V]:  # type: ignore[override]
+        """Return ``(key, entry)`` pairs, every known map loaded."""
+        self._fill()
+        return dict.items(self)
+
+
+SCHEMES: MapTable[Scheme] = MapTable()
+"""The numbering schemes by map key: those registered, and any map a game can bring, loaded when asked."""
+
+
+def __getattr__(name: str) -> Any:
+    # Names that held the shipped maps' data here before it moved to the games' packages (issue 32).
+    if name == "SYSTEMS":
+        return tuple(map_keys())
+    if name == "BFN_SHIFTS":
+        sheets = SCHEMES["bfn"].sheets
+        return {letter: (sheets[letter].row_shift, sheets[letter].col_shift) for letter in ("B", "C")}
+    if name == "KG_E_COL_SHIFT":
+        return SCHEMES["kg"].sheets["E"].col_shift
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def register_scheme(hex_scheme: Scheme) -> None:
@@ -425,7 +322,7 @@ def register_scheme(hex_scheme: Scheme) -> None:
     RefusedError
         For a different scheme under the key of another map already registered: a map key names one map.
     """
-    held = SCHEMES.get(hex_scheme.system)
+    held = dict.get(SCHEMES, hex_scheme.system)  # (not a look-up: that would load the map)
     if held is not None and held != hex_scheme:
         raise RefusedError(
             f"a different numbering scheme is registered under the map key {hex_scheme.system!r} "
@@ -446,6 +343,6 @@ def scheme(system: str) -> Scheme:
         return SCHEMES[system]
     except KeyError:
         raise UnknownNameError(
-            f"unknown map {system!r}; the registered maps are {', '.join(SCHEMES)} "
+            f"unknown map {system!r}; the registered maps are {', '.join(map_keys())} "
             "(a game on a map of its own registers it: normandy_lab.rules.register_game)"
         ) from None

@@ -7,8 +7,10 @@ a bare rule system under a key.  A rule system may also be given to a state with
 :meth:`GameState.with_rules <normandy_lab.engine.state.GameState.with_rules>`; everything that takes a
 game's key also takes a rule system object.
 
-The four games the package ships are registered at the end of this module, each by a function that imports
-the game's package only when a state of it is first made.
+The four games the package ships are registered at the end of this module, each by functions that import
+the game's package only when a state of it is first made, or its map first asked for: each game's map
+(numbering scheme, terrain vocabulary) is data in its package (``rules/<game>/map.py``), and this registry
+is where the core's tables (``grids.numbering.SCHEMES``, ``terrain.vocab.VOCABULARIES``) find it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from normandy_lab.errors import RefusedError
+from normandy_lab.grids.numbering import add_map_source
 from normandy_lab.rules.base import CalendarEntry, OffMapBox, Phase, RuleSet, RuleSystem
 from normandy_lab.rules.game import Game, Look, MapData
 
@@ -50,14 +53,16 @@ def register_game(game: Game) -> None:
         raise RefusedError(
             f"a game's key is a short lower-case name like 'toy' or 'bfn_wide'; got {game.key!r}"
         )
-    if game.map_data is not None:
+    if callable(game.map_data):
+        pass  # registered when the map is first asked for (_load_map), not now: the game's package waits
+    elif game.map_data is not None:
         problem = game.map_data.problem()
         if game.map_data.key != game.map:
             problem = f"the map data is for the map {game.map_data.key!r}, the game plays on {game.map!r}"
         if problem:
             raise RefusedError(f"game {game.key!r}: {problem}")
         _register_map(game.map_data)
-    elif game.map not in SCHEMES:
+    elif game.map not in _loadable_maps() and game.map not in SCHEMES:
         raise RefusedError(
             f"game {game.key!r} plays on the map {game.map!r}, which is not registered; give its MapData "
             f"(map_data=...) or play on a registered map ({', '.join(SCHEMES)})"
@@ -69,13 +74,44 @@ def register_game(game: Game) -> None:
 
 def _register_map(data: MapData) -> None:
     """Register a map's scheme, vocabulary and control points in the core's tables."""
-    from normandy_lab.grids.georef import register_control_points
+    from normandy_lab.grids.georef import control_points, register_control_points
     from normandy_lab.grids.numbering import register_scheme
     from normandy_lab.terrain.vocab import register_vocabulary
 
     register_scheme(data.scheme)
     register_vocabulary(data.vocabulary)
-    register_control_points(data.key, data.control_points)
+    # A shipped map's control points are the grid files' (maps/grids/control_points.yaml), held already.
+    if data.control_points != control_points(data.key):
+        register_control_points(data.key, data.control_points)
+
+
+def _loadable_maps() -> list[str]:
+    """Return the keys of the maps registered games bring by a function (not registered until asked)."""
+    return list(dict.fromkeys(g.map for g in _GAMES.values() if callable(g.map_data)))
+
+
+def _load_map(key: str) -> None:
+    """Register the map ``key``: the first game on it that brings it by a function builds it.
+
+    Raises
+    ------
+    RefusedError
+        For map data under another key, or unusable (:meth:`MapData.problem`).
+    """
+    held = next(g for g in _GAMES.values() if g.map == key and callable(g.map_data))
+    assert callable(held.map_data)
+    data = held.map_data()
+    problem = data.problem()
+    if data.key != key:
+        problem = f"the map data is for the map {data.key!r}, the game plays on {key!r}"
+    if problem:
+        raise RefusedError(f"game {held.key!r}: {problem}")
+    _register_map(data)
+
+
+# The core's tables of maps ask this registry for a map they do not hold yet (a shipped game's, built by
+# its function); added before any game is registered, so a look-up while this module loads finds it.
+add_map_source(_loadable_maps, _load_map)
 
 
 def register(rules: RuleSet | Callable[[], RuleSet], key: str | None = None) -> None:
@@ -197,6 +233,12 @@ def _bfn_look() -> Look:
     return LOOK
 
 
+def _bfn_map() -> MapData:
+    from normandy_lab.rules.bfn import MAP_DATA
+
+    return MAP_DATA
+
+
 def _cobra() -> RuleSet:
     from normandy_lab.rules.cobra import COBRA_RULES
 
@@ -207,6 +249,12 @@ def _cobra_look() -> Look:
     from normandy_lab.rules.cobra import LOOK
 
     return LOOK
+
+
+def _cobra_map() -> MapData:
+    from normandy_lab.rules.cobra import MAP_DATA
+
+    return MAP_DATA
 
 
 def _kg() -> RuleSet:
@@ -221,6 +269,12 @@ def _kg_look() -> Look:
     return LOOK
 
 
+def _kg_map() -> MapData:
+    from normandy_lab.rules.kg import MAP_DATA
+
+    return MAP_DATA
+
+
 def _gts() -> RuleSet:
     from normandy_lab.rules.gts import GTS_RULES
 
@@ -233,11 +287,21 @@ def _gts_look() -> Look:
     return LOOK
 
 
+def _gts_map() -> MapData:
+    from normandy_lab.rules.gts import MAP_DATA
+
+    return MAP_DATA
+
+
 # The first game's scenarios keep the plain file kind "scenario" (schemas/scenario.schema.json).
-register_game(Game("bfn", "The Battle for Normandy", "bfn", _bfn, _bfn_look, scenario_kind="scenario"))
-register_game(Game("cobra", "Cobra", "cobra", _cobra, _cobra_look))
-register_game(Game("kg", "The Killing Ground with OVERLORD", "kg", _kg, _kg_look))
-register_game(Game("gts", "The Greatest Day: Utah Beach", "gts", _gts, _gts_look))
+register_game(
+    Game(
+        "bfn", "The Battle for Normandy", "bfn", _bfn, _bfn_look, map_data=_bfn_map, scenario_kind="scenario"
+    )
+)
+register_game(Game("cobra", "Cobra", "cobra", _cobra, _cobra_look, map_data=_cobra_map))
+register_game(Game("kg", "The Killing Ground with OVERLORD", "kg", _kg, _kg_look, map_data=_kg_map))
+register_game(Game("gts", "The Greatest Day: Utah Beach", "gts", _gts, _gts_look, map_data=_gts_map))
 
 
 def __getattr__(name: str):  # BFN_RULES, as before, without importing the game before it is asked for

@@ -104,7 +104,9 @@ class Game:
     look
         Its :class:`Look`, or a function that builds it (None: no sectors, the next free marker).
     map_data
-        The map it brings (:class:`MapData`), registered with the game; None for a map registered already.
+        The map it brings (:class:`MapData`), registered with the game; or a function that returns it, for
+        a map registered the first time a scheme or vocabulary of it is asked for (the shipped games: their
+        maps stay in their packages until used); None for a map registered already.
     scenarios
         The folder of its scenario files (``<key>_<date>...yaml``), besides the package's ``scenarios/``:
         loadable by name, and read by :func:`normandy_lab.sidebyside.side_by_side`.
@@ -118,7 +120,7 @@ class Game:
     map: str
     rules: RuleSet | Callable[[], RuleSet]
     look: Look | Callable[[], Look] | None = None
-    map_data: MapData | None = None
+    map_data: MapData | Callable[[], MapData] | None = None
     scenarios: Path | None = None
     scenario_kind: str = ""
 

@@ -1,4 +1,9 @@
-"""Each map's terrain vocabulary, and how geographic facts map onto it; a registry of them by map key.
+"""A map's terrain vocabulary, and how geographic facts map onto it; the table of them by map key.
+
+The vocabularies themselves (the words, their colours, the hexes the rule texts name) are data in each
+game's package (``normandy_lab/rules/<game>/map.py``): this module names no game.  :data:`VOCABULARIES`
+is filled as :data:`normandy_lab.grids.numbering.SCHEMES` is: the registry registers a map's vocabulary
+with its scheme, and a shipped map's the first time it is asked for.
 
 The geography gives facts per hex (land fraction, built-up class, shares of
 bocage, open country, woods and marsh, heights, beaches) and per hexside
@@ -27,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from normandy_lab.errors import UnknownNameError
+from normandy_lab.grids.numbering import MapTable, map_keys
 
 WATER_CLASSES = ("none", "canal", "stream", "river", "major_river")
 """Water on a hexside, in increasing order of importance (array code = index)."""
@@ -134,7 +140,7 @@ class TerrainVocabulary:
         Whether the system prints every 1944 town of the built-up layer as a
         City hex and every village of it as a Town hex (The Killing Ground: its
         printed city and town hexes are not in the text, so they are
-        RECONSTRUCTED by :data:`KG_CITY_CRITERION`).
+        RECONSTRUCTED by ``rules/kg/map.py``'s ``KG_CITY_CRITERION``).
     forced_land_hexes
         Coastal hexes the rules put land units on (The Killing Ground's 22.6.8 set-up: units landed on
         the beaches, and Mulberry B): land whatever share of them the derivation finds under water; one
@@ -253,221 +259,15 @@ class TerrainVocabulary:
         return np.array([lookup[label] for label in labels], dtype=np.int8)
 
 
-BFN = TerrainVocabulary(
-    system="bfn",
-    terrains=("Sea", "Clear", "Farmland", "Bocage", "Forest", "Flooded/Marsh", "Beach"),
-    water_names={
-        # The canals (the Caen canal beside the Orne, the Vire-Taute canal) bar like the major rivers;
-        # the smaller named rivers (class "river": Aure, Drôme, Seulles, Odon, Elle, Taute, ...) are
-        # Streams, as the docstring below and docs/terrain.md say.
-        "canal": "Major River",
-        "stream": "Stream",
-        "river": "Stream",
-        "major_river": "Major River",
-    },
-    rules={
-        "Clear": "mandatory-attack terrain, 12.3",
-        "Farmland": "light bocage: infantry 2 MP (10.x example), -1 combat (12.6.5)",
-        "Bocage": "-3 combat, no advance unless all steps eliminated (12.6.5)",
-        "Forest": "-2 firing into it (13.3)",
-        "Flooded/Marsh": "all MPs; mechanized only by road (10.6); +2 DRM attacking into it",
-        "Beach": "landing hexes (18.1)",
-        "Sea": "all-sea: no ZOC across (5.3)",
-        "City": "no ZOC into city hexes (5.3); German supply cities (7.4)",
-        "Stream": "+2 MP, vehicles prohibited, supply only to an adjacent unit (7.3.2, 10.6)",
-        "Major River": "infantry all MPs, mech only by bridge (10.6); the major rivers and the canals",
-    },
-    sea="Sea",
-    marsh="Flooded/Marsh",
-    flooded="Flooded/Marsh",
-    woods="Forest",
-    bocage="Bocage",
-    open="Clear",
-    mixed="Farmland",
-    beach="Beach",
-    forced_city_names=("Bayeux", "Cherbourg", "Caen", "Argentan", "Flers", "Vire"),
-    villages=True,
-)
-"""The Battle for Normandy: 10.6 and the reconstructed TEC (digest 5.1).  Mixed
-country (neither bocage nor open dominant) is Farmland, the rulebook's
-"light bocage".  Only the major rivers (class ``major_river``: Seine, Orne,
-Dives, Vire, Douve, Sée, Sélune, and the sea inlets) and the canals are Major
-River hexsides: the bridging example treats the Caen canal as a river beside
-the Orne, and the Vire-Taute canal, the layer's other canal, keeps the same
-class.  The smaller named rivers (class ``river``) are Streams like the
-brooks, or every valley would be a Major River line.  The six
-German supply cities of 7.4 are City hexes whatever their size; a City
-replaces the country in combat, a Town or Village adds to it (12.6.5)."""
+VOCABULARIES: MapTable[TerrainVocabulary] = MapTable()
+"""The terrain vocabularies by map key: those registered, and any map a game can bring, loaded when asked."""
 
-COBRA = TerrainVocabulary(
-    system="cobra",
-    terrains=("All Sea", "Clear", "Bocage", "Light Woods", "Marsh", "Beach"),
-    water_names={"canal": "", "stream": "", "river": "Minor River", "major_river": "Major River"},
-    rules={
-        "Clear": "1 MP (5.1a)",
-        "Bocage": "Bocage Area, hedge pattern (8.3.2a); supply counts 2 hexes off road (10.3d)",
-        "Light Woods": "light forest (5.6 example)",
-        "Marsh": "mechanized only along a road (5.2f); CS halved (8.3.2b)",
-        "Beach": "Allied supply and entry (17.3.6f, 17.3.9)",
-        "City": "Caen, Cherbourg (7.0b); Bayeux, St-Lô (16.2)",
-        "Major River": "blocks ZOC (7.0a); supply 6 hexes off road (10.3g)",
-        "Minor River": "cost added to the hex (5.6)",
-        "All Sea": "blocks movement, supply, combat, command and ZOC (5.6d)",
-    },
-    sea="All Sea",
-    marsh="Marsh",
-    flooded="Marsh",
-    woods="Light Woods",
-    bocage="Bocage",
-    open="Clear",
-    mixed="Clear",
-    beach="Beach",
-    forced_city_names=("Caen", "Cherbourg", "Bayeux", "Saint-Lô"),
-    forced_city_hexes=("B1207", "B1307", "B1308", "B1407", "B3620", "A2601", "A2701"),
-    text_hexes=(
-        TextHex(
-            "B1307",
-            rule="16.1",
-            says="a hex of Cherbourg (map B 1207, 1307, 1308, 1407): a land City hex",
-            why="69% of it lies under the GSHHG sea (Cherbourg's harbour and roadstead), so the "
-            "derivation draws All Sea",
-            land=True,
-            settlement="City",
-        ),
-        TextHex(
-            "B4119",
-            rule="17.3 (Step 4 example)",
-            says="a Juno beach hex, where the British land both units",
-            why="the 1944 sector lines put Gold's King Green and King Red (Ver-sur-Mer) in it on this "
-            "grid, and Juno's sectors in B4319 and B4419",
-            beach="Juno",
-        ),
-    ),
-    text_roads=(
-        TextRoad(
-            ("A1909", "A1809", "A1808"),
-            road="primary",
-            name="N174",
-            rule="10.3 (example)",
-            says="a major road runs from A1809 to Isigny",
-            why="the 1944 N174 (Torigni-Saint-Lô) passes from Torigni's A1909 straight to A1808, within "
-            "0.2-0.8 km of A1809 but not through it; the text's major road is taken through A1809 "
-            "between the two hexes of the derived course beside it",
-        ),
-    ),
-)
-"""Cobra: 5.x, 7.0, 8.3.2, 10.3 (digest 5.2).  At 3.2 km a hex, only
-dominant bocage makes a Bocage hex; mixed country is Clear.  Streams are
-below the map's scale (no hexside), and the Caen canal runs beside the Orne
-within a hex, so it adds no hexside of its own.  The rules' city hexes
-(Cherbourg 16.1, Bayeux 17.3.6c) and cities (Caen, St-Lô, 16.2) are City.
-Where the text states a hex's terrain or a road's course (16.1's B1307,
-17.3's Juno hex B4119, 10.3's major road from A1809), the map follows the
-text, and the hex or hexside's ``from_text`` names the rule."""
 
-KG_CITY_CRITERION = (
-    "a KG City hex is a hex the 1944 built-up layer (maps/geography/builtup.yaml) gives to a city or a town "
-    "(about 3,000 people or more in 1936, the layer's class): the hex holding the outline's centre, and any "
-    "hex the outline covers by a quarter or more (TerrainConfig.builtup_fraction); the layer's villages are "
-    "town hexes, not cities"
-)
-"""How The Killing Ground's city hexes are RECONSTRUCTED (26.11.2's German city supply, 26.4.3's rail, no ZOC
-into a city hex): the printed map's city hexes are not in the text beyond Cherbourg's N1410 (26.11.2) and
-"Caen city hexes" (26.23.2).  At 2.5 km a hex a 1944 market town of a few thousand people is the largest
-place for miles and the map's obvious city symbol; a village is not.  ``normandy_lab.rules.kg.cities`` lists
-them with their provenance."""
-
-KG = TerrainVocabulary(
-    system="kg",
-    terrains=("All Sea", "Clear", "Hedgerow", "Bocage", "Woods", "Marsh", "Beach"),
-    water_names={"canal": "", "stream": "", "river": "River", "major_river": "Major River"},
-    rules={
-        "Clear": "KG base terrain (the KG terrain chart is not in the seeds)",
-        "Hedgerow": "26.8.1-26.8.2: exempts its occupant from attacking adjacent units",
-        "Bocage": "26.8.1: a German final step loss may become a retreat",
-        "Beach": "treated as clear (26.4.5)",
-        "Major River": "bridge repair over a major river (26.19.5)",
-        "All Sea": "naval fire protection ranges (26.8.2)",
-        "City": "German city supply (26.11.2); Cherbourg's N1410",
-    },
-    sea="All Sea",
-    marsh="Marsh",
-    flooded="Marsh",
-    woods="Woods",
-    bocage="Bocage",
-    open="Clear",
-    mixed="Hedgerow",
-    beach="Beach",
-    forced_city_hexes=("N1410",),
-    towns_are_cities=True,  # RECONSTRUCTED: KG_CITY_CRITERION
-    # 22.6.8 sets landed units on these coastal hexes (Omaha N2931, N2932, N3032; Utah N2522; the east
-    # coast of the Cotentin N2120), 22.7 German units on N2019 and a US recon unit on N2220, and 26.4.2
-    # needs an Allied unit in Mulberry B's hex N3139: their centres lie within 0.7 hex of the GSHHG
-    # shoreline, but less than half of each is land at 2.5 km.
-    forced_land_hexes=("N2019", "N2120", "N2220", "N2522", "N2931", "N2932", "N3032", "N3139"),
-)
-"""The Killing Ground with OVERLORD: 26.4.5, 26.8.1-26.8.2, 26.19.5.  The
-base KG terrain chart is not in the seeds; woods and marsh follow the other
-systems (marked as a reconstruction).  Mixed hedged farmland is Hedgerow,
-dominant bocage Bocage.  The Caen canal adds no hexside beside the Orne at
-2.5 km a hex."""
-
-GTS = TerrainVocabulary(
-    system="gts",
-    terrains=(
-        "Impassable",
-        "Clear",
-        "Hedgerow",
-        "Woods",
-        "Marsh",
-        "Flooded",
-        "Beach",
-        "Village",
-        "Town",
-        "City",
-    ),
-    water_names={"canal": "River", "stream": "Stream", "river": "River", "major_river": "River"},
-    rules={
-        "Clear": "2.1.1",
-        "Woods": "2.1.2: blocking, -2",
-        "Village": "2.1.3",
-        "Town": "2.1.4",
-        "City": "2.1.5",
-        "Marsh": "2.1.7: the 1944 inundations; vehicles only in column on a road",
-        "Beach": "2.1.8: only on the Beach Overlay",
-        "Hedgerow": "2.1.9: the bocage; allows German Bocage markers (16.3)",
-        "Flooded": "2.1.11: wet, ditched farmland; passable",
-        "Impassable": "2.1.14: the sea",
-        "Stream": "2.2.3: +2 MP leg, vehicles by road only",
-        "River": "2.2.4: crossed only at bridges or ferries",
-    },
-    sea="Impassable",
-    marsh="Flooded",
-    flooded="Marsh",
-    woods="Woods",
-    bocage="Hedgerow",
-    open="Clear",
-    mixed="Hedgerow",
-    beach="Beach",
-    settlement_replaces_country=True,
-    villages=True,
-    # 4.5.2: the eight Sub-Beach hexes of the Utah overlay (planned: Tare Green 22.023, 23.022, Uncle Red
-    # 21.023, 21.024; actual: Tare Green 18.026, 19.025, Uncle Red 17.026, 17.027) are Beach on the overlay
-    # (2.1.8); at 500 m most of each lies under the GSHHG sea.
-    forced_land_hexes=("22.023", "23.022", "21.023", "21.024", "18.026", "19.025", "17.026", "17.027"),
-    # 2.1's example: a unit moving from 28.048 into 28.049 "is in the Clear hex terrain" (the hex's dot),
-    # where the wetland data alone would make it Marsh; the Douve's grey portion is on its 28.050 side.
-    forced_terrain=(("28.049", "Clear"),),
-)
-"""The Greatest Day: Utah Beach, exclusive rules 2.1-2.2 (digest 3.1-3.2).
-One centre dot decides a hex's terrain, so a village, town or city replaces
-the country; mixed country in the Cotentin is hedgerow.  The 1944
-inundations, which vehicles crossed only on the causeways and which drowned
-paratroopers, are Marsh (2.1.7: vehicles only on roads, drop +3); other wet
-ground is Flooded (2.1.11: ditched farmland, passable)."""
-
-VOCABULARIES: dict[str, TerrainVocabulary] = {v.system: v for v in (BFN, COBRA, KG, GTS)}
-"""The registered vocabularies by map key: the four shipped maps', then any a game registers."""
+def __getattr__(name: str) -> Any:
+    # BFN, COBRA, KG, GTS: the shipped maps' vocabularies were named here before they moved (issue 32).
+    if name.isupper() and name.lower() in map_keys():
+        return VOCABULARIES[name.lower()]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def register_vocabulary(vocabulary: TerrainVocabulary) -> None:
@@ -478,7 +278,7 @@ def register_vocabulary(vocabulary: TerrainVocabulary) -> None:
     """
     from normandy_lab.errors import RefusedError
 
-    held = VOCABULARIES.get(vocabulary.system)
+    held = dict.get(VOCABULARIES, vocabulary.system)  # (not a look-up: that would load the map)
     if held is not None and held != vocabulary:
         raise RefusedError(
             f"a different terrain vocabulary is registered under the map key {vocabulary.system!r}; "
@@ -500,6 +300,6 @@ def vocabulary(system: str) -> TerrainVocabulary:
     except KeyError:
         raise UnknownNameError(
             f"no terrain vocabulary for the map {system!r}; the registered maps are "
-            f"{', '.join(VOCABULARIES)} (a game on a map of its own registers its vocabulary: "
+            f"{', '.join(map_keys())} (a game on a map of its own registers its vocabulary: "
             "normandy_lab.rules.register_game)"
         ) from None

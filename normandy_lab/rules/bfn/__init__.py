@@ -26,6 +26,7 @@ from normandy_lab.rules.bfn.data import (
     WEATHER_TABLE,
 )
 from normandy_lab.rules.bfn.look import LOOK
+from normandy_lab.rules.bfn.map import MAP_DATA
 from normandy_lab.rules.bfn.system import BfnRules
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "HISTORICAL_WEATHER",
     "INTERDICTION_TRACK",
     "LOOK",
+    "MAP_DATA",
     "READINGS",
     "SEQUENCE",
     "SIZES",

@@ -23,6 +23,7 @@ from normandy_lab.rules.cobra.data import (
     WEATHER_EFFECTS,
 )
 from normandy_lab.rules.cobra.look import LOOK
+from normandy_lab.rules.cobra.map import MAP_DATA
 from normandy_lab.rules.cobra.system import CobraRules
 
 COBRA_RULES = CobraRules(
@@ -120,4 +121,9 @@ COBRA_RULES = CobraRules(
     size_marks={"battalion": "II", "regiment": "III", "brigade": "X", "division": "XX", "corps_hq": "XXX"},
 )
 
-__all__ = ["COBRA_RULES", "LOOK", "CobraRules"]
+__all__ = [
+    "COBRA_RULES",
+    "LOOK",
+    "MAP_DATA",
+    "CobraRules",
+]

@@ -23,6 +23,7 @@ from normandy_lab.rules.gts.data import (
     WEATHER_EFFECTS,
 )
 from normandy_lab.rules.gts.look import LOOK
+from normandy_lab.rules.gts.map import MAP_DATA
 from normandy_lab.rules.gts.system import GtsRules
 
 CONTROLS = (
@@ -67,4 +68,10 @@ GTS_RULES = GtsRules(
     size_marks={"company": "I", "battalion": "II", "regiment": "III", "division_hq": "XX", "corps_hq": "XXX"},
 )  # fmt: skip
 
-__all__ = ["GTS_RULES", "LOOK", "READINGS", "GtsRules"]
+__all__ = [
+    "GTS_RULES",
+    "LOOK",
+    "MAP_DATA",
+    "READINGS",
+    "GtsRules",
+]

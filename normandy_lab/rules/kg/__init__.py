@@ -22,6 +22,7 @@ from normandy_lab.rules.kg.data import (
     WEATHER_EFFECTS,
 )
 from normandy_lab.rules.kg.look import LOOK
+from normandy_lab.rules.kg.map import MAP_DATA
 from normandy_lab.rules.kg.system import KgRules
 
 
@@ -94,4 +95,10 @@ KG_RULES = KgRules(
                 "army_hq": "XXXX"},
 )  # fmt: skip
 
-__all__ = ["KG_RULES", "LOOK", "READINGS", "KgRules"]
+__all__ = [
+    "KG_RULES",
+    "LOOK",
+    "MAP_DATA",
+    "READINGS",
+    "KgRules",
+]

@@ -9,7 +9,7 @@ The corps HQs are units (the scenario places them); the edges and boxes are ``da
 The text prints one city hex, N1410 (26.10.7, 26.11.2), and names two cities with city hexes, Cherbourg
 ("Any Cherbourg city hex", 26.11.2) and Caen ("Caen city hexes", 26.23.2).  Every other city hex of the
 printed map is not in the text, so the derived KG map RECONSTRUCTS them by one stated criterion
-(:data:`~normandy_lab.terrain.vocab.KG_CITY_CRITERION`, applied in the terrain derivation): a 1944 town or
+(:data:`~normandy_lab.rules.kg.map.KG_CITY_CRITERION`, applied in the terrain derivation): a 1944 town or
 city of the built-up layer is a City hex, a village is not.  A verdict that rests on a RECONSTRUCTED city hex
 says so in its reason.
 """
@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from normandy_lab.terrain.vocab import KG_CITY_CRITERION
+from normandy_lab.rules.kg.map import KG_CITY_CRITERION
 
 __all__ = ["KG_CITY_CRITERION", "CityHex", "city_hexes", "city_table", "provenance"]
 
