@@ -323,7 +323,7 @@ def _describe_line(
         route = f": {_leg_words(legs)} = {total}" if legs else " (the unit stands on it)"
         return f"source at {g.id_array[end]}, {found[end]}{route} (10.3)"
 
-    row._words = words
+    row.words_later(words)
 
 
 # Crossing one block on the way out costs more than any line without one (the map has 2,729 hexes).

@@ -227,7 +227,7 @@ def _explain(row: UnitSupply, count: int, limit: int, what: str, rule: str) -> N
     """
 
     def say() -> None:
-        row._pending = None
+        row.explain_later(None)  # cleared first: reading the report while explaining must not recurse
         if count >= FAR:
             row.reason = f"no legal line of any length to any {what} ({rule})"
         else:
@@ -236,23 +236,18 @@ def _explain(row: UnitSupply, count: int, limit: int, what: str, rule: str) -> N
             )
 
     if count >= FAR:
-        row.fill(code=CUT_OFF, rule=rule, isolated=True, _pending=say)
+        row.fill(code=CUT_OFF, rule=rule, isolated=True)
     else:
-        row.fill(
-            code=OUT_OF_RANGE,
-            rule=rule,
-            length_hexes=float(count),
-            shortfall=float(count - limit),
-            _pending=say,
-        )
+        row.fill(code=OUT_OF_RANGE, rule=rule, length_hexes=float(count), shortfall=float(count - limit))
+    row.explain_later(say)
 
 
 def _traced(row: UnitSupply, count: int, path: list[str], kind: str, words: Any) -> None:
     """Record a unit's line in supply: its count, its hexes, what it reached; its words when first read."""
     row.fill(
         general=True, combat=True, length_hexes=float(count), path=path, traced_kind=kind, traced_id=path[-1],
-        _words=words,
     )  # fmt: skip
+    row.words_later(words)
 
 
 def _german_words(what: str, end: str, count: int, port: bool) -> Any:
