@@ -71,6 +71,32 @@ def _workers(client: Any) -> int:
         return 0
 
 
+class _NoWorkerError(Exception):
+    """A finished batch whose rows no worker can give any more: the cluster has had no worker too long."""
+
+
+def _fetch(future: Any, client: Any, lost_after: float) -> Any:
+    """Return a batch's rows, or raise :class:`_NoWorkerError` when the cluster has no worker to give them.
+
+    A batch reported done may have its rows on a worker that has since died; the scheduler then waits
+    to compute it again, which never happens on a cluster with no worker left, so ``future.result()``
+    alone would wait for ever.  Wait a second at a time and ask the scheduler in between.
+    """
+    alone_since: float | None = None
+    while True:
+        try:
+            return future.result(timeout=1.0)
+        except TimeoutError:  # distributed's own timeout is the built-in one (Python 3.11)
+            pass
+        now = time.monotonic()
+        if _workers(client):
+            alone_since = None
+        elif alone_since is None:
+            alone_since = now
+        elif now - alone_since >= lost_after:
+            raise _NoWorkerError(f"not run: the cluster had no worker for {lost_after:g} s")
+
+
 def run(
     client: Any,
     bases: Mapping[str, GameState],
@@ -120,7 +146,11 @@ def run(
                     pending.pop(future.key, None)
                     batch = batches[future.key]
                     try:
-                        got = future.result()
+                        got = _fetch(future, client, lost_after)
+                    except _NoWorkerError as gone:  # and none for the batches still out either
+                        lost.update(dict.fromkeys((v.name for v in batch), str(gone)))
+                        give_up(str(gone))
+                        break
                     except Exception as exc:  # the cluster's failure: a variant's own is its error row
                         lost.update(dict.fromkeys((v.name for v in batch), f"{type(exc).__name__}: {exc}"))
                         continue
