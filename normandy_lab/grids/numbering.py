@@ -253,7 +253,7 @@ class MapTable(dict[str, V]):
     def __missing__(self, key: str) -> V:
         if load_map(key) and dict.__contains__(self, key):
             return dict.__getitem__(self, key)
-        raise KeyError(key)
+        raise UnknownNameError(key)  # a KeyError, as a mapping's missing key must be
 
     def __contains__(self, key: object) -> bool:
         if dict.__contains__(self, key):
