@@ -70,6 +70,7 @@ from normandy_lab.rules.base import (
     SupplyState,
     no_marker_edit,
 )
+from normandy_lab.rules.common import hq_names_by_hex
 from normandy_lab.schemas import StrictModel, line_of
 from normandy_lab.terrain import terrain_map
 
@@ -107,6 +108,7 @@ __all__ = [
     "game_map",
     "grid",
     "hex_list",
+    "hq_names_by_hex",
     "impassable",
     "in_play",
     "interdicted_mask",

@@ -1,4 +1,4 @@
-"""Recipes several rule systems share: sources where roads leave the map.
+"""Recipes several rule systems share: sources where roads leave the map, and HQ ranges by hex.
 
 BfN (7.4), Cobra (10.4) and The Killing Ground (26.11.2) all supply one side from the roads that leave a map
 edge; each game says which edges and which side, and calls these.
@@ -6,11 +6,13 @@ edge; each game says which edges and which side, and calls these.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
 
 from normandy_lab.engine.lines import in_play
+from normandy_lab.engine.state import GameState
 from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
 from normandy_lab.terrain import terrain_map
@@ -54,3 +56,22 @@ def edge_road_hexes(system: str, maps: frozenset[str] = frozenset()) -> tuple[in
         if has_road[i] and land and playing[i] and on_edge(q, r):
             found.append(i)
     return tuple(found)
+
+
+def hq_names_by_hex(
+    state: GameState, supply_range: Callable[[str], set[str]], sides: tuple[str, ...] = ("allied", "german")
+) -> dict[str, np.ndarray]:
+    """Return, per side, the ids of the HQs whose ``supply_range`` covers each hex ("; "-joined, "" if none).
+
+    The plain answer to ``hq_ranges_at`` for a game whose HQ ranges are sets of hex ids.
+    """
+    g = grid(state.system)
+    out = {}
+    for side in sides:
+        text = np.full(len(g), "", dtype=object)
+        for u in state.units_of(side):
+            if u.hq:
+                hit = np.isin(g.id_array, sorted(supply_range(u.id)))
+                text[hit] = [f"{t}; {u.id}" if t else u.id for t in text[hit]]
+        out[side] = text
+    return out

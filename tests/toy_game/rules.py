@@ -26,6 +26,7 @@ from normandy_lab.rules.api import (
     UnitSupply,
     blocked_mask,
     grid,
+    hq_names_by_hex,
 )
 
 KEY = "toy"
@@ -132,16 +133,7 @@ class _ToyRanges:
         return {str(h) for h in grid(self.state.system).id_array[dist <= self.limit]}
 
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
-        g = grid(self.state.system)
-        out = {}
-        for side in SIDES:
-            text = np.full(len(g), "", dtype=object)
-            for u in self.state.units_of(side):
-                if u.hq:
-                    hit = np.isin(g.id_array, sorted(self.supply_range(u.id)))
-                    text[hit] = [f"{t}; {u.id}" if t else u.id for t in text[hit]]
-            out[side] = text
-        return out
+        return hq_names_by_hex(self.state, self.supply_range, SIDES)
 
 
 RULES = ToyGameRules(

@@ -27,6 +27,7 @@ from normandy_lab.engine.state import GameState
 from normandy_lab.grids import grid
 from normandy_lab.rules import Game, RuleSet, get, register_game
 from normandy_lab.rules.bfn.lines import TraceNet
+from normandy_lab.rules.common import hq_names_by_hex
 
 RULE = "toy 1"
 SIDES = ("allied", "german")
@@ -93,16 +94,7 @@ class _ToyRanges:
         return set(g.id_array[dist <= self.limit].tolist())
 
     def hq_ranges_at(self) -> dict[str, np.ndarray]:
-        g = grid(self.state.system)
-        out = {}
-        for side in SIDES:
-            text = np.full(len(g), "", dtype=object)
-            for u in self.state.units_of(side):
-                if u.hq:
-                    hit = np.isin(g.id_array, sorted(self.supply_range(u.id)))
-                    text[hit] = [f"{t}; {u.id}" if t else u.id for t in text[hit]]
-            out[side] = text
-        return out
+        return hq_names_by_hex(self.state, self.supply_range, SIDES)
 
 
 def toy_rules(range_hexes: int = 4) -> ToyRules:
