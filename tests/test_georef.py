@@ -9,8 +9,10 @@ import pytest
 
 from normandy_lab import SYSTEMS, grid, lookup
 from normandy_lab.grids.georef import Georeference, control_points, fit_similarity
-from normandy_lab.grids.numbering import BFN_SHIFTS, KG_E_COL_SHIFT, scheme
+from normandy_lab.grids.numbering import scheme
 from normandy_lab.grids.sheetfit import search_sheet_shifts
+from normandy_lab.rules.bfn.map import BFN_SHIFTS
+from normandy_lab.rules.kg.map import KG_E_COL_SHIFT
 
 
 def test_fit_similarity_recovers_a_known_transform():

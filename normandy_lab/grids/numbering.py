@@ -301,14 +301,11 @@ SCHEMES: MapTable[Scheme] = MapTable()
 
 
 def __getattr__(name: str) -> Any:
-    # Names that held the shipped maps' data here before it moved to the games' packages (issue 32).
+    # The name that listed the shipped maps before they moved to the games' packages (issue 32); the sheet
+    # shifts of BfN and KG are their maps' own now (rules/bfn/map.py BFN_SHIFTS, rules/kg/map.py
+    # KG_E_COL_SHIFT), imported from there.
     if name == "SYSTEMS":
         return tuple(map_keys())
-    if name == "BFN_SHIFTS":
-        sheets = SCHEMES["bfn"].sheets
-        return {letter: (sheets[letter].row_shift, sheets[letter].col_shift) for letter in ("B", "C")}
-    if name == "KG_E_COL_SHIFT":
-        return SCHEMES["kg"].sheets["E"].col_shift
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
