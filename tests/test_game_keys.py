@@ -20,8 +20,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "schemas/grid_files.py": (4, "the shared maps/grids/*.yaml files hold the four shipped maps only"),
     "schemas/fields.py": (1, "'kg' is BfN's Kampfgruppe HQ kind (20.3), not a game key"),
     "views/explorer/inspector.py": (1, "'kg' is BfN's Kampfgruppe HQ kind (20.3), not a game key"),
-    "views/mapview.py": (2, "defaults of the grid viewer (the first game's map)"),
-    "engine/scenario.py": (1, "historical_scenarios' default game"),
     "views/classroom.py": (8, "the class server's page list names each game's explorer page"),
     "interdiction/graph.py": (
         5,

@@ -511,8 +511,17 @@ def _control(check: Checker, data: LineDict, g) -> dict[str, str]:
     return {canonical_hex(check, control, f"control.{h}", str(h), g): side for h, side in control.items()}
 
 
-def historical_scenarios(system: str = "bfn") -> list[str]:
-    """Return the names of a game's historical scenarios (``scenarios/<system>_1944-*.yaml``), by date."""
+def historical_scenarios(system: str | None = None) -> list[str]:
+    """Return the names of a game's historical scenarios (``scenarios/<system>_1944-*.yaml``), by date.
+
+    ``system`` is a game's key; by default the registry's first game's
+    (:func:`normandy_lab.rules.default_game`: The Battle for Normandy).
+    """
+    if system is None:
+        # In the function: the registry imports the games (the plug-in cycle; .importlinter allows this edge).
+        from normandy_lab.rules import default_game
+
+        system = default_game().key
     return sorted(p.stem for p in SCENARIO_DIR.glob(f"{system}_1944-*.yaml"))
 
 

@@ -190,13 +190,47 @@ def games() -> list[Game]:
     return [game(key) for key in available()]
 
 
-def look(key: str) -> Look:
-    """Return the look of a game (by a game's or a map's key): its own, or an empty :class:`Look`."""
-    held = game(key)
+def look(source: object) -> Look:
+    """Return how a game is shown (:class:`Look`): the views' one way to it, never through its rules.
+
+    ``source`` is a game's or a map's key, a state (the look of the game it is played in: ``state.game``),
+    a rule system (its registered game's; a variant made with :func:`dataclasses.replace` is shown as the
+    game on its map), a :class:`Game` or a :class:`Look` (as it is).  A key registered with
+    :func:`register` alone is shown as the first game registered on its map; else an empty :class:`Look`.
+    """
+    if isinstance(source, Look):
+        return source
+    if isinstance(source, Game):
+        source = source.key
+    elif isinstance(source, RuleSet):
+        rules = source
+        source = next((k for k, entry in _REGISTRY.items() if entry is rules), rules.system)
+    elif not isinstance(source, str):
+        source = source.game  # type: ignore[attr-defined]  # a GameState: the key of the game it is in
+    held = game(source)
+    if held.key not in _GAMES:  # registered with `register` alone: shown as the game on its map
+        shown = next((g.key for g in _GAMES.values() if g.map == held.map and g.key in _REGISTRY), None)
+        return look(shown) if shown is not None else Look()
     if held.key not in _LOOKS:
         built = held.look() if callable(held.look) else held.look
         _LOOKS[held.key] = built if built is not None else Look()
     return _LOOKS[held.key]
+
+
+def default_game() -> Game:
+    """Return the game a function falls back on when none is named: the first one registered.
+
+    The package registers The Battle for Normandy first (the end of this module), so a caller that names
+    no game (``historical_scenarios()``, the grid viewer) gets its scenarios and map.
+
+    Raises
+    ------
+    NotImplementedError
+        When no game is registered.
+    """
+    if _GAMES:
+        return next(iter(_GAMES.values()))
+    return game(next(iter(_REGISTRY), ""))
 
 
 def available() -> list[str]:
@@ -320,6 +354,7 @@ __all__ = [
     "RuleSet",
     "RuleSystem",
     "available",
+    "default_game",
     "game",
     "games",
     "get",

@@ -16,7 +16,7 @@ from pyproj import Transformer
 
 from normandy_lab.geo import geography
 from normandy_lab.grids import grid
-from normandy_lab.grids.numbering import SCHEMES, SYSTEMS
+from normandy_lab.grids.numbering import SCHEMES, SYSTEMS, map_keys
 
 # One colour per sheet letter, so that the sheets of a map can be told apart.
 _SHEET_COLOURS = {
@@ -229,15 +229,17 @@ def map_frame(
     return fig
 
 
-def grid_figure(system: str = "bfn", width: int = 900, height: int = 700):  # -> bokeh Figure
+def grid_figure(system: str | None = None, width: int = 900, height: int = 700):  # -> bokeh Figure
     """Return a bokeh figure of Normandy (coast and towns) with ``system``'s grid over it.
 
     The grid is one ``patches`` glyph; the hover shows each hex's printed id
     and sheet.  The figure's grid source is named ``"grid"`` so that a
-    caller can swap its columns for another system.
+    caller can swap its columns for another system.  ``system`` defaults to the first map the registry
+    knows (the first registered game's: :func:`~normandy_lab.grids.numbering.map_keys`).
     """
     from bokeh.models import ColumnDataSource, HoverTool, LabelSet
 
+    system = system or map_keys()[0]
     fig = map_frame(_title(system), geography.AREA, width, height, background="#cfe3f3")
     land = ColumnDataSource(land_source_data(), name="land")
     fig.multi_polygons("xs", "ys", source=land, fill_color="#f1ecd9", line_color="#8a7f5a", line_width=0.6)
@@ -262,15 +264,16 @@ def grid_figure(system: str = "bfn", width: int = 900, height: int = 700):  # ->
     return fig
 
 
-def grid_picker(system: str = "bfn"):  # -> ipywidgets.VBox
-    """Return an ipywidgets application: a dropdown of the four grids above the map.
+def grid_picker(system: str | None = None):  # -> ipywidgets.VBox
+    """Return an ipywidgets application: a dropdown of the registered maps' grids above the map.
 
     Choosing a grid replaces the whole columns of the figure's grid source
-    (one message), and its title.
+    (one message), and its title.  ``system`` (the grid shown first) defaults to the first map.
     """
     import ipywidgets as widgets
     from jupyter_bokeh.widgets import BokehModel
 
+    system = system or map_keys()[0]
     fig = grid_figure(system)
     source = fig.select_one({"name": "grid"})
     choice = widgets.Dropdown(
