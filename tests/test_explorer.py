@@ -291,7 +291,7 @@ def test_destroying_and_repairing_a_bridge_by_two_clicks(explorer):
 def test_weather_and_air_controls_are_edits(explorer):
     explorer.weather.value = "Storm"
     assert explorer.state.weather == "Storm" and "weather Storm" in explorer.label.value
-    air = explorer.control_boxes["air_points"]  # BfN's own controls (RuleSet.controls)
+    air = explorer.control_boxes["air_points"]  # BfN's own controls (its look: Look.controls)
     sheet = next(iter(air))
     air[sheet].value = 40
     explorer.apply_buttons["air"].click()
@@ -648,7 +648,7 @@ def test_next_movement_phase_and_next_day_jump_ahead(explorer):
 
 
 def test_the_map_key_and_the_zones_box_only_for_a_game_that_draws_them(explorer):
-    """A game lists rule zones and tested paths in its map key only if it draws them (RuleSet.map_features)."""
+    """A game lists rule zones and tested paths in its map key only if it draws them (Look.map_features)."""
     for scenario, shown in ((SCENARIO, set()), ("kg_1944-06-07_t02", {"rule zones"}),
                             ("gts_1944-06-08_0700", {"paths a rule tests", "where a tested path breaks"})):  # fmt: skip
         explorer = explorer if scenario == SCENARIO else nl.explore(scenario)

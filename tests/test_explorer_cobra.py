@@ -104,9 +104,12 @@ def test_compare_on_a_cobra_state_shows_cobra_s_supply_states():
     assert table.count("yes → no") == 2 * len(MOVED)  # both of Cobra's states, for each unit cut off
 
 
-def test_counter_colours_come_from_the_rule_system():
+def test_counter_colours_come_from_the_game_s_look(monkeypatch):
+    from normandy_lab import rules
+
     state = nl.load_scenario(SCENARIO)
-    state = state.with_rules(replace(state.rules, side_colours={"allied": "#00aa00", "german": "#333333"}))
+    grey = replace(rules.look("cobra"), side_colours={"allied": "#00aa00", "german": "#333333"})
+    monkeypatch.setitem(rules._LOOKS, "cobra", grey)  # Cobra shown with other colours (Look.side_colours)
     data = nl.explore(state).sources["units"].data
     colours = {
         side: {c for s, c in zip(data["side"], data["colour"], strict=True) if s == side}

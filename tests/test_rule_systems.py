@@ -148,6 +148,9 @@ def test_the_counter_rings_and_their_key_come_from_the_rule_system():
     assert bfn.supply_ring(Row(general=False, combat=False, isolated=True)) == "cut"
     assert bfn.supply_ring(Row(general=False, combat=False, isolated=False)) == "out"
     assert "grey General only" in layers.ring_key_html(bfn) and "yellow isolated" in layers.ring_key_html(bfn)
-    plain = replace(bfn, ring_words={"full": "in supply", "out": "out of supply"}, variant="two rings")
+    # The words are the game's look (rules.look), not its rules: a look with two rings' words keys two.
+    plain = replace(rules.look("bfn"), ring_words={"full": "in supply", "out": "out of supply"})
     assert "grey" not in layers.ring_key_html(plain) and "orange out of supply" in layers.ring_key_html(plain)
+    variant = replace(bfn, variant="wider ranges")  # a rules variant is shown as its game
+    assert layers.ring_key_html(variant) == layers.ring_key_html(bfn)
     assert layers.worst_ring(["full", "cut", "partial"]) == "cut"

@@ -9,9 +9,11 @@ core never imports a game, and the games never import each other.
 The names, by room:
 
 * the contract: :class:`RuleSet` (the base class a game fills in), :class:`RuleSystem` (the Protocol
-  it satisfies), its value types (:class:`Phase`, :class:`SupplyState`, :class:`ControlSpec`,
+  it satisfies), its value types (:class:`Phase`, :class:`SupplyState`,
   :class:`OffMapBox`, :class:`MoveCosts`, :class:`Disengaging`, :class:`AirRegion`,
   :class:`CalendarEntry`) and :func:`no_marker_edit`;
+* how the game is shown: :class:`Look` (counters, colours, ring words, sectors) and :class:`ControlSpec`
+  (the explorer's inputs), on the game's handle beside its rules (:mod:`normandy_lab.rules.game`);
 * the state: :class:`GameState`, :class:`Unit`, :func:`other_side`;
 * the map: :func:`grid` and :class:`HexGrid` (its dense index: :attr:`HexGrid.id_array`,
   :attr:`HexGrid.index_of`, :attr:`HexGrid.q` ...), :func:`game_map`, :func:`terrain_map`,
@@ -61,7 +63,6 @@ from normandy_lab.network import edge_arrays
 from normandy_lab.rules.base import (
     AirRegion,
     CalendarEntry,
-    ControlSpec,
     Disengaging,
     MoveCosts,
     OffMapBox,
@@ -71,6 +72,7 @@ from normandy_lab.rules.base import (
     no_marker_edit,
 )
 from normandy_lab.rules.common import hq_names_by_hex
+from normandy_lab.rules.game import ControlSpec, Look
 from normandy_lab.schemas import StrictModel, line_of
 from normandy_lab.terrain import terrain_map
 
@@ -87,6 +89,7 @@ __all__ = [
     "HexGrid",
     "LayeredGraph",
     "Link",
+    "Look",
     "Move",
     "MoveCosts",
     "OffMapBox",

@@ -1,11 +1,13 @@
 """What a rule system provides to the engine: the contract every game fills.
 
-A :class:`RuleSet` is data (the terrain costs, the weather table, the
-sequence of play, supply numbers, unit types, markers, controls) and the
-verdicts a game gives its own way, as methods with defaults that a game's
-class overrides (The Battle for Normandy's: :class:`~normandy_lab.rules.bfn.BfnRules`).
-:class:`RuleSystem` names the same contract as a typed Protocol.  The engine
-core and the views read only this interface.
+A :class:`RuleSet` is data (the sequence of play, weather effects, supply
+numbers, unit defaults, markers) and the verdicts a game gives its own way,
+as methods with defaults that a game's class overrides (The Battle for
+Normandy's: :class:`~normandy_lab.rules.bfn.BfnRules`).  :class:`RuleSystem`
+names the same contract as a typed Protocol.  The engine core reads only this
+interface.  What a game looks like (glyphs, colours, ring words, the
+explorer's controls) is not here but in its :class:`~normandy_lab.rules.game.Look`,
+beside the rules on the game's handle (:mod:`normandy_lab.rules.game`).
 
 Why a base class with defaults rather than the separate time, weather and
 zone-of-control objects first sketched: each of those is one or two methods
@@ -27,10 +29,6 @@ if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
     from normandy_lab.engine.state import GameState
 
-#: The counters' colours when a rule system gives none for a side: blue and red, as on most maps.
-SIDE_COLOURS = {"allied": "#1f4e9e", "german": "#b22222"}
-
-
 @dataclass(frozen=True)
 class SupplyState:
     """A supply state a rule system declares: a verdict every unit's report gives (BfN: General Supply)."""
@@ -38,29 +36,6 @@ class SupplyState:
     key: str  # the report's attribute: UnitSupply.general, .combat, .isolated
     label: str
     rule: str
-
-
-@dataclass(frozen=True)
-class ControlSpec:
-    """One input a rule system offers in the explorer, on one of the state's markers, and the edit it makes.
-
-    ``kind`` says how it is shown: ``"points_per_map"`` is a whole number per map sheet (BfN's air and AA
-    points, 11.1); the one-value kinds are ``"hex"``, ``"hexes"`` (hex ids apart by spaces), ``"flag"`` and
-    ``"number"``, and ``"choices"`` (some of ``choices``, chosen together: GTS's three Supplied divisions,
-    17.3).  Controls with the same ``edit_op`` are applied together by one button
-    (``button``), as one edit ``{"op": edit_op, edit_field: value, ...}``; ``help`` is the sentence shown
-    above them, its rule numbers linked to the rule notes.
-    """
-
-    key: str
-    label: str
-    rule: str
-    kind: str
-    edit_op: str
-    edit_field: str
-    button: str = "Apply"
-    help: str = ""
-    choices: tuple[str, ...] = ()  # the names a "choices" control offers
 
 
 # eq=False: a rule system is itself, compared and hashed by identity, so that it keys the caches of what
@@ -103,19 +78,8 @@ class RuleSet:
     markers: dict[str, Any] = field(default_factory=dict)
     #: The supply states every unit's report gives, the first the one that counts as "in supply".
     supply_states: tuple[SupplyState, ...] = (SupplyState("general", "in supply", ""),)
-    #: The inputs the explorer shows for this game, beside the core's (weather, edit modes).
-    controls: tuple[ControlSpec, ...] = ()
-    #: What each supply ring on a counter means ("full", "partial", "out", "cut"; see ``supply_ring``).
-    ring_words: dict[str, str] = field(
-        default_factory=lambda: {"full": "in supply", "out": "out of supply", "cut": "cut off"}
-    )
-    #: The colour of each side's counters and formation symbols (``SIDE_COLOURS`` by default).
-    side_colours: dict[str, str] = field(default_factory=lambda: dict(SIDE_COLOURS))
     #: The off-map boxes of the game, by name (none by default): where units may stand off the map.
     boxes: dict[str, OffMapBox] = field(default_factory=dict)
-    #: What the game's supply report draws beyond units and lines: ``"zones"`` (rule zones, KG's support
-    #: radii) and ``"routes"`` (paths a rule tests, GTS's link-up); the map key lists only these.
-    map_features: frozenset[str] = frozenset()
     #: Markers added after studies of the game were saved: a state's fingerprint leaves each out while it
     #: stands at its default, so that those studies still open (:func:`normandy_lab.engine.study.canonical`).
     late_markers: frozenset[str] = frozenset()
@@ -131,9 +95,6 @@ class RuleSet:
     #: Markers that are lists whose order no rule reads (BfN's beachheads, KG's Weapons Nests): a state's
     #: fingerprint sorts them, so a scenario with them written in another order is the same state.
     unordered_markers: frozenset[str] = frozenset()
-    #: The label on each unit type's counter ("INF", "PARA") and each size's echelon mark ("II", "XX").
-    glyphs: dict[str, str] = field(default_factory=dict)
-    size_marks: dict[str, str] = field(default_factory=dict)
     variant: str = ""
 
     # -- the verdicts a game gives its own way (a game's class overrides them) ----------------
@@ -220,7 +181,11 @@ class RuleSet:
         return Disengaging()
 
     def supply_ring(self, row: Any) -> str:
-        """Return the ring a unit's supply report gets on its counter: full, partial, out or cut."""
+        """Return the ring a unit's supply report gets on its counter: full, partial, out or cut.
+
+        A rules verdict, not the look's: which of the game's supply states a unit's report amounts to (BfN's
+        full ring needs Combat Supply too, 7.6.1).  What each ring is called is the look's ``ring_words``.
+        """
         if row.general:
             return "full"
         return "cut" if row.isolated else "out"
@@ -249,15 +214,13 @@ class RuleSet:
 
         return UnitSchema
 
-    def control_value(self, state: GameState, key: str) -> Any:
-        """Return what the explorer control ``key`` shows now: by default the marker of that name."""
-        return state.markers.get(key)
-
     def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
         """Return ``state`` with one of the game's markers set, as its rules allow (an analyst's edit).
 
         By default no marker may be set by an edit; a game names those it lets the analyst change and
-        refuses a value its rules do not allow (``RefusedError``, saying why).
+        refuses a value its rules do not allow (``RefusedError``, saying why).  This stays with the rules,
+        not the look: what an edit may change and what it does (Cobra's boundary moving a column a turn,
+        KG's Fortress declared once) are rules; the look's controls only offer the edit.
         """
         from normandy_lab.errors import RefusedError
 
@@ -435,7 +398,6 @@ class RuleSystem(Protocol):
     weather_effects: dict[str, dict[str, Any]]
     markers: dict[str, Any]
     supply_states: tuple[SupplyState, ...]
-    controls: tuple[ControlSpec, ...]
 
     def turn_order(self, date: Any) -> tuple[str, ...]:
         """See :meth:`RuleSet.turn_order`."""
@@ -499,9 +461,6 @@ class RuleSystem(Protocol):
 
     def unit_schema(self) -> Any:
         """See :meth:`RuleSet.unit_schema`."""
-
-    def control_value(self, state: GameState, key: str) -> Any:
-        """See :meth:`RuleSet.control_value`."""
 
     def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
         """See :meth:`RuleSet.set_marker`."""

@@ -16,7 +16,7 @@ from typing import Any
 
 from normandy_lab.history.lodgement import FIRST_DAY
 from normandy_lab.history.timeline import LAST_DAY
-from normandy_lab.rules.base import SIDE_COLOURS
+from normandy_lab.rules.game import SIDE_COLOURS
 from normandy_lab.views.history import (
     ALLIED_FILL,
     FRONT_COLOUR,

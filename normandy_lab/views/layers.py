@@ -17,12 +17,12 @@ from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.grids import grid
-from normandy_lab.rules.base import SIDE_COLOURS
+from normandy_lab.rules import look
 from normandy_lab.views.mapview import to_mercator
 
 # The ring around a unit's marker says its supply state at a glance; the rule system says which ring a
 # unit's report gets (``RuleSet.supply_ring``: BfN's full ring is General and Combat Supply, 7.2 and
-# 7.6.1, partial General only, cut isolated, 7.5o) and what each means (``RuleSet.ring_words``).
+# 7.6.1, partial General only, cut isolated, 7.5o) and the game's look what each means (``Look.ring_words``).
 RING_COLOURS = {
     "full": "#000000",
     "partial": "#888888",
@@ -39,11 +39,16 @@ _RING_KEY = {
 _RING_ORDER = ("full", "partial", "out", "cut")  # from the best to the worst
 
 
-def ring_key_html(rules) -> str:
-    """Return the key of the counter rings in the rule system's words (``<small>counter rings: ...``)."""
+def ring_key_html(game: Any) -> str:
+    """Return the key of the counter rings in the game's words (``<small>counter rings: ...``).
+
+    ``game`` is a state, a game's key, its rules or its :class:`~normandy_lab.rules.Look`
+    (:func:`normandy_lab.rules.look`).
+    """
     parts = []
+    words_of = look(game).ring_words
     for ring in _RING_ORDER:
-        words = rules.ring_words.get(ring)
+        words = words_of.get(ring)
         if words:
             colour, ink = _RING_KEY[ring]
             text = f"{colour} {html.escape(words)}"
@@ -62,9 +67,12 @@ def worse_ring_colour(a: str, b: str) -> str:
     return RING_COLOURS[worst_ring([ring.get(a, "full"), ring.get(b, "full")])]
 
 
-def unit_glyph(rules, unit_type: str) -> str:
-    """Return the label a rule system gives a unit type on its counter, else the type's first letters."""
-    return rules.glyphs.get(unit_type) or unit_type[:4].upper()
+def unit_glyph(game: Any, unit_type: str) -> str:
+    """Return the label a game's look gives a unit type on its counter, else the type's first letters.
+
+    ``game`` is a state, a game's key, its rules or its :class:`~normandy_lab.rules.Look`.
+    """
+    return look(game).glyph(unit_type)
 
 
 @lru_cache(maxsize=4)
@@ -98,6 +106,7 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
     cx, cy = hex_centres(state.system)
     hex_size = g.georeference.hex_size_m * 1.5  # Mercator metres are ~1.5 ground metres at 49° N
     stacks = state.stacks()
+    shown = look(state)  # the game's counters: colours, glyphs, echelon marks
     data: dict[str, list] = {
         key: []
         for key in (
@@ -124,10 +133,10 @@ def unit_data(state: GameState, report: SupplyReport) -> dict[str, list]:
             data["unit_id"].append(u.id)
             data["name"].append(u.name)
             data["side"].append(u.side)
-            data["colour"].append(state.rules.side_colours.get(u.side, SIDE_COLOURS[u.side]))
-            data["glyph"].append(unit_glyph(state.rules, u.type))
-            data["echelon"].append(state.rules.size_marks.get(u.size, ""))
-            label = f"{state.rules.glyphs.get(u.type, u.type)} {state.rules.size_marks.get(u.size, '')}"
+            data["colour"].append(shown.side_colour(u.side))
+            data["glyph"].append(shown.glyph(u.type))
+            data["echelon"].append(shown.size_marks.get(u.size, ""))
+            label = f"{shown.glyphs.get(u.type, u.type)} {shown.size_marks.get(u.size, '')}"
             data["label"].append(label.strip())
             data["hex_id"].append(hex_id)
             data["steps"].append(u.steps)
@@ -455,14 +464,14 @@ def formation_data(state: GameState, report: SupplyReport) -> dict[str, list]:
         data["name"].append(key)
         data["short"].append(short_formation_name(key))
         data["side"].append(side)
-        data["colour"].append(state.rules.side_colours.get(side, SIDE_COLOURS[side]))
+        data["colour"].append(look(state).side_colour(side))
         data["line"].append(RING_COLOURS[worst_ring([state.rules.supply_ring(report[u.id]) for u in units])])
         data["units"].append(len(units))
         data["out"].append(out)
         data["bar"].append("▰" * cells + "▱" * (6 - cells))
         echelons = {u.size for u in units}
         data["echelon"].append("XX" if "division_hq" in echelons or len(units) > 6 else "X")
-        data["glyph"].append(_formation_arm(key, units, state.rules))
+        data["glyph"].append(_formation_arm(key, units, state))
     return data
 
 
@@ -474,13 +483,14 @@ _NAMED_ARMS = (
 )  # fmt: skip
 
 
-def _formation_arm(name: str, units: list, rules) -> str:
+def _formation_arm(name: str, units: list, state: GameState) -> str:
     """Return the arm written inside a formation's symbol: from its name, else its units' commonest type."""
     lowered = name.lower()
     for word, arm in _NAMED_ARMS if not lowered.endswith("troops") else ():  # a corps' troops are mixed
         if word in lowered:
             return arm
-    arms = [unit_glyph(rules, u.type) for u in units if not u.hq]
+    shown = look(state)
+    arms = [shown.glyph(u.type) for u in units if not u.hq]
     return max(sorted(set(arms)), key=arms.count) if arms else "HQ"
 
 

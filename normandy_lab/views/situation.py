@@ -122,7 +122,7 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     from bokeh.models import CDSView, ColumnDataSource, CustomJS, HoverTool, IndexFilter, LabelSet
 
     from normandy_lab.grids import grid
-    from normandy_lab.rules import get
+    from normandy_lab.rules import look
 
     hex_size_m = grid(system).georeference.hex_size_m
     terrain = fig.select_one({"name": TERRAIN_SOURCE})
@@ -172,8 +172,8 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     ]  # fmt: skip
     fig.add_tools(HoverTool(renderers=fronts, tooltips=[("", "@label")]))
     # The rule system's zones (KG: where a corps HQ is supported for nothing, for 1 SP ...), by outline.
-    # The map key lists them only for a game that draws them (RuleSet.map_features).
-    features = get(system).map_features
+    # The map key lists them only for a game that draws them (its look's map_features).
+    features = look(system).map_features
     zone_key = {"legend_label": "rule zones (labelled; the rule on hover)"} if "zones" in features else {}
     route_key = {"legend_label": "paths a rule tests (link-up)"} if "routes" in features else {}
     break_key = {"legend_label": "where a tested path breaks"} if "routes" in features else {}

@@ -149,6 +149,4 @@ RULES = ToyGameRules(
     rule_notes=RULE_NOTES,
     rule_refs={"zoc": "toy 3", "unit_supply_range": "toy 4"},
     supply_states=(SupplyState("general", "in supply", "toy 4"),),
-    glyphs={"infantry": "INF", "hq": "HQ"},
-    size_marks={"battalion": "II", "division_hq": "XX"},
 )

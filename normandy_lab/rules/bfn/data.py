@@ -10,7 +10,7 @@ and every reconstructed number can be changed through :data:`BFN_RULES`'s
 
 from __future__ import annotations
 
-from normandy_lab.rules.base import CalendarEntry, ControlSpec, Phase, SupplyState
+from normandy_lab.rules.base import CalendarEntry, Phase, SupplyState
 from normandy_lab.rules.bfn.scenario import MARKERS
 from normandy_lab.rules.bfn.system import BfnRules
 
@@ -375,37 +375,6 @@ BFN_RULE_NOTES = {
     "20.3": "A German Kampfgruppe HQ supplies up to six units of any formation.",
 }
 
-# The label on each unit type's counter, and each size's echelon mark (the views draw them).
-GLYPHS = {
-    "infantry": "INF",
-    "parachute": "PARA",
-    "glider": "GLI",
-    "commando": "CDO",
-    "ranger": "RGR",
-    "armor": "ARM",
-    "assault_gun": "StuG",
-    "tank_destroyer": "TD",
-    "mech_infantry": "MECH",
-    "recon": "REC",
-    "artillery": "ART",
-    "rocket_artillery": "RKT",
-    "anti_tank": "AT",
-    "flak": "FLAK",
-    "engineer": "ENG",
-    "hq": "HQ",
-    "static": "STAT",
-    "strongpoint": "SP",
-}
-SIZE_MARKS = {
-    "company": "I",
-    "battalion": "II",
-    "regiment": "III",
-    "brigade": "X",
-    "division_hq": "XX",
-    "corps_hq": "XXX",
-    "army_hq": "XXXX",
-}
-
 BFN_RULES = BfnRules(
     system="bfn",
     title="The Battle for Normandy",
@@ -445,39 +414,9 @@ BFN_RULES = BfnRules(
     campaign=("1944-06-06", "1944-08-20"),
     calendar=CALENDAR,
     markers=MARKERS,
-    glyphs=GLYPHS,
-    ring_words={
-        "full": "in General and Combat Supply",
-        "partial": "General only",
-        "out": "out of supply",
-        "cut": "isolated",
-    },
-    size_marks=SIZE_MARKS,
     supply_states=(
         SupplyState("general", "General Supply", "7.2"),
         SupplyState("combat", "Combat Supply", "7.6.1"),
         SupplyState("isolated", "isolated", "7.5o"),
-    ),
-    controls=(
-        ControlSpec(
-            key="air_points",
-            label="air",
-            rule="11.1",
-            kind="points_per_map",
-            edit_op="air",
-            edit_field="allied",
-            button="Apply air",
-            help="Air allocation per map sheet (11.1): where Allied air points beat the German AA points, "
-            "German units on that map lose movement points (11.2).",
-        ),
-        ControlSpec(
-            key="aa_points",
-            label="AA",
-            rule="11.1",
-            kind="points_per_map",
-            edit_op="air",
-            edit_field="german_aa",
-            button="Apply air",
-        ),
     ),
 )

@@ -9,7 +9,6 @@ chit activation, Fire Zones, fire and assault) and the scenario booklets are not
 
 from __future__ import annotations
 
-from normandy_lab.rules.base import ControlSpec
 from normandy_lab.rules.gts.data import (
     MARKERS,
     OPTIONS,
@@ -19,27 +18,11 @@ from normandy_lab.rules.gts.data import (
     SUPPLY_STATES,
     TURNS,
     UNIT_DEFAULTS,
-    US_DIVISIONS,
     WEATHER_EFFECTS,
 )
 from normandy_lab.rules.gts.look import LOOK
 from normandy_lab.rules.gts.map import MAP_DATA
 from normandy_lab.rules.gts.system import GtsRules
-
-CONTROLS = (
-    ControlSpec(
-        "supplied_divisions", "Supplied divisions", "17.3", "choices", "marker", "supplied_divisions",
-        button="Designate", choices=tuple(US_DIVISIONS),
-        help="From 0700 on 8 June the Americans designate three divisions Supplied for the day (17.3); "
-        "choose three (ctrl-click) or none. The scenario's default is a reading of history, not a fact.",
-    ),
-    ControlSpec(
-        "fighter_bombers_on_interdiction", "Fighter-bombers on interdiction", "17.1", "number", "marker",
-        "fighter_bombers_on_interdiction", button="Set",
-        help="Up to 4 of the day's fighter-bombers (2 when overcast) may go on interdiction; at each German "
-        "reinforcement hex a d10 (0-9) at or under their number keeps the Germans out this turn (17.1).",
-    ),
-)  # fmt: skip
 
 GTS_RULES = GtsRules(
     system="gts",
@@ -57,15 +40,9 @@ GTS_RULES = GtsRules(
     rule_refs={"zoc": "Fire Zones (series rules, not in the text)", "unit_supply_range": "17.3"},
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
-    map_features=frozenset({"routes"}),
     unordered_markers=frozenset({"supplied_divisions"}),  # 17.3: three divisions for the day, in no order
     # Added with 4.4.3's sectors: out of older fingerprints while at its default (4.4.7's example hexes).
     late_markers=frozenset({"assault_force_markers"}),
-    controls=CONTROLS,
-    glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "tank_destroyer": "TD",
-            "recon": "RCN", "artillery": "ART", "engineer": "ENG", "anti_tank": "AT", "flak": "AA",
-            "hq": "HQ", "machine_gun": "MG", "static": "STAT"},
-    size_marks={"company": "I", "battalion": "II", "regiment": "III", "division_hq": "XX", "corps_hq": "XXX"},
 )  # fmt: skip
 
 __all__ = [

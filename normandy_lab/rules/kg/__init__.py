@@ -7,7 +7,6 @@ marks; ``system`` the rule system class.  The base *Killing Ground* rules are no
 
 from __future__ import annotations
 
-from normandy_lab.rules.base import ControlSpec
 from normandy_lab.rules.kg.data import (
     BOXES,
     MARKERS,
@@ -25,31 +24,6 @@ from normandy_lab.rules.kg.look import LOOK
 from normandy_lab.rules.kg.map import MAP_DATA
 from normandy_lab.rules.kg.system import KgRules
 
-
-def _number(key: str, label: str, rule: str, help_text: str) -> ControlSpec:
-    """Return a whole-number control on the marker ``key`` (an edit of the study)."""
-    return ControlSpec(key, label, rule, "number", "marker", key, button="Set", help=help_text)
-
-
-#: The explorer's controls: the logistics markers (26.10, 26.19.2) and the air allocations (26.15).
-CONTROLS = (
-    _number("mulberry_A", "Mulberry A (US) construction level", "26.19.2, 26.10.5",
-            "The Mulberry's construction level sets the army's Corps HQ Support Radius (26.10.5: level 5, "
-            "radius 3; the other levels RECONSTRUCTED): its HQs within it of a beach are supported free."),
-    _number("mulberry_B", "Mulberry B (British) construction level", "26.19.2, 26.10.5",
-            "As Mulberry A, for the British and Canadian corps HQs (26.10.5)."),
-    _number("army_sp_US", "1st US Army reserve SP", "26.10.1",
-            "The SP the US army holds to support its corps HQs beyond the radius (26.10.1, 26.10.5)."),
-    _number("army_sp_UK", "2nd British Army reserve SP", "26.10.1",
-            "The SP the British army holds to support its corps HQs beyond the radius (26.10.1, 26.10.5)."),
-    _number("air_supply_ap", "Air Points on Supply Interdiction", "26.15.1",
-            "The Air Points the Allies put on Supply Interdiction, at most 4 (26.15.1); General Air "
-            "Interdiction gets its own by the weather (26.15.3)."),
-    ControlSpec("air_rail", "Last air unit drawn to Rail Interdiction", "26.15.2", "flag", "marker",
-                "air_rail", button="Set",
-                help="The last air unit drawn for Supply Interdiction may go to Rail Interdiction, 26.15.2."),
-)  # fmt: skip
-
 KG_RULES = KgRules(
     system="kg",
     title="The Killing Ground: OVERLORD",
@@ -65,7 +39,6 @@ KG_RULES = KgRules(
     rule_refs={"zoc": "26.2.3", "unit_supply_range": "26.11.1"},
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
-    map_features=frozenset({"zones"}),
     # 22.6.8 and 22.7 list destroyed bridges ("N3436/N3337, N3436/N3435, N3436/3437"; "N3725/N3726,
     # N3847/N3948"); the derived map has a bridge on N3725/N3726 only (N3436's hexsides cross no water at
     # all): the others are the printed map's bridges, which the derived map lacks.
@@ -88,11 +61,6 @@ KG_RULES = KgRules(
         "rail_capacity", "rail_interdiction_level", "depot_improve", "rail_moves", "reinforcement_track",
     }),
     boxes=BOXES,
-    controls=CONTROLS,
-    glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "mech_infantry": "MECH",
-            "recon": "RCN", "artillery": "ART", "hq": "HQ", "wn": "WN", "ranger": "RGR", "commando": "CDO"},
-    size_marks={"battalion": "II", "regiment": "III", "brigade": "X", "division": "XX", "corps_hq": "XXX",
-                "army_hq": "XXXX"},
 )  # fmt: skip
 
 __all__ = [

@@ -33,13 +33,6 @@ class KgRules(RuleSet):
             return f"{date} is {right}, not {turn}", f"write turn: {right}, or change the date"
         return None
 
-    def control_value(self, state: GameState, key: str) -> Any:
-        """Read a control's value: ``mulberry_A`` is the level of Mulberry A, ``army_sp_US`` the US SP."""
-        for marker, prefix in (("mulberry", "mulberry_"), ("army_sp", "army_sp_")):
-            if key.startswith(prefix):
-                return state.markers[marker].get(key[len(prefix) :], 0)
-        return state.markers.get(key)
-
     def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
         """Let the analyst set a Mulberry's construction level (26.19.2) or an army's SP reserve (26.10).
 

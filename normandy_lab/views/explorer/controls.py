@@ -6,6 +6,7 @@ from typing import Any
 
 from normandy_lab.errors import NormandyLabError
 from normandy_lab.grids import grid
+from normandy_lab.rules import look
 from normandy_lab.views import classroom, wording
 from normandy_lab.views.explorer._common import FRONT_VIEW, MODES, VIEWS
 from normandy_lab.views.explorer.inspector import Inspector
@@ -44,7 +45,7 @@ class _Controls:
         # The areas and paths the rule system draws besides ranges (KG: HQ support radius and SP bands,
         # 26.10.5; GTS: the 82nd's link-up, 17.6).
         self.show_zones = w.Checkbox(value=False, description="rule zones and paths", indent=False)
-        if not self.state.rules.map_features:  # a game that draws neither (RuleSet.map_features)
+        if not look(self.state).map_features:  # a game that draws neither (Look.map_features)
             self.show_zones.layout.display = "none"
         self.sector = w.Dropdown(  # the sectors this map shows (the Utah map has no Falaise pocket)
             options=["", FRONT_VIEW, *self.sectors()], value="", description="Go to:",
@@ -67,8 +68,8 @@ class _Controls:
                 for s in sheets
             }  # fmt: skip
 
-        # The rule system's own controls (RuleSet.controls), grouped by the edit they make.
-        controls = [c for c in self.state.rules.controls if c.kind == "points_per_map"]
+        # The game's own controls (its look's: Look.controls), grouped by the edit they make.
+        controls = [c for c in look(self.state).controls if c.kind == "points_per_map"]
         self.control_boxes = {
             c.key: point_boxes(self.state.markers.get(c.key, {}), c.label) for c in controls
         }
@@ -81,7 +82,7 @@ class _Controls:
         }
         # One-value controls (a hex, a flag, a number), each with its own button: one edit setting one
         # of the game's markers ({"op": "marker", "name": ..., "value": ...}, RuleSet.set_marker).
-        self.single_controls = [c for c in self.state.rules.controls if c.kind in SINGLE_KINDS]
+        self.single_controls = [c for c in look(self.state).controls if c.kind in SINGLE_KINDS]
         self.single_widgets = {
             c.key: _single_widget(w, c, self.state.markers.get(c.key)) for c in self.single_controls
         }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from normandy_lab.engine.whatif import supply_summary
+from normandy_lab.rules import look
 from normandy_lab.views import layers, wording
 from normandy_lab.views.explorer._common import _edit_ops
 from normandy_lab.views.explorer.controls import single_value
@@ -37,7 +38,7 @@ class _Drawing:
                 for sheet, box in boxes.items():
                     box.value = int(state.markers.get(key, {}).get(sheet, 0))
             for control in self.single_controls:
-                shown = state.rules.control_value(state, control.key)
+                shown = look(state).control_value(state, control.key)
                 self.single_widgets[control.key].value = single_value(control, shown)
             self.phases.sync()
         finally:
