@@ -33,7 +33,7 @@ import numpy.typing as npt
 from normandy_lab.errors import FileRefusedError
 from normandy_lab.geo import geography
 from normandy_lab.geo.crs import METRIC_CRS
-from normandy_lab.grids.georef import Georeference, fit_similarity, read_system_entries
+from normandy_lab.grids.georef import Georeference, fit_similarity, grid_file_maps, read_system_entries
 from normandy_lab.paths import map_file
 
 if TYPE_CHECKING:
@@ -92,9 +92,10 @@ def _load_coast_hexes() -> dict[str, tuple[CoastHex, ...]]:
     path = map_file("grids", "coast_hexes.yaml")
     result: dict[str, list[CoastHex]] = {}
     # In the function for import cost: pydantic loads when the file is first read (grids/georef.py says more).
-    from normandy_lab.schemas.grid_files import CoastHexesFile
+    from normandy_lab.schemas.grid_files import coast_hexes_file
 
-    for system, _, entry in read_system_entries(path, CoastHexesFile, CoastHexError):
+    model = coast_hexes_file(grid_file_maps())
+    for system, _, entry in read_system_entries(path, model, CoastHexError):
         result.setdefault(system, []).append(
             CoastHex(
                 system=system,

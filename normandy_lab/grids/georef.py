@@ -38,6 +38,7 @@ from normandy_lab.errors import FileRefusedError
 from normandy_lab.geo.crs import METRIC_CRS as METRIC_CRS
 from normandy_lab.geo.crs import lonlat_to_metric as lonlat_to_metric
 from normandy_lab.geo.crs import metric_to_lonlat as metric_to_lonlat
+from normandy_lab.grids.numbering import map_keys
 from normandy_lab.paths import map_file
 
 # Hex size of the lattice plane across the flats: unit circumradius.
@@ -121,9 +122,10 @@ def read_system_entries(path: Path, schema: Any, error: type[ValueError]) -> Ite
 def _load_control_points() -> dict[str, tuple[ControlPoint, ...]]:
     path = map_file("grids", "control_points.yaml")
     result: dict[str, list[ControlPoint]] = {}
-    from normandy_lab.schemas.grid_files import ControlPointsFile  # pydantic on first read (see above)
+    from normandy_lab.schemas.grid_files import control_points_file  # pydantic on first read (see above)
 
-    for system, _, entry in read_system_entries(path, ControlPointsFile, ControlPointError):
+    model = control_points_file(grid_file_maps())
+    for system, _, entry in read_system_entries(path, model, ControlPointError):
         hexes = [entry["hex"]] if isinstance(entry["hex"], str) else entry["hex"]
         result.setdefault(system, []).append(
             ControlPoint(
@@ -158,6 +160,16 @@ def register_control_points(system: str, points: tuple[ControlPoint, ...]) -> No
     if stray:
         raise ControlPointError(f"control points {', '.join(stray)} name another map than {system!r}")
     _REGISTERED[system] = tuple(points)
+
+
+def grid_file_maps() -> tuple[str, ...]:
+    """Return the maps the shared grid files (``maps/grids/*.yaml``) may place, in the registry's order.
+
+    Every registered map (:func:`~normandy_lab.grids.numbering.map_keys`) but those whose game brings its
+    own control points (:func:`register_control_points`): the files' models
+    (:mod:`normandy_lab.schemas.grid_files`) refuse any other key, and their JSON Schemas list these.
+    """
+    return tuple(key for key in map_keys() if key not in _REGISTERED)
 
 
 def control_points(system: str) -> tuple[ControlPoint, ...]:
