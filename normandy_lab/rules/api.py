@@ -73,7 +73,8 @@ from normandy_lab.rules.base import (
 )
 from normandy_lab.rules.common import hq_names_by_hex
 from normandy_lab.rules.game import ControlSpec, Look
-from normandy_lab.schemas import StrictModel, line_of
+from normandy_lab.schemas.fields import StrictModel
+from normandy_lab.schemas.validation import line_of
 from normandy_lab.terrain import terrain_map
 
 __all__ = [

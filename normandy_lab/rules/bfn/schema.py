@@ -14,17 +14,8 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, StrictBool
 
 from normandy_lab.rules.bfn.data import BFN_RULES
-from normandy_lab.schemas import (
-    WHAT_IF_INTERDICTION,
-    Count,
-    Date,
-    HexId,
-    Points,
-    ScenarioSchema,
-    StrictModel,
-    Text,
-    UnitSchema,
-)
+from normandy_lab.schemas.fields import WHAT_IF_INTERDICTION, Count, Date, HexId, Points, StrictModel, Text
+from normandy_lab.schemas.scenario import ScenarioSchema, UnitSchema
 
 UnitType = Literal[tuple(BFN_RULES.unit_types)]  # type: ignore[valid-type]
 Size = Literal[tuple(BFN_RULES.sizes)]  # type: ignore[valid-type]

@@ -15,7 +15,8 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt
 from normandy_lab.rules.cobra.data import SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS
 from normandy_lab.rules.cobra.metric import READINGS
 from normandy_lab.rules.cobra.points import FIRST_STORM_READINGS
-from normandy_lab.schemas import WHAT_IF_INTERDICTION, Count, HexId, ScenarioSchema, StrictModel, UnitSchema
+from normandy_lab.schemas.fields import WHAT_IF_INTERDICTION, Count, HexId, StrictModel
+from normandy_lab.schemas.scenario import ScenarioSchema, UnitSchema
 
 UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
 Size = Literal[SIZES]  # type: ignore[valid-type]

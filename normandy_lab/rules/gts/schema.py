@@ -15,14 +15,8 @@ from normandy_lab.rules.gts.data import (
     US_DIVISIONS,
     WEATHER_EFFECTS,
 )
-from normandy_lab.schemas import (
-    WHAT_IF_INTERDICTION,
-    HexId,
-    ScenarioSchema,
-    StrictModel,
-    UnitId,
-    UnitSchema,
-)
+from normandy_lab.schemas.fields import WHAT_IF_INTERDICTION, HexId, StrictModel, UnitId
+from normandy_lab.schemas.scenario import ScenarioSchema, UnitSchema
 
 UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
 Size = Literal[SIZES]  # type: ignore[valid-type]

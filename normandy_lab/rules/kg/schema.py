@@ -8,14 +8,8 @@ from pydantic import ConfigDict, Field, StrictBool, StrictInt
 
 from normandy_lab.rules.kg.data import BOXES, SIZES, TURNS, UNIT_TYPES, WEATHER_EFFECTS, ZOC_CLASSES
 from normandy_lab.rules.kg.nests import NEST_STATES
-from normandy_lab.schemas import (
-    WHAT_IF_INTERDICTION,
-    HexId,
-    ScenarioSchema,
-    StrictModel,
-    Text,
-    UnitSchema,
-)
+from normandy_lab.schemas.fields import WHAT_IF_INTERDICTION, HexId, StrictModel, Text
+from normandy_lab.schemas.scenario import ScenarioSchema, UnitSchema
 
 UnitType = Literal[UNIT_TYPES]  # type: ignore[valid-type]
 Size = Literal[SIZES]  # type: ignore[valid-type]
