@@ -78,14 +78,23 @@ def free_port() -> int:
 
 
 def memory_of(pid: int) -> dict[str, float]:
-    """RSS and private (dirty) memory of a process, in MB."""
+    """RSS, PSS, USS and private dirty memory of a process, in MB.
+
+    PSS is the fair share of one student: its private pages and its share of the pages it shares with other
+    kernels (library code, memory-mapped map tables); USS (private clean and dirty) is what closing it frees.
+    """
     fields = {}
     with open(f"/proc/{pid}/smaps_rollup") as handle:
         for line in handle:
             key, _, value = line.partition(":")
             if value.strip().endswith("kB"):
                 fields[key] = int(value.split()[0]) / 1024
-    return {"rss_mb": round(fields["Rss"], 1), "private_mb": round(fields["Private_Dirty"], 1)}
+    return {
+        "rss_mb": round(fields["Rss"], 1),
+        "pss_mb": round(fields["Pss"], 1),
+        "uss_mb": round(fields["Private_Clean"] + fields["Private_Dirty"], 1),
+        "private_mb": round(fields["Private_Dirty"], 1),
+    }
 
 
 def kernel_pids(server: psutil.Process) -> dict[str, int]:

@@ -218,3 +218,34 @@ def test_on_the_class_server_only_the_teachers_link_reveals_answers(monkeypatch)
     assert classroom.answers_open("") is True
     assert classroom.parse_arguments([]).answers == "teacher"
     assert classroom.parse_arguments(["--answers", "students"]).answers == "students"
+
+
+def test_class_kernels_get_an_allocator_that_gives_large_blocks_back():
+    """A supply determination's arrays get pages of their own, freed with them (docs/class.md, memory)."""
+    found = classroom.kernel_environment(REPO / "class", environ={})
+    assert found[classroom.CLASS_ENV] == "1" and found[classroom.ROOT_ENV] == str(REPO / "class")
+    assert found["MALLOC_MMAP_THRESHOLD_"] == "262144"
+    # A value set by hand for the server is the kernels' too.
+    kept = classroom.kernel_environment(REPO / "class", environ={"MALLOC_MMAP_THRESHOLD_": "65536"})
+    assert "MALLOC_MMAP_THRESHOLD_" not in kept
+
+
+def _private_dirty_mb() -> float:
+    with open("/proc/self/smaps_rollup") as handle:
+        return next(int(line.split()[1]) for line in handle if line.startswith("Private_Dirty")) / 1024
+
+
+@pytest.mark.skipif(not Path("/proc/self/smaps_rollup").exists(), reason="reads Linux's /proc")
+def test_release_memory_gives_a_page_builds_freed_heap_back():
+    """Blocks freed between live ones stay with the process until the heap is trimmed (glibc's malloc_trim)."""
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("malloc_trim is glibc's")
+    blocks = [bytearray(2000) for _ in range(100_000)]  # 200 MB of heap blocks, under the mmap threshold
+    kept = blocks[::50]  # a few stay alive, spread over the heap, so its top cannot simply shrink
+    before = _private_dirty_mb()
+    del blocks
+    classroom.release_memory()
+    assert before - _private_dirty_mb() > 100
+    assert len(kept) == 2000

@@ -33,7 +33,11 @@ def lesson(name: str) -> Lesson:
 
     if name not in LESSONS:
         raise UnknownNameError(f"no lesson {name!r}; the lessons are {', '.join(LESSONS)}")
-    return importlib.import_module(f"normandy_lab.lessons.{name}").lesson()
+    from normandy_lab.views.classroom import release_memory
+
+    built = importlib.import_module(f"normandy_lab.lessons.{name}").lesson()
+    release_memory()  # a class kernel keeps the lesson, not what working it out freed
+    return built
 
 
 __all__ = ["LESSONS", "Exercise", "Lesson", "Reveal", "lesson"]

@@ -180,6 +180,7 @@ def lesson() -> Lesson:
     widest = max(crossed.items(), key=lambda kv: kv[1]) if crossed else None
     widest_gain = int(_gain_of(found, widest[0])) if widest else 0
     widest_label = next((t.label for t in found["shortlist"] if widest and t.key == widest[0]), "")
+    _forget_cut_tables()  # the searches are done; the answers below need none of their tables
     game_html = (
         f"<p>On the morning of 13 June the division has {len(units)} units on the map, {supplied} of them "
         "in General Supply; "
@@ -334,3 +335,16 @@ def _gain_of(found: dict[str, Any], key: str) -> float:
 
     objective = division_out(found["units"])
     return objective(nl.supply(Target("bridge", key).cut(found["state"])), "german")
+
+
+def _forget_cut_tables() -> None:
+    """Drop the edge tables BfN's supply search keeps for each set of destroyed bridges it has met.
+
+    Each set has its own (≈ 4 MB: 7.3.2's verdict and cost of every hexside), kept for the next
+    determination of the same set; the searches leave 32 of them, 125 MB a student's kernel would hold
+    for nothing once the lesson is built (docs/class.md, "Memory per student").  A later determination
+    makes the one it needs again.
+    """
+    from normandy_lab.rules.bfn.lines import supply_edge_costs
+
+    supply_edge_costs.cache_clear()

@@ -75,6 +75,12 @@ LESSON_PAGES = {
 MAX_STUDY_BYTES = 2_000_000
 #: The widgets of the explorer that would write or read files on the server: not on a class page.
 _FILE_WIDGETS = ("save_path", "save_button", "export_button", "picker", "open_button")
+#: The C allocator's settings the class server gives its kernels (glibc reads them; another C library
+#: ignores them).  A block of 256 kB or more (a numpy array of a supply determination) gets pages of its own,
+#: which go back to the system when it is freed.  With glibc's default the threshold grows to 32 MB as large
+#: blocks are freed, so later arrays were carved from the heap and their pages stayed with the kernel: a
+#: lesson-2 kernel kept 80 MB of freed memory (docs/class.md, "Memory per student").
+KERNEL_MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "262144"}
 
 
 class ClassLinkError(FileRefusedError):
@@ -162,6 +168,28 @@ def answers_open(query: str | None = None) -> bool:
     return hmac.compare_digest(given.encode(), key.encode())
 
 
+def release_memory() -> None:
+    """Give the memory this process has freed back to the system, once a page is built.
+
+    Collects Python's garbage, then asks glibc (``malloc_trim``) to return the free pages inside its heap:
+    a page's build frees many small blocks between live ones, which the heap keeps otherwise.  A class
+    kernel calls it after its page is made (:class:`ClassPage`, :func:`normandy_lab.lessons.lesson`), so
+    each student's kernel holds what its page uses only.  Elsewhere than on glibc it only collects.
+    """
+    import ctypes
+    import ctypes.util
+    import gc
+
+    gc.collect()
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):  # a C library without malloc_trim (musl): nothing to give back
+        return
+
+
 def lock_for_class(explorer: Any) -> None:
     """Take the file controls off a class page's explorer: nothing a student does is written on the server.
 
@@ -202,6 +230,7 @@ class ClassPage:
         self.explorer = explore(scenario)
         lock_for_class(self.explorer)
         self.study: Path | None = None
+        release_memory()  # what building the page freed, before the kernel waits for its student
 
     def show(self, query: str | None = None) -> Any:
         """Open the study the page's link names (``?study=...``), if any, and return the explorer to display.
@@ -225,6 +254,8 @@ class ClassPage:
         except (NormandyLabError, OSError) as exc:
             self.explorer.message = f"Could not open the link's study: {exc}"
         self.explorer._refresh_text()  # the banner says what the link opened
+        if self.study is not None:
+            release_memory()  # what replaying the study freed
         return self.explorer
 
 
@@ -442,6 +473,17 @@ def _page_pool(text: str) -> tuple[str, int]:
     return page, int(size)
 
 
+def kernel_environment(root: Path, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """Return what the server sets in its environment for its kernels to inherit.
+
+    A class page's marks (:data:`CLASS_ENV`, the served folder :data:`ROOT_ENV`) and the allocator's
+    settings of :data:`KERNEL_MALLOC_ENV`, unless ``environ`` (default ``os.environ``) already sets one.
+    """
+    given = os.environ if environ is None else environ
+    malloc = {name: value for name, value in KERNEL_MALLOC_ENV.items() if name not in given}
+    return {CLASS_ENV: "1", ROOT_ENV: str(root), **malloc}
+
+
 def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
     """Read the class server's options."""
     parser = argparse.ArgumentParser(
@@ -489,8 +531,7 @@ def main(argv: list[str] | None = None) -> None:
     data = Path(options.template_dir or Path.home() / ".cache" / "normandy_lab" / "class-server").resolve()
     write_template(data, root)
     os.environ["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(data), os.environ.get("JUPYTER_PATH")]))
-    os.environ[CLASS_ENV] = "1"  # inherited by every kernel
-    os.environ[ROOT_ENV] = str(root)
+    os.environ.update(kernel_environment(root))  # inherited by every kernel
     if options.answers == "teacher":
         import secrets
 
