@@ -14,13 +14,13 @@ How a map's scheme gets here: :func:`register_scheme`, which the registry
 (:func:`normandy_lab.rules.register_game`) calls.  A game the package ships is registered without importing
 its package, so the registry tells this module which maps it can bring (:func:`add_map_source`), and the
 first look-up of such a map (``scheme("kg")``, ``SCHEMES["kg"]``, iterating :data:`SCHEMES`) has the
-registry load and register it.  If nothing has imported the registry yet, the first look-up imports it by
-name: the core never imports a game, and reaches one only through the registry.
+registry load and register it.  If nothing has imported the registry yet, the first look-up imports it
+(a declared edge of the import contract): the core never imports a game, and reaches one only through the
+registry.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, ValuesView
 from dataclasses import dataclass, field
@@ -214,9 +214,11 @@ def add_map_source(keys: Callable[[], Iterable[str]], load: Callable[[str], None
 
 def _sources() -> list[tuple[Callable[[], Iterable[str]], Callable[[str], None]]]:
     if not _SOURCES:
-        # The registry adds itself as it is imported.  By name: the grids sit below the rules in the
-        # layers, and this is the one way up, to the registry and never to a game.
-        importlib.import_module("normandy_lab.rules")
+        # The registry adds itself as it is imported.  The grids sit below the rules, and this is their one
+        # way up: to the registry, never to a game (the core -> registry edge of the plug-in cycle).  A
+        # plain import, not one by name, so that import-linter and grimp see the edge: .importlinter
+        # declares it, and docs/architecture.md ("The registry and the one cycle") says why.
+        import normandy_lab.rules  # noqa: F401  (imported for its registrations)
     return _SOURCES
 
 
