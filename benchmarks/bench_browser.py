@@ -1303,23 +1303,25 @@ def guarded(results: Results, name: str, run: Callable[[], Any]) -> Any:
     return None
 
 
-def bench_explorer(browser: Any, url: str, results: Results, repeat: int, root: Path) -> dict[str, Any]:
-    """The benchmark notebook: warm-up, BokehJS, floor, explorer, then every action."""
+def bench_explorer(
+    browser: Any, url: str, results: Results, repeat: int, root: Path, edits_only: bool = False
+) -> dict[str, Any]:
+    """The benchmark notebook: warm-up, BokehJS, floor, explorer, then every action (or the edits only)."""
     bench = Bench(browser, url, results)
     extra: dict[str, Any] = {}
     try:
-        run_bench_notebook(bench, results, repeat, root, extra)
+        run_bench_notebook(bench, results, repeat, root, extra, edits_only)
     finally:
         bench.close()
     return extra
 
 
 def run_bench_notebook(
-    bench: Bench, results: Results, repeat: int, root: Path, extra: dict[str, Any]
+    bench: Bench, results: Results, repeat: int, root: Path, extra: dict[str, Any], edits_only: bool = False
 ) -> None:
     write_notebook(root / "bench.ipynb")
     bench.open_notebook("bench.ipynb", "bench")
-    open_everything(bench, repeat)
+    open_everything(bench, 1 if edits_only else repeat)
     bench.run_cell_and_wait(CELL["bridges"], 60)
     found = re.search(r"NL_BRIDGES (\[.*\])", bench.cell_text(CELL["bridges"]))
     bridges = json.loads(found.group(1)) if found else []
@@ -1328,10 +1330,11 @@ def run_bench_notebook(
     geo = Geometry(bench)
     centre = ((initial_view[0] + initial_view[1]) / 2, (initial_view[2] + initial_view[3]) / 2)
 
-    guarded(results, "step", lambda: steps(bench, repeat))
-    guarded(results, "back and forward", lambda: backs_and_forwards(bench, repeat))
-    guarded(results, "seen by", lambda: seen_by(bench, repeat))
-    guarded(results, "layers", lambda: layers(bench, repeat))
+    if not edits_only:
+        guarded(results, "step", lambda: steps(bench, repeat))
+        guarded(results, "back and forward", lambda: backs_and_forwards(bench, repeat))
+        guarded(results, "seen by", lambda: seen_by(bench, repeat))
+        guarded(results, "layers", lambda: layers(bench, repeat))
     geo.refresh_units(bench)
     units = guarded(results, "clicks", lambda: unit_and_hex_clicks(bench, geo, centre, repeat)) or []
     spare = units + [i for i in geo.pick_units(centre, 6 * repeat) if i not in units]
@@ -1339,6 +1342,9 @@ def run_bench_notebook(
     guarded(results, "interdict", lambda: interdict(bench, geo, spare, repeat))
     guarded(results, "destroy a bridge", lambda: destroy_bridges(bench, geo, bridges, repeat))
     guarded(results, "weather", lambda: weather(bench, repeat))
+    if edits_only:  # the clicks that select units, the edits, and the floor measured in the same run
+        guarded(results, "floor update", lambda: floor_updates(bench, repeat))
+        return
     guarded(results, "zoom and pan", lambda: zoom_and_pan(bench, initial_view))
     guarded(results, "real wheel and drag", lambda: real_gestures(bench, initial_view, repeat))
     guarded(results, "floor update", lambda: floor_updates(bench, repeat))
@@ -1571,7 +1577,15 @@ def main() -> None:
     parser.add_argument(
         "--skip-notebooks", action="store_true", help="do not Run All the repository's notebooks"
     )
+    parser.add_argument(
+        "--edits-only",
+        action="store_true",
+        help="one opening, the unit and hex clicks, the edits (move, interdict, bridge, weather, undo) and "
+        "the floor; no notebooks; results to benchmarks/results/browser-edits.json",
+    )
     args = parser.parse_args()
+    args.skip_notebooks = args.skip_notebooks or args.edits_only
+    results_file = RESULTS.with_name("browser-edits.json") if args.edits_only else RESULTS
 
     from playwright.sync_api import sync_playwright
 
@@ -1593,7 +1607,7 @@ def main() -> None:
             )
             try:
                 info = machine(browser.version)
-                run = lambda: bench_explorer(browser, url, results, args.repeat, root)  # noqa: E731
+                run = lambda: bench_explorer(browser, url, results, args.repeat, root, args.edits_only)  # noqa: E731
                 extra = guarded(results, "benchmark notebook", run) or {}
                 guarded(results, "shut down the benchmark's kernel", lambda: shutdown_kernels(url))
                 if not args.skip_notebooks:
@@ -1613,7 +1627,10 @@ def main() -> None:
         print("\nnotes:\n" + "\n".join(f"  - {n}" for n in results.notes))
     report = {
         "machine": info,
-        "settings": {"repeat": args.repeat, "skip_notebooks": args.skip_notebooks, "viewport": VIEWPORT},
+        "settings": {
+            "repeat": args.repeat, "skip_notebooks": args.skip_notebooks, "edits_only": args.edits_only,
+            "viewport": VIEWPORT,
+        },
         "targets": {
             "interaction_ms": TARGET_INTERACTION_MS,
             "interaction_ratio_to_floor": TARGET_FLOOR_RATIO,
@@ -1630,9 +1647,9 @@ def main() -> None:
         "errors": results.errors,
         "notes": results.notes,
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(report, indent=1, default=float) + "\n", encoding="utf-8")
-    print(f"\nwritten {RESULTS.relative_to(REPO)}")
+    results_file.parent.mkdir(parents=True, exist_ok=True)
+    results_file.write_text(json.dumps(report, indent=1, default=float) + "\n", encoding="utf-8")
+    print(f"\nwritten {results_file.relative_to(REPO)}")
 
 
 if __name__ == "__main__":

@@ -90,19 +90,22 @@ def main() -> None:
     sources = german_sources(state, rules)
     matrix = side_lines(state, "german").reverse_matrix("mp")
     step_state = state.evolve(phase_index=0)
+    # supply() keeps the reports of the last few states (an undo shows one at once): each round times a
+    # determination, as supply() of a state not asked about before does.
+    determine = rules.determine_supply
 
     def one_step() -> None:
         phase_effects(next_phase(step_state))
 
     def with_reasons() -> None:
         # The verdicts, then why every unit out of supply is out (worked out when first read).
-        report = supply(state)
+        report = determine(state)
         for r in report.out_of_supply():
             _ = r.code
 
     medians = _medians(
         {
-            "supply_both_sides_median_s": lambda: supply(state),
+            "supply_both_sides_median_s": lambda: determine(state),
             "supply_with_reasons_median_s": with_reasons,
             "ezoc_both_sides_median_s": lambda: (zoc_mask(state, "allied"), zoc_mask(state, "german")),
             "phase_step_median_s": one_step,

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from normandy_lab.engine.lines import in_play
+from normandy_lab.engine.recent import Recent
 from normandy_lab.engine.state import GameState, Unit, other_side
 from normandy_lab.engine.supply import supply
 from normandy_lab.engine.zoc import zoc_mask
@@ -165,7 +166,7 @@ def movement_range(
     """Return every hex the unit can reach this phase, with the MPs it costs (5.2, 10.x, 7.5, 7.5o)."""
     unit = state.unit(unit_id)
     in_supply, isolated = _supply_state(state, unit_id, in_supply, isolated)
-    reach, _ = _search(state, unit, in_supply, isolated)
+    reach, _ = _reach(state, unit, in_supply, isolated)
     g = grid(state.system)
     may_end = state.rules.end_problem  # a hex a unit may cross but not stop in (Cobra 5.9) is not in range
     return {str(g.id_array[i]): cost for i, (cost, _) in reach.items() if may_end(state, unit, i) is None}
@@ -180,6 +181,20 @@ def _supply_state(
         in_supply = report.general if in_supply is None else in_supply
         isolated = report.isolated if isolated is None else isolated
     return bool(in_supply), bool(isolated)
+
+
+#: The searches of the last few (state, unit) asked about: the explorer draws a selected unit's range, then
+#: a move of it checks the same search, and an undo draws the range of a state drawn a moment ago.
+_RANGES: Recent[tuple[dict[int, tuple[float, int | None]], float]] = Recent(8)
+
+
+def _reach(
+    state: GameState, unit: Unit, in_supply: bool, isolated: bool
+) -> tuple[dict[int, tuple[float, int | None]], float]:
+    """Return :func:`_search` for a unit of ``state``, kept for the last few asked (read, never written)."""
+    return _RANGES.get(
+        state, lambda: _search(state, unit, in_supply, isolated), key=(unit.id, in_supply, isolated)
+    )
 
 
 def _search(
@@ -252,7 +267,7 @@ def check_move(
     unit = state.unit(unit_id)
     target = g.index(destination)
     in_supply, isolated = _supply_state(state, unit_id, in_supply, isolated)
-    reach, ma = _search(state, unit, in_supply, isolated)
+    reach, ma = _reach(state, unit, in_supply, isolated)
     if target == g.index(unit.hex):
         return MoveCheck(False, 0.0, ma, [unit.hex], "the unit is already there")
     opened = state.rules.open_enemy_hexes(state, unit)

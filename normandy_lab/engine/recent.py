@@ -1,0 +1,66 @@
+"""What was worked out for the last few states, kept by the state object itself (issue 33, section 4).
+
+A state never changes, so what a pure function of it answers holds as long as that object lives: an undo
+shows a state worked out a moment ago, and a move reads the supply and the movement range of the state it
+starts from, which the explorer has just drawn.  A :class:`Recent` keeps the answers of the last few states
+asked about, each under the state's ``id`` with a weak reference that tells the live state from a new one
+given a freed state's ``id``, and the state's rule system at the time (a game registered again since is
+another rule system: its answers are worked out afresh).  An equal state that is another object is never
+served from here.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, TypeVar
+
+from normandy_lab.engine.state import GameState
+
+__all__ = ["Recent"]
+
+T = TypeVar("T")
+
+
+class Recent(Generic[T]):
+    """The answers of a function of a state (and a few hashable arguments) for the last ``kept`` asked.
+
+    Parameters
+    ----------
+    kept
+        How many (state, arguments) answers to keep; the least recently asked about goes first.
+    """
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._held: dict[tuple[int, Hashable], tuple[weakref.ref[GameState], Any, T]] = {}
+        self._lock = threading.Lock()  # the Dask sweep's workers may run threads
+
+    def get(self, state: GameState, work: Callable[[], T], key: Hashable = ()) -> T:
+        """Return ``work()`` for ``state`` and ``key``: kept from a call for the same state object, or new.
+
+        ``work`` must be a function of ``state`` (under its rule system) and ``key`` alone.
+        """
+        rules = state.rules
+        slot = (id(state), key)
+        with self._lock:
+            held = self._held.get(slot)
+            if held is not None and held[0]() is state and held[1] is rules:
+                self._held[slot] = self._held.pop(slot)  # now the most recent
+                return held[2]
+        answer = work()
+        with self._lock:
+            self._held.pop(slot, None)
+            self._held[slot] = (weakref.ref(state), rules, answer)
+            while len(self._held) > self.kept:
+                del self._held[next(iter(self._held))]  # dicts keep insertion order: the oldest first
+        return answer
+
+    def clear(self) -> None:
+        """Forget every answer kept."""
+        with self._lock:
+            self._held.clear()
+
+    def __len__(self) -> int:
+        return len(self._held)

@@ -1,0 +1,153 @@
+"""Issue 33, section 4: the supply reports and movement searches kept for the last few states.
+
+An undo shows a state determined a moment ago and a move reads the supply of the state it starts from, so
+the engine keeps what it worked out for the last few state objects (:mod:`normandy_lab.engine.recent`).
+What is served from there must be exactly what a new determination gives (every verdict, line, reason,
+block and candidate, as the supply snapshot records them), and never for another state: not for an equal
+state that is another object, not for the same units under another weather, a cut bridge or an
+interdicted hex, not under a rule system registered again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import normandy_lab as nl
+from normandy_lab.engine import movement
+from normandy_lab.engine.edits import apply_edit
+from normandy_lab.engine.supply import KEPT, supply
+from normandy_lab.session import Session
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("snapshot_supply", ROOT / "scripts" / "snapshot_supply.py")
+snapshot_supply = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(snapshot_supply)
+
+SMALL = "bfn_1944-06-13_am"
+MOVER = "CA-2CAB-1H"
+
+
+def contents(report) -> dict:
+    """Every unit's verdict, line, reason, blocks and candidates, and the HQ ranges (the snapshot's record)."""
+    units = {}
+    for unit_id in sorted(report.units):
+        row = report[unit_id]
+        entry = {name: snapshot_supply._plain(getattr(row, name)) for name in snapshot_supply.FIELDS}
+        entry["blocks"] = snapshot_supply._plain(list(row.blocks))
+        units[unit_id] = entry
+    ranges = {side: names.tolist() for side, names in sorted(report.hq_ranges_at().items())}
+    return {"units": units, "ranges": ranges}
+
+
+def fresh(state) -> dict:
+    """What a new determination of ``state`` gives (the rule system asked directly, nothing kept)."""
+    return contents(state.rules.determine_supply(state))
+
+
+def a_bridge() -> list[str]:
+    orne = nl.terrain_map("bfn", progress=False).bridges("Orne")
+    return [str(orne.a.iloc[0]), str(orne.b.iloc[0])]
+
+
+@pytest.fixture(scope="module")
+def june13():
+    return nl.load_scenario(SMALL)
+
+
+def test_the_same_state_gets_the_same_report_and_an_equal_state_its_own(june13):
+    report = supply(june13)
+    assert supply(june13) is report
+    twin = nl.load_scenario(SMALL)  # equal, another object
+    assert twin is not june13
+    assert supply(twin) is not report
+    assert contents(supply(twin)) == contents(report) == fresh(june13)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        {"op": "weather", "weather": "Storm"},
+        {"op": "move", "unit": MOVER, "to": "C3327"},
+        {"op": "destroy_bridge", "hexside": "BRIDGE"},
+        {"op": "interdict", "hex": "C3127"},
+    ],
+    ids=["weather", "move", "bridge", "interdict"],
+)
+def test_an_edit_then_undo_shows_the_report_of_the_state_before_identical_to_a_new_one(edit):
+    edit = {**edit, "hexside": a_bridge()} if edit.get("hexside") == "BRIDGE" else edit
+    session = Session(SMALL)
+    before_state, before = session.state, session.report
+    recorded = contents(before)
+    assert session.apply(edit), session.message
+    after = session.report
+    assert after is not before and after.state is session.state
+    assert contents(after) == fresh(session.state)
+    assert session.undo()
+    assert session.state is before_state and session.report is before  # kept, not determined again
+    assert contents(session.report) == recorded == fresh(nl.load_scenario(SMALL))
+
+
+def test_a_kept_report_is_never_served_for_another_state(june13):
+    kept = supply(june13)
+    fair = contents(kept)
+    others = {
+        "storm": june13.evolve(weather="Storm"),
+        "bridge cut": apply_edit(june13, {"op": "destroy_bridge", "hexside": a_bridge()}),
+        "hex interdicted": apply_edit(june13, {"op": "interdict", "hex": "C3127"}),
+        "the same units, the same weather": june13.evolve(weather=june13.weather),
+    }
+    for name, state in others.items():
+        assert [u.id for u in state.units] == [u.id for u in june13.units], name
+        report = supply(state)
+        assert report is not kept and report.state is state, name
+        assert contents(report) == fresh(state), name
+    # The storm changes verdicts (7.3.3): a report served for the wrong state would show.
+    assert contents(supply(others["storm"])) != fair
+
+
+def test_a_game_registered_again_is_determined_afresh(june13, monkeypatch):
+    import normandy_lab.rules as registry
+
+    kept = supply(june13)
+    again = dataclasses.replace(june13.rules)  # another rule system object, the same rules
+    real_get = registry.get
+    monkeypatch.setattr(registry, "get", lambda system: again if system == june13.system else real_get(system))
+    assert june13.rules is again
+    report = supply(june13)
+    assert report is not kept
+    assert contents(report) == contents(kept)
+
+
+def test_only_the_last_few_states_are_kept(june13):
+    first = nl.load_scenario(SMALL)
+    report = supply(first)
+    for k in range(KEPT):
+        supply(first.evolve(seed=k + 1))  # KEPT other states asked about since
+    again = supply(first)
+    assert again is not report
+    assert contents(again) == contents(report)
+
+
+def test_a_kept_movement_search_is_the_search_of_that_state_only(june13):
+    report = supply(june13)
+    row = report[MOVER]
+    reach = movement.movement_range(june13, MOVER)
+    assert movement.movement_range(june13, MOVER, row.general, row.isolated) == reach
+    unit = june13.unit(MOVER)
+    assert movement._reach(june13, unit, row.general, row.isolated) is movement._reach(
+        june13, unit, row.general, row.isolated
+    )
+    moved = apply_edit(june13, {"op": "move", "unit": MOVER, "to": "C3327"})
+    cut = apply_edit(june13, {"op": "destroy_bridge", "hexside": a_bridge()})
+    for state in (moved, cut, june13.evolve(weather="Storm")):
+        kept = movement.movement_range(state, MOVER)
+        in_supply, isolated = supply(state)[MOVER].general, supply(state)[MOVER].isolated
+        searched, _ = movement._search(state, state.unit(MOVER), in_supply, isolated)
+        ids = nl.grid(state.system).id_array
+        assert set(kept) <= {str(ids[i]) for i in searched}
+        assert all(kept[str(ids[i])] == cost for i, (cost, _) in searched.items() if str(ids[i]) in kept)
+    assert movement.movement_range(moved, MOVER) != reach  # it moved: another range
