@@ -198,7 +198,8 @@ def check_edit(edit: object) -> dict[str, Any]:
 def _unit_of_edit(state: GameState, fields: dict[str, Any]) -> Unit:
     """Check an added unit's fields as a scenario's units are checked (types, categories, hex)."""
     rules = state.rules
-    check_game_fields(rules, {"op": "add_unit", "unit": fields}, "add_unit edit", EditError)  # its categories
+    unit_schema = scenario_file.scenario_format(state).unit_schema()  # the game's file format's
+    check_game_fields(rules, unit_schema, {"op": "add_unit", "unit": fields}, "add_unit edit", EditError)
     try:
         return unit_from_entry(Checker("add_unit edit"), dict(fields), "unit", rules, grid(state.system))
     except ScenarioError as exc:

@@ -149,7 +149,8 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         known = ", ".join(repr(k) for k in available())
         raise check.fail(data, "system", f"{system!r} is not allowed", f"use one of {known}")
     rules = ruleset(system)
-    validate(rules.scenario_schema(), data, path, ScenarioError)  # the core and the game's own section
+    file_format = scenario_format(system)  # the game's file format: its schemas, its section
+    validate(file_format.scenario_schema(), data, path, ScenarioError)  # the core and the game's section
     g = grid(rules.system)
     date = data["date"]
     if isinstance(date, str):
@@ -202,7 +203,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     control = _control(check, data, g)
     options = _options(check, data, rules)
     expected = _expected_out(check, data, {u.id for u in units}, rules, (date, turn))
-    markers = rules.scenario_markers(data, path, g)  # the game's own section of the file
+    markers = file_format.scenario_markers(rules, data, path, g)  # the game's own section of the file
 
     state = GameState(
         system=rules.system,
@@ -230,6 +231,19 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
 
     check_section(state, data, path)
     return state
+
+
+def scenario_format(source: Any) -> Any:
+    """Return the scenario file format of a state's, a rule system's or a key's game (the registry's).
+
+    The engine's modules reach a game's format here, the core's one edge to the registry
+    (:func:`normandy_lab.rules.scenario_format`): a study's and an edit's added units are checked against
+    the game's unit schema as a scenario's are.
+    """
+    # In the function: the registry imports the games, which import the engine (the plug-in cycle).
+    from normandy_lab.rules import scenario_format as format_of
+
+    return format_of(source)
 
 
 def option_value(rules: Any, key: str, value: Any) -> tuple[Any, tuple[str, str] | None]:

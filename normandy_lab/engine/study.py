@@ -24,7 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from normandy_lab.engine.edits import apply_edit
-from normandy_lab.engine.scenario import SCENARIO_DIR, ScenarioError, load_scenario_text, scenario_path
+from normandy_lab.engine.scenario import (
+    SCENARIO_DIR,
+    ScenarioError,
+    load_scenario_text,
+    scenario_format,
+    scenario_path,
+)
 from normandy_lab.engine.state import GameState
 from normandy_lab.errors import FileRefusedError
 from normandy_lab.savefile import refuse_to_replace, write_text_atomically
@@ -380,8 +386,9 @@ def load_study(path: str | Path, replay: bool = False) -> Study:
         raise StudyError(f"{path}: its scenario cannot be loaded: {exc}") from None
     # The text kept in the study is the one the edits were made on: no file of it has changed.
     changed = bool(recorded) and study.scenario_file is not None and study.scenario_sha256 != recorded
+    unit_schema = scenario_format(study.state).unit_schema()  # the game's file format's model of a unit
     for n, edit in enumerate(edits):  # the fields that are the game's own, before any edit is replayed
-        check_game_fields(study.state.rules, edit, f"{path}: edits[{n}]", StudyError)
+        check_game_fields(study.state.rules, unit_schema, edit, f"{path}: edits[{n}]", StudyError)
     for n, edit in enumerate(edits):
         try:
             study.apply(edit)

@@ -17,11 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from normandy_lab.errors import RefusedError
 from normandy_lab.grids.numbering import add_map_source
 from normandy_lab.rules.base import CalendarEntry, OffMapBox, Phase, RuleSet, RuleSystem
 from normandy_lab.rules.game import Game, Look, MapData
+
+if TYPE_CHECKING:
+    from normandy_lab.engine.report import SupplyReport
+    from normandy_lab.rules.supply_net import SupplyNet
+from normandy_lab.rules.section import ScenarioFormat
 
 # key -> the rule system, or a function that builds it when first asked (a game's module loads then).
 _REGISTRY: dict[str, RuleSet | Callable[[], RuleSet]] = {}
@@ -30,6 +36,8 @@ _REGISTRY: dict[str, RuleSet | Callable[[], RuleSet]] = {}
 _GAMES: dict[str, Game] = {}
 # key -> the look, once built.
 _LOOKS: dict[str, Look] = {}
+# key -> the scenario format, once built.
+_FORMATS: dict[str, ScenarioFormat] = {}
 
 
 def register_game(game: Game) -> None:
@@ -70,6 +78,7 @@ def register_game(game: Game) -> None:
     _GAMES[game.key] = game
     _REGISTRY[game.key] = game.rules
     _LOOKS.pop(game.key, None)
+    _FORMATS.pop(game.key, None)
 
 
 def _register_map(data: MapData) -> None:
@@ -190,6 +199,22 @@ def games() -> list[Game]:
     return [game(key) for key in available()]
 
 
+def _shown_game(source: object) -> Game | None:
+    """Return the registered game whose look and format ``source`` has (see :func:`look`), or None."""
+    if isinstance(source, Game):
+        source = source.key
+    elif isinstance(source, RuleSet):
+        rules = source
+        source = next((k for k, entry in _REGISTRY.items() if entry is rules), rules.system)
+    elif not isinstance(source, str):
+        source = source.game  # type: ignore[attr-defined]  # a GameState: the key of the game it is in
+    held = game(source)
+    if held.key in _GAMES:
+        return held
+    # registered with `register` alone: shown and read as the first game registered on its map
+    return next((g for g in _GAMES.values() if g.map == held.map and g.key in _REGISTRY), None)
+
+
 def look(source: object) -> Look:
     """Return how a game is shown (:class:`Look`): the views' one way to it, never through its rules.
 
@@ -200,21 +225,30 @@ def look(source: object) -> Look:
     """
     if isinstance(source, Look):
         return source
-    if isinstance(source, Game):
-        source = source.key
-    elif isinstance(source, RuleSet):
-        rules = source
-        source = next((k for k, entry in _REGISTRY.items() if entry is rules), rules.system)
-    elif not isinstance(source, str):
-        source = source.game  # type: ignore[attr-defined]  # a GameState: the key of the game it is in
-    held = game(source)
-    if held.key not in _GAMES:  # registered with `register` alone: shown as the game on its map
-        shown = next((g.key for g in _GAMES.values() if g.map == held.map and g.key in _REGISTRY), None)
-        return look(shown) if shown is not None else Look()
+    held = _shown_game(source)
+    if held is None:
+        return Look()
     if held.key not in _LOOKS:
         built = held.look() if callable(held.look) else held.look
         _LOOKS[held.key] = built if built is not None else Look()
     return _LOOKS[held.key]
+
+
+def scenario_format(source: object) -> ScenarioFormat:
+    """Return a game's scenario file format (:class:`~normandy_lab.rules.section.ScenarioFormat`).
+
+    ``source`` is what :func:`look` takes (a key, a state, a rule system, a :class:`Game`), or a format (as
+    it is).  A game that gives none reads the core's scenario file, with no section of its own.
+    """
+    if isinstance(source, ScenarioFormat):
+        return source
+    held = _shown_game(source)
+    if held is None:
+        return ScenarioFormat()
+    if held.key not in _FORMATS:
+        built = held.format() if callable(held.format) else held.format
+        _FORMATS[held.key] = built if built is not None else ScenarioFormat()
+    return _FORMATS[held.key]
 
 
 def default_game() -> Game:
@@ -267,6 +301,12 @@ def _bfn_look() -> Look:
     return LOOK
 
 
+def _bfn_format() -> ScenarioFormat:
+    from normandy_lab.rules.bfn import FORMAT
+
+    return FORMAT
+
+
 def _bfn_map() -> MapData:
     from normandy_lab.rules.bfn import MAP_DATA
 
@@ -283,6 +323,12 @@ def _cobra_look() -> Look:
     from normandy_lab.rules.cobra import LOOK
 
     return LOOK
+
+
+def _cobra_format() -> ScenarioFormat:
+    from normandy_lab.rules.cobra import FORMAT
+
+    return FORMAT
 
 
 def _cobra_map() -> MapData:
@@ -303,6 +349,12 @@ def _kg_look() -> Look:
     return LOOK
 
 
+def _kg_format() -> ScenarioFormat:
+    from normandy_lab.rules.kg import FORMAT
+
+    return FORMAT
+
+
 def _kg_map() -> MapData:
     from normandy_lab.rules.kg import MAP_DATA
 
@@ -321,21 +373,72 @@ def _gts_look() -> Look:
     return LOOK
 
 
+def _gts_format() -> ScenarioFormat:
+    from normandy_lab.rules.gts import FORMAT
+
+    return FORMAT
+
+
 def _gts_map() -> MapData:
     from normandy_lab.rules.gts import MAP_DATA
 
     return MAP_DATA
 
 
+# Each shipped game's supply network for nl.supply_graph, built in its package (rules/<game>/graph.py;
+# rules/supply_net.py says why): imported when a graph is first asked for.
+
+
+def _bfn_net(report: SupplyReport, side: str) -> SupplyNet:
+    from normandy_lab.rules.bfn.graph import supply_net
+
+    return supply_net(report, side)
+
+
+def _cobra_net(report: SupplyReport, side: str) -> SupplyNet:
+    from normandy_lab.rules.cobra.graph import supply_net
+
+    return supply_net(report, side)
+
+
+def _kg_net(report: SupplyReport, side: str) -> SupplyNet:
+    from normandy_lab.rules.kg.graph import supply_net
+
+    return supply_net(report, side)
+
+
+def _gts_net(report: SupplyReport, side: str) -> SupplyNet:
+    from normandy_lab.rules.gts.graph import supply_net
+
+    return supply_net(report, side)
+
+
+# Each game's class page (class/explorer_<key>.ipynb) opens on one of its scenarios (Game.opening).
 # The first game's scenarios keep the plain file kind "scenario" (schemas/scenario.schema.json).
 register_game(
     Game(
-        "bfn", "The Battle for Normandy", "bfn", _bfn, _bfn_look, map_data=_bfn_map, scenario_kind="scenario"
+        "bfn", "The Battle for Normandy", "bfn", _bfn, _bfn_look, _bfn_format, map_data=_bfn_map,
+        scenario_kind="scenario", opening="bfn_1944-06-13_am", supply_net=_bfn_net,
     )
-)
-register_game(Game("cobra", "Cobra", "cobra", _cobra, _cobra_look, map_data=_cobra_map))
-register_game(Game("kg", "The Killing Ground with OVERLORD", "kg", _kg, _kg_look, map_data=_kg_map))
-register_game(Game("gts", "The Greatest Day: Utah Beach", "gts", _gts, _gts_look, map_data=_gts_map))
+)  # fmt: skip
+register_game(
+    Game(
+        "cobra", "Cobra", "cobra", _cobra, _cobra_look, _cobra_format, map_data=_cobra_map,
+        opening="cobra_1944-07-16_gt15", supply_net=_cobra_net,
+    )
+)  # fmt: skip
+register_game(
+    Game(
+        "kg", "The Killing Ground with OVERLORD", "kg", _kg, _kg_look, _kg_format, map_data=_kg_map,
+        opening="kg_1944-06-19_t14", supply_net=_kg_net,
+    )
+)  # fmt: skip
+register_game(
+    Game(
+        "gts", "The Greatest Day: Utah Beach", "gts", _gts, _gts_look, _gts_format, map_data=_gts_map,
+        opening="gts_1944-06-08_0700", supply_net=_gts_net,
+    )
+)  # fmt: skip
 
 
 def __getattr__(name: str):  # BFN_RULES, as before, without importing the game before it is asked for
@@ -353,6 +456,7 @@ __all__ = [
     "Phase",
     "RuleSet",
     "RuleSystem",
+    "ScenarioFormat",
     "available",
     "default_game",
     "game",
@@ -362,5 +466,6 @@ __all__ = [
     "register",
     "register_game",
     "ruleset",
+    "scenario_format",
     "scenario_kind",
 ]

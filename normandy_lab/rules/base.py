@@ -7,7 +7,9 @@ Normandy's: :class:`~normandy_lab.rules.bfn.BfnRules`).  :class:`RuleSystem`
 names the same contract as a typed Protocol.  The engine core reads only this
 interface.  What a game looks like (glyphs, colours, ring words, the
 explorer's controls) is not here but in its :class:`~normandy_lab.rules.game.Look`,
-beside the rules on the game's handle (:mod:`normandy_lab.rules.game`).
+and what its scenario files say in its
+:class:`~normandy_lab.rules.section.ScenarioFormat`: both beside the rules on the
+game's handle (:mod:`normandy_lab.rules.game`).
 
 Why a base class with defaults rather than the separate time, weather and
 zone-of-control objects first sketched: each of those is one or two methods
@@ -202,18 +204,6 @@ class RuleSet:
         """Return a unit's (attack, defense) as shown, after what supply does to it (printed by default)."""
         return int(unit.attack or 0), int(unit.defense or 0)
 
-    def scenario_schema(self) -> Any:
-        """Return the pydantic model a scenario of this game is checked against (the core by default)."""
-        from normandy_lab.schemas import ScenarioSchema
-
-        return ScenarioSchema
-
-    def unit_schema(self) -> Any:
-        """Return the pydantic model of one unit of this game (a scenario's, or one an edit adds)."""
-        from normandy_lab.schemas import UnitSchema
-
-        return UnitSchema
-
     def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
         """Return ``state`` with one of the game's markers set, as its rules allow (an analyst's edit).
 
@@ -247,35 +237,20 @@ class RuleSet:
         return state
 
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
-        """Say what is wrong with one unit's entry that its schema cannot: (field, problem, fix), or None."""
+        """Say what is wrong with one unit's entry that its schema cannot: (field, problem, fix), or None.
+
+        A rules check, not the file format's (BfN 3.4, Cobra 8.5: the steps a unit of its size may have): it
+        holds for a unit an ``add_unit`` edit adds as much as for one a scenario file lists.
+        """
         return None
 
     def units_problem(self, data: Any, units: list[Any]) -> tuple[int, str, str, str] | None:
         """Say what is wrong with a scenario's units together: (entry index, field, problem, fix), or None.
 
-        ``data`` is the line-aware mapping of the file, ``units`` its units in file order.
+        ``data`` is the line-aware mapping of the file, ``units`` its units in file order.  A rules check
+        like :meth:`unit_problem` (BfN 6.0 stacking, 7.2 a division's HQ), made on an added unit too.
         """
         return None
-
-    def section(self) -> tuple[Any, ...]:
-        """Return the markers of this game's section, each with its reading and check (none by default).
-
-        Each is a :class:`~normandy_lab.rules.section.Marker`: the one check of that marker, made on a
-        scenario file (:meth:`scenario_markers`, then once its state is built) and on a marker edit
-        (:meth:`set_marker`, through :func:`~normandy_lab.rules.section.checked`).
-        """
-        return ()
-
-    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
-        """Read this game's section of a scenario file into the state's markers (after the file's schema).
-
-        ``data`` is the line-aware mapping of the file; a problem is raised as
-        :class:`~normandy_lab.engine.scenario.ScenarioError` at its line.  By default every marker of
-        :meth:`section` is read by its own reading.
-        """
-        from normandy_lab.rules.section import read_section
-
-        return read_section(self, data, path)
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine the supply of every unit of ``state`` with the reasons (one schema for all games)."""
@@ -456,12 +431,6 @@ class RuleSystem(Protocol):
     def unit_strength(self, state: GameState, unit: Any, in_supply: bool) -> tuple[int, int]:
         """See :meth:`RuleSet.unit_strength`."""
 
-    def scenario_schema(self) -> Any:
-        """See :meth:`RuleSet.scenario_schema`."""
-
-    def unit_schema(self) -> Any:
-        """See :meth:`RuleSet.unit_schema`."""
-
     def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
         """See :meth:`RuleSet.set_marker`."""
 
@@ -485,12 +454,6 @@ class RuleSystem(Protocol):
 
     def units_problem(self, data: Any, units: list[Any]) -> tuple[int, str, str, str] | None:
         """See :meth:`RuleSet.units_problem`."""
-
-    def section(self) -> tuple[Any, ...]:
-        """See :meth:`RuleSet.section`."""
-
-    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
-        """See :meth:`RuleSet.scenario_markers`."""
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """See :meth:`RuleSet.determine_supply`."""

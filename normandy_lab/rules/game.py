@@ -14,10 +14,11 @@ A game is three parts behind the one handle, each its own object:
 * its **look** (a :class:`Look`): what the views draw and offer, and nothing the engine reads (counter
   glyphs and echelon marks, side colours, the words of the supply rings, the explorer's controls and
   sectors, which extra layers its map key lists, its marker side by side);
-* its **format**: the section of a scenario file the game reads (its schema and its markers).
+* its **format** (a :class:`~normandy_lab.rules.section.ScenarioFormat`): what a scenario file of the game
+  may say (its schemas) and how its own section is read into the state's markers.
 
-The rules and the look may be given as functions that build them, so that a game's modules load only when
-a state of that game is first made.  The views reach a look through the registry,
+The rules, the look and the format may be given as functions that build them, so that a game's modules
+load only when a state of that game is first made.  The views reach a look through the registry,
 :func:`normandy_lab.rules.look` (by a state, a game's key or its rules), never through the rules.
 """
 
@@ -35,6 +36,7 @@ from normandy_lab.terrain.vocab import TerrainVocabulary
 if TYPE_CHECKING:
     from normandy_lab.engine.state import GameState
     from normandy_lab.rules.base import RuleSet
+    from normandy_lab.rules.section import ScenarioFormat
 
 #: A view extent, (west, south, east, north) in degrees (WGS84).
 Extent = tuple[float, float, float, float]
@@ -186,6 +188,9 @@ class Game:
         Its rule system, or a function that builds it when first asked.  ``rules.system`` must be ``map``.
     look
         Its :class:`Look`, or a function that builds it (None: no sectors, the next free marker).
+    format
+        Its :class:`~normandy_lab.rules.section.ScenarioFormat`, or a function that builds it (None: the
+        core's scenario file, with no section of its own).
     map_data
         The map it brings (:class:`MapData`), registered with the game; or a function that returns it, for
         a map registered the first time a scheme or vocabulary of it is asked for (the shipped games: their
@@ -210,6 +215,7 @@ class Game:
     map: str
     rules: RuleSet | Callable[[], RuleSet]
     look: Look | Callable[[], Look] | None = None
+    format: ScenarioFormat | Callable[[], ScenarioFormat] | None = None
     map_data: MapData | Callable[[], MapData] | None = None
     scenarios: Path | None = None
     scenario_kind: str = ""

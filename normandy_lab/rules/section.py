@@ -1,29 +1,37 @@
-"""One check per marker of a game's section, for a scenario file, a study edit and an explorer control alike.
+"""A game's file format (:class:`ScenarioFormat`), and one check per marker of its section.
 
+The format is the third part of a game behind its handle (:class:`~normandy_lab.rules.game.Game`), beside
+its rules and its look: the pydantic models its scenario files and its units are checked against, and its
+own section of a scenario file with how each marker of it is read and checked.  The loader, the study
+reader and the JSON Schema export reach it through the registry (:func:`normandy_lab.rules.scenario_format`),
+never through the rules.
+
+One check per marker of a game's section serves a scenario file, a study edit and an explorer control alike.
 A game's own section of a scenario (Cobra's supply points and boundary, KG's Mulberries and Weapons Nests,
 GTS's designation ...) becomes the state's markers.  Each marker is checked in three steps, whichever way
 its value comes in:
 
-1. its **type**: the field of the game's scenario schema (``RuleSet.scenario_schema``), so the ranges and
-   the names allowed are those exported to ``schemas/`` (:func:`typed`);
+1. its **type**: the field of the game's scenario schema (``ScenarioFormat.scenario_schema``), so the
+   ranges and the names allowed are those exported to ``schemas/`` (:func:`typed`);
 2. its **reading** (:attr:`Marker.read`): the value as the state keeps it, every hex canonical and on the
    game's map;
 3. its **rules** (:attr:`Marker.check`): what the value may be on that state, its date, turn and other
    markers (a Cobra wrecked beach is a beach hex, 17.3.6f; GTS's three Supplied divisions, 17.3).
 
-A scenario runs 1 through its whole-file schema, 2 in ``RuleSet.scenario_markers`` (:func:`read_section`)
-and 3 once its state is built (:func:`check_section`), each problem raised as a ``ScenarioError`` at the
-file's line: ``file:line: field: what is wrong; how to fix it``.  A marker edit (a study's or an explorer
-control's, ``RuleSet.set_marker``) runs all three with :func:`checked`, and a problem is a ``RefusedError``
-naming the marker.  What only an edit is subject to (the boundary moving one column a turn, a Fortress once
-declared) stays in ``set_marker``: it is about changing a value, not about the value.
+A scenario runs 1 through its whole-file schema, 2 in ``ScenarioFormat.scenario_markers``
+(:func:`read_section`) and 3 once its state is built (:func:`check_section`), each problem raised as a
+``ScenarioError`` at the file's line: ``file:line: field: what is wrong; how to fix it``.  A marker edit (a
+study's or an explorer control's, ``RuleSet.set_marker``) runs all three with :func:`checked`, and a
+problem is a ``RefusedError`` naming the marker.  What only an edit is subject to (the boundary moving one
+column a turn, a Fortress once declared) stays in ``set_marker``: it is about changing a value, not about
+the value.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from normandy_lab.errors import RefusedError
@@ -59,6 +67,70 @@ class Marker:
     rule: str = ""  # the rule numbers a refusal of an edit cites
 
 
+def _core_scenario_schema() -> Any:
+    from normandy_lab.schemas import ScenarioSchema
+
+    return ScenarioSchema
+
+
+def _core_unit_schema() -> Any:
+    from normandy_lab.schemas import UnitSchema
+
+    return UnitSchema
+
+
+def _no_section() -> tuple[Marker, ...]:
+    return ()
+
+
+@dataclass(frozen=True)
+class ScenarioFormat:
+    """A game's scenario file format: its schemas and its own section, what a file of the game may say.
+
+    What the rules then make of a unit or a marker is the rules' (``RuleSet.unit_problem`` and
+    ``units_problem``: steps per size, stacking, a division's HQ, which hold for a unit an edit adds as much
+    as for one a file lists; ``RuleSet.set_marker``: what an edit may change).  Each part is a function, so
+    that the pydantic models load with the first file read, not with the game.
+
+    Parameters
+    ----------
+    scenario_schema
+        Returns the pydantic model a scenario of the game is checked against (the core's by default); its
+        JSON Schema is exported to ``schemas/`` (``Game.kind``).
+    unit_schema
+        Returns the pydantic model of one unit of the game (a scenario's, or one an ``add_unit`` edit adds).
+    section
+        Returns the markers of the game's section (:class:`Marker`: each read and checked as below); none by
+        default.
+    read
+        ``read(rules, data, path, grid)``: the game's own reading of its section into the state's markers,
+        for a game that reads it otherwise than marker by marker (BfN's beachheads and air points); None:
+        every marker of :attr:`section` by its own reading (:func:`read_section`).
+    """
+
+    scenario_schema: Callable[[], Any] = _core_scenario_schema
+    unit_schema: Callable[[], Any] = _core_unit_schema
+    section: Callable[[], tuple[Marker, ...]] = field(default=_no_section)
+    read: Callable[[Any, Any, str, Any], dict[str, Any]] | None = None
+
+    def scenario_markers(self, rules: Any, data: Any, path: str, grid: Any) -> dict[str, Any]:
+        """Read the game's section of a scenario file into the state's markers (after the file's schema).
+
+        ``data`` is the line-aware mapping of the file; a problem is raised as
+        :class:`~normandy_lab.engine.scenario.ScenarioError` at its line.
+        """
+        if self.read is not None:
+            return self.read(rules, data, path, grid)
+        return read_section(rules, data, path)
+
+
+def format_of(rules: Any) -> ScenarioFormat:
+    """Return the scenario format of the game ``rules`` plays (:func:`normandy_lab.rules.scenario_format`)."""
+    from normandy_lab.rules import scenario_format
+
+    return scenario_format(rules)
+
+
 # -- the three steps ------------------------------------------------------------------------------------
 
 
@@ -89,7 +161,10 @@ def typed(rules: Any, name: str, value: Any, said: str) -> None:
     from normandy_lab.schemas import validate
 
     validate(
-        _field_model(rules.scenario_schema(), name), {name: _plain(value)}, f"marker {said!r}", RefusedError
+        _field_model(format_of(rules).scenario_schema(), name),
+        {name: _plain(value)},
+        f"marker {said!r}",
+        RefusedError,
     )
 
 
@@ -117,14 +192,14 @@ def checked(state: GameState, name: str, value: Any, said: str | None = None) ->
 
 
 def section_of(rules: Any) -> dict[str, Marker]:
-    """Return a rule system's section, by marker name (``RuleSet.section``)."""
-    return {m.name: m for m in rules.section()}
+    """Return the section of the game a rule system plays, by marker name (``ScenarioFormat.section``)."""
+    return {m.name: m for m in format_of(rules).section()}
 
 
 def read_section(rules: Any, data: Any, path: str) -> dict[str, Any]:
     """Read every marker of a game's section from a scenario file (its schema passed): step 2 above."""
     out = {}
-    for marker in rules.section():
+    for marker in format_of(rules).section():
         try:
             out[marker.name] = marker.read(data.get(marker.name), rules)
         except MarkerValueError as problem:
@@ -134,7 +209,7 @@ def read_section(rules: Any, data: Any, path: str) -> dict[str, Any]:
 
 def check_section(state: GameState, data: Any, path: str) -> None:
     """Check the markers a scenario file gives against the state it loads into: step 3 above."""
-    for marker in state.rules.section():
+    for marker in format_of(state.rules).section():
         if marker.check is not None and data.get(marker.name) is not None:
             try:
                 marker.check(state, state.markers[marker.name])

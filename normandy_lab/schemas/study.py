@@ -163,15 +163,18 @@ def weather_model(rules: Any) -> type[BaseModel]:
     return model
 
 
-def check_game_fields(rules: Any, edit: dict[str, Any], where: str, error: type[Exception]) -> None:
+def check_game_fields(
+    rules: Any, unit_schema: Any, edit: dict[str, Any], where: str, error: type[Exception]
+) -> None:
     """Check the fields of an edit that are a game's own: a weather among its weathers, an added unit's.
 
+    ``unit_schema`` is the game's model of one unit (its file format's, ``ScenarioFormat.unit_schema()``);
     ``where`` prefixes the message (a study's ``file: edits[2]``); the error is raised at the field.
     """
     if edit.get("op") == "weather":
         validate(weather_model(rules), {"weather": edit.get("weather")}, where, error)
     elif edit.get("op") == "add_unit":
-        validate(rules.unit_schema(), edit.get("unit"), f"{where}: unit", error)
+        validate(unit_schema, edit.get("unit"), f"{where}: unit", error)
 
 
 __all__ = [

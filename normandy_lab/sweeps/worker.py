@@ -90,7 +90,9 @@ def _weather(state: GameState, variant: Variant) -> str:
 @lru_cache(maxsize=16)
 def _options_schema(rules: Any) -> TypeAdapter:
     """Return the type a scenario file's ``options`` has in this game's schema (``KgOptionsSchema``, ...)."""
-    annotation = rules.scenario_schema().model_fields["options"].annotation
+    from normandy_lab.rules import scenario_format  # the game's file format (its handle's), by its rules
+
+    annotation = scenario_format(rules).scenario_schema().model_fields["options"].annotation
     return TypeAdapter(annotation)
 
 

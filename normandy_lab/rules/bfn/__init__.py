@@ -25,6 +25,7 @@ from normandy_lab.rules.bfn.data import (
     WEATHER_EFFECTS,
     WEATHER_TABLE,
 )
+from normandy_lab.rules.bfn.format import FORMAT
 from normandy_lab.rules.bfn.look import LOOK
 from normandy_lab.rules.bfn.map import MAP_DATA
 from normandy_lab.rules.bfn.system import BfnRules
@@ -34,6 +35,7 @@ __all__ = [
     "BFN_RULE_NOTES",
     "CALENDAR",
     "CSP_COSTS",
+    "FORMAT",
     "HISTORICAL_WEATHER",
     "INTERDICTION_TRACK",
     "LOOK",

@@ -154,24 +154,6 @@ class BfnRules(RuleSet):
 
         return supplied_strength(state, unit, in_supply)
 
-    def scenario_schema(self) -> Any:
-        """Return BfN's scenario schema: the core narrowed to BfN, and its section (rules/bfn/schema.py)."""
-        from normandy_lab.rules.bfn.schema import BfnScenarioSchema
-
-        return BfnScenarioSchema
-
-    def unit_schema(self) -> Any:
-        """Return BfN's unit schema: its unit types and sizes."""
-        from normandy_lab.rules.bfn.schema import BfnUnitSchema
-
-        return BfnUnitSchema
-
-    def scenario_markers(self, data: Any, path: str, grid: Any) -> dict[str, Any]:
-        """Read BfN's section of a scenario: beachheads, supply cities, CSPs, pathfinders, Mulberries, air."""
-        from normandy_lab.rules.bfn.scenario import scenario_markers
-
-        return scenario_markers(self, data, path, grid)
-
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine General and Combat Supply and isolation with the reasons (7.2-7.6, 17.1, 20.3)."""
         from normandy_lab.rules.bfn.supply import determine_supply

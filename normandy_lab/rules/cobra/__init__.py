@@ -21,6 +21,7 @@ from normandy_lab.rules.cobra.data import (
     UNIT_DEFAULTS,
     WEATHER_EFFECTS,
 )
+from normandy_lab.rules.cobra.format import FORMAT
 from normandy_lab.rules.cobra.look import LOOK
 from normandy_lab.rules.cobra.map import MAP_DATA
 from normandy_lab.rules.cobra.system import CobraRules
@@ -48,6 +49,7 @@ COBRA_RULES = CobraRules(
 
 __all__ = [
     "COBRA_RULES",
+    "FORMAT",
     "LOOK",
     "MAP_DATA",
     "CobraRules",

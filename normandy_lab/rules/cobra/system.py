@@ -511,28 +511,6 @@ class CobraRules(RuleSet):
             )
         return None
 
-    def scenario_schema(self) -> Any:
-        """Return Cobra's scenario schema (:mod:`.schema`)."""
-        from normandy_lab.rules.cobra.schema import CobraScenarioSchema
-
-        return CobraScenarioSchema
-
-    def unit_schema(self) -> Any:
-        """Return Cobra's unit schema (:mod:`.schema`)."""
-        from normandy_lab.rules.cobra.schema import CobraUnitSchema
-
-        return CobraUnitSchema
-
-    def section(self) -> tuple[Any, ...]:
-        """Return Cobra's section, each marker checked in :mod:`.section`.
-
-        Supply points (11.1), the boundary (5.9), the south edge (10.4), the Campaign's wrecked beaches
-        and Cherbourg (17.3.5e, 17.3.6f).
-        """
-        from normandy_lab.rules.cobra.section import SECTION
-
-        return SECTION
-
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine every unit's supply (10.3-10.5; :mod:`.supply`)."""
         from normandy_lab.rules.cobra.supply import determine

@@ -20,6 +20,7 @@ from normandy_lab.rules.gts.data import (
     UNIT_DEFAULTS,
     WEATHER_EFFECTS,
 )
+from normandy_lab.rules.gts.format import FORMAT
 from normandy_lab.rules.gts.look import LOOK
 from normandy_lab.rules.gts.map import MAP_DATA
 from normandy_lab.rules.gts.system import GtsRules
@@ -46,6 +47,7 @@ GTS_RULES = GtsRules(
 )  # fmt: skip
 
 __all__ = [
+    "FORMAT",
     "GTS_RULES",
     "LOOK",
     "MAP_DATA",

@@ -156,26 +156,3 @@ class GtsRules(RuleSet):
             f"{formation!r} is not a division the American supply limit counts (17.3)",
             f"{hint}give one of {', '.join(known)}, or leave formation out for corps troops",
         )
-
-    def scenario_schema(self) -> Any:
-        """Return the GTS scenario schema (:mod:`.schema`)."""
-        from normandy_lab.rules.gts.schema import GtsScenarioSchema
-
-        return GtsScenarioSchema
-
-    def unit_schema(self) -> Any:
-        """Return the GTS unit schema (:mod:`.schema`)."""
-        from normandy_lab.rules.gts.schema import GtsUnitSchema
-
-        return GtsUnitSchema
-
-    def section(self) -> tuple[Any, ...]:
-        """Return the GTS section, each marker checked in :mod:`.section`.
-
-        The Supplied divisions (17.3), the 82nd's western drops and its supply drop zone (17.6), the
-        fighter-bombers on interdiction and the German reinforcement hexes (17.1), the Abandoned
-        Transport markers (2.3.3, 2.3.5, 15.0).
-        """
-        from normandy_lab.rules.gts.section import SECTION
-
-        return SECTION

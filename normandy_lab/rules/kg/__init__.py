@@ -20,6 +20,7 @@ from normandy_lab.rules.kg.data import (
     UNIT_DEFAULTS,
     WEATHER_EFFECTS,
 )
+from normandy_lab.rules.kg.format import FORMAT
 from normandy_lab.rules.kg.look import LOOK
 from normandy_lab.rules.kg.map import MAP_DATA
 from normandy_lab.rules.kg.system import KgRules
@@ -64,6 +65,7 @@ KG_RULES = KgRules(
 )  # fmt: skip
 
 __all__ = [
+    "FORMAT",
     "KG_RULES",
     "LOOK",
     "MAP_DATA",

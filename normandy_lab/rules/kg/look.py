@@ -54,7 +54,8 @@ LOOK = Look(
     map_features=frozenset({"zones"}),
     read_control=control_value,
     glyphs={"infantry": "INF", "parachute": "PARA", "glider": "GLI", "armor": "ARM", "mech_infantry": "MECH",
-            "recon": "RCN", "artillery": "ART", "hq": "HQ", "wn": "WN", "ranger": "RGR", "commando": "CDO"},
+            "recon": "RCN", "artillery": "ART", "hq": "HQ", "wn": "WN", "ranger": "RGR", "commando": "CDO",
+            "flak": "FLAK", "machine_gun": "MG"},
     size_marks={"battalion": "II", "regiment": "III", "brigade": "X", "division": "XX", "corps_hq": "XXX",
                 "army_hq": "XXXX"},
 )  # fmt: skip

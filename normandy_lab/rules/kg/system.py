@@ -224,29 +224,6 @@ class KgRules(RuleSet):
             return "steps", f"{entry['steps']!r} is more than a {entry['size']} has ({most})", "lower it"
         return None
 
-    def scenario_schema(self) -> Any:
-        """Return KG's scenario schema (:mod:`.schema`)."""
-        from normandy_lab.rules.kg.schema import KgScenarioSchema
-
-        return KgScenarioSchema
-
-    def unit_schema(self) -> Any:
-        """Return KG's unit schema (:mod:`.schema`)."""
-        from normandy_lab.rules.kg.schema import KgUnitSchema
-
-        return KgUnitSchema
-
-    def section(self) -> tuple[Any, ...]:
-        """Return KG's section, each marker checked in :mod:`.section`.
-
-        The stage (26.3.2), the armies' and depots' SP (26.10, 26.10.2), the Mulberry and depot levels
-        (26.19.2-3), the Weapons Nests (26.2.4, 22.6.8), Cherbourg (26.10.7, 26.20.6), air (26.15) and rail
-        (26.4.3-4).
-        """
-        from normandy_lab.rules.kg.section import SECTION
-
-        return SECTION
-
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine the Build-up's supply (26.9-26.11; :mod:`.supply`)."""
         from normandy_lab.rules.kg.supply import determine
