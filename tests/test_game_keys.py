@@ -19,11 +19,6 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "rules/__init__.py": (99, "the registry: the four built-in games' registrations"),
     "schemas/fields.py": (1, "'kg' is BfN's Kampfgruppe HQ kind (20.3), not a game key"),
     "views/explorer/inspector.py": (1, "'kg' is BfN's Kampfgruppe HQ kind (20.3), not a game key"),
-    "views/classroom.py": (8, "the class server's page list names each game's explorer page"),
-    "interdiction/graph.py": (
-        5,
-        "one supply-graph builder per game's determination (BfN 7.3, Cobra 10.3, KG 26.9)",
-    ),
 }
 
 #: Rooms whose modules are about named games by nature, and why.

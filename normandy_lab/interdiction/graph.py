@@ -36,6 +36,16 @@ an edge into it at no cost.  So one unit's line is one ordinary shortest path::
     u = "unit:DE-17SS-HQ"
     nx.shortest_path_length(view, u, G.nodes[u]["target"], weight=G.nodes[u]["metric"])
 
+Who builds what
+---------------
+Only a game knows how its determination searched, so each game builds its own network
+(:class:`~normandy_lab.rules.supply_net.SupplyNet`, plain arrays) in its package (``rules/<game>/graph.py``)
+and names that function on its handle (``Game.supply_net``).  This module finds it through the registry
+(``rules.game(state.game).supply_net``) and turns the net into a graph.  The layers (``.importlinter``) put
+the studies above the rules: this module names no game and imports no game module, and a game imports
+only the net's type, from the rules' core (``rules/supply_net.py``), never this room.  A game without a
+builder has no supply graph (the error names the games that do).
+
 How each game counts (and how the graph says it)
 ------------------------------------------------
 The Battle for Normandy (7.2, 7.3)
@@ -81,21 +91,19 @@ Examples
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 
-from normandy_lab.engine.lines import Situation, blocked_mask, interdicted_mask
+from normandy_lab.engine.lines import Situation, interdicted_mask
 from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.scenario import load_scenario
 from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.errors import RefusedError
 from normandy_lab.gamemap import game_map
 from normandy_lab.geo.crs import METRIC_CRS, lonlat_to_metric
+from normandy_lab.rules.supply_net import SupplyNet, UnitPlan
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -103,32 +111,6 @@ if TYPE_CHECKING:
 SIDES = ("allied", "german")
 #: Why a hex blocks a line, in the order a reason is named when several hold.
 HEX_REASONS = ("enemy_unit", "enemy_zoc", "interdicted", "closed_terrain")
-
-
-@dataclass
-class _Net:
-    """One side's network as the game searches it, before it becomes a networkx graph.
-
-    Nodes are numbered as the engine's layered graphs number them: ``layer * n_hexes + hex``, then the
-    ``virtual`` nodes.  ``tail``/``head``/``weights`` are the directed steps (``hexside`` the map edge each
-    runs along, -1 for a link to a virtual node); ``edge_closed`` names edges closed whatever the hexes
-    (unbridged water), ``extra`` edges a game adds closed for the record.
-    """
-
-    n_hexes: int
-    n_layers: int
-    layer_names: tuple[str, ...]
-    tail: np.ndarray
-    head: np.ndarray
-    weights: dict[str, np.ndarray]
-    map_edge: np.ndarray  # the map's directed edge each step runs along (-1: a link to a virtual node)
-    blocked: np.ndarray  # per node
-    virtual: list[str] = field(default_factory=list)
-    edge_closed: np.ndarray | None = None  # per step: a reason code, "" when open (besides blocked hexes)
-    targets: dict[str, np.ndarray] = field(default_factory=dict)  # target node name -> member nodes
-    # unit id -> (target node name or "", metric, first steps [(node, {weight: cost}, closed_by)])
-    units: dict[str, tuple[str, str, list[tuple[int, dict[str, float], str]]]] = field(default_factory=dict)
-    graph_attrs: dict[str, Any] = field(default_factory=dict)
 
 
 # -- the public API -------------------------------------------------------------------------------------
@@ -180,12 +162,15 @@ def supply_graph(source: GameState | SupplyReport | str, side: str | None = None
         return {s: supply_graph(report, s) for s in SIDES}
     if side not in SIDES:
         raise RefusedError(f"side={side!r}: a supply graph is one side's; use 'allied' or 'german'")
-    system = report.state.rules.system
-    build = _BUILDERS.get(system)
+    # The game builds its network (Game.supply_net, found through the registry: this room names no game
+    # and a game imports nothing of it; rules/supply_net.py says why); this module makes it a graph.
+    from normandy_lab.rules import game, games
+
+    key = report.state.game
+    build = game(key).supply_net
     if build is None:
-        raise RefusedError(
-            f"no supply graph for the {system!r} rules: the games with one are {', '.join(sorted(_BUILDERS))}"
-        )
+        with_one = ", ".join(g.key for g in games() if g.supply_net is not None)
+        raise RefusedError(f"no supply graph for the {key!r} rules: the games with one are {with_one}")
     return _to_networkx(report, side, build(report, side))
 
 
@@ -281,7 +266,7 @@ def _hex_reasons(state: GameState, side: str, blocked_hexes: np.ndarray) -> np.n
     return why
 
 
-def _node_names(net: _Net, ids: np.ndarray) -> list[str]:
+def _node_names(net: SupplyNet, ids: np.ndarray) -> list[str]:
     """Return every node's name: the hex id in layer 0, ``id~label`` in the others, then the virtual nodes."""
     names: list[str] = []
     for layer, label in enumerate(net.layer_names):
@@ -289,7 +274,7 @@ def _node_names(net: _Net, ids: np.ndarray) -> list[str]:
     return names + list(net.virtual)
 
 
-def _to_networkx(report: SupplyReport, side: str, net: _Net) -> nx.DiGraph:
+def _to_networkx(report: SupplyReport, side: str, net: SupplyNet) -> nx.DiGraph:
     """Build the graph: hex, target and unit nodes with their attributes, and the costed steps."""
     import networkx as nx
 
@@ -377,18 +362,14 @@ def _to_networkx(report: SupplyReport, side: str, net: _Net) -> nx.DiGraph:
     return G
 
 
-def _zeros(net: _Net) -> dict[str, float]:
+def _zeros(net: SupplyNet) -> dict[str, float]:
     """Return a step that costs nothing, in each weight's own type (GraphML types a key once)."""
     return {name: 0.0 if values.dtype.kind == "f" else 0 for name, values in net.weights.items()}
 
 
-# What a game says of one unit: its target node ("" for none), its metric, its first steps.
-_Plan = tuple[str, str, list[tuple[int, dict[str, float], str]]]
-
-
 def _add_unit(
-    G: nx.DiGraph, unit: Any, row: UnitSupply, plan: _Plan | None, names: list[str], x: np.ndarray,
-    y: np.ndarray, positions: dict[str, int], net: _Net,
+    G: nx.DiGraph, unit: Any, row: UnitSupply, plan: UnitPlan | None, names: list[str], x: np.ndarray,
+    y: np.ndarray, positions: dict[str, int], net: SupplyNet,
 ) -> None:  # fmt: skip
     """Add a unit's node with its report, and its first steps (what its line may start with)."""
     target, metric, steps = plan if plan is not None else ("", "", [])
@@ -414,242 +395,5 @@ def _add_unit(
             closed=bool(why), closed_by=why,
         )  # fmt: skip
 
-
-# -- the games ------------------------------------------------------------------------------------------
-
-
-def _plain_steps(graph: Any, blocked: np.ndarray, origin: int) -> list[tuple[int, dict[str, float], str]]:
-    """Return a layered game's first steps (``LayeredGraph.from_origins``): its own node, every edge out.
-
-    The origin's own node never blocks its own line (Cobra 9.1h: an HQ alone in an enemy ZOC still
-    traces), so the steps out of it are open unless the hex stepped into is blocked.
-    """
-    steps: list[tuple[int, dict[str, float], str]] = [(origin, {}, "")]
-    for k in range(graph.fwd_ptr[origin], graph.fwd_ptr[origin + 1]):
-        to = int(graph.fwd_nbr[k])
-        steps.append((to, {"_cost": int(graph.fwd_weight[k])}, "blocked_hex" if blocked[to] else ""))
-    return steps
-
-
-def _map_edges(system: str, tail_hex: np.ndarray, head_hex: np.ndarray) -> np.ndarray:
-    """Return the map's directed edge between each pair of hexes (-1 where a step joins no two hexes)."""
-    between = game_map(system).edge_between
-    pairs = zip(tail_hex.tolist(), head_hex.tolist(), strict=True)
-    return np.array([between.get((a, b), -1) if a >= 0 and b >= 0 else -1 for a, b in pairs], dtype=np.int64)
-
-
-def _layered(system: str, graph: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Return a layered graph's steps: tails, heads, costs, and each step's map edge."""
-    hexes = graph.n_hexes * graph.n_layers
-    tail, head, cost = graph.tail, graph.head, graph.cost
-    tail_hex = np.where(tail < hexes, tail % graph.n_hexes, -1)
-    head_hex = np.where(head < hexes, head % graph.n_hexes, -1)
-    return tail, head, cost, _map_edges(system, tail_hex, head_hex)
-
-
-def _bfn(report: SupplyReport, side: str) -> _Net:
-    """BfN (7.2-7.4): the hex graph with both costs, unbridged water open to a unit's first step only.
-
-    Built from the rules' public pieces, as the determination builds its own net: the 7.3.2 edge costs
-    (:func:`~normandy_lab.rules.bfn.lines.supply_edge_costs`), the hexes no line may enter
-    (:func:`~normandy_lab.engine.lines.blocked_mask`), and the report's sources and in-supply HQs.
-    """
-    from normandy_lab.rules.bfn.lines import supply_edge_costs
-
-    state = report.state
-    rules = state.rules
-    situation = Situation.of(state)
-    costs = supply_edge_costs(rules, state.destroyed_bridges)
-    blocked = blocked_mask(state, side, situation)
-    gmap = game_map(state.system)
-    g, e = gmap.grid, gmap.edges
-    land = np.nonzero(costs.land)[0]
-    edge_closed = np.where(costs.open[land], "", "unbridged_water").astype(object)
-    destroyed = gmap.terrain.hexsides.index.isin(list(state.destroyed_bridges))
-    edge_closed[(edge_closed != "") & destroyed[e.side[land]]] = "destroyed_bridge"
-    mp_sixths = costs.mp[land].astype(np.int64)
-    net = _Net(
-        n_hexes=len(g), n_layers=1, layer_names=("",), tail=e.src[land], head=e.dst[land],
-        weights={"hexes": np.ones(len(land), dtype=np.int64), "mp": mp_sixths / 6, "mp_sixths": mp_sixths},
-        map_edge=land, blocked=np.asarray(blocked, dtype=bool).copy(), edge_closed=edge_closed,
-    )  # fmt: skip
-    factor = 0.5 if report.halved else 1.0  # 7.3.3
-    limit_hexes = rules.supply["unit_range_hexes"] * factor
-    net.graph_attrs = {
-        "limit_hexes": float(limit_hexes), "limit_mp": float(rules.supply["unit_range_mp"] * factor),
-        "limit_division_mp": float(rules.supply["division_hq_range_mp"] * factor),
-        "halved": bool(report.halved),
-        "rules": "BfN 7.2, 7.3, 7.3.2, 7.3.3, 7.4",
-        "hq_bridging": str(state.options.get("hq_bridging", rules.options.get("hq_bridging", ""))),
-    }  # fmt: skip
-    # The targets of each leg (7.2): the sources; the in-supply corps HQs (and, until 11 June, the
-    # Allied beachheads, which act as corps HQs); both for a division HQ's own 20 MP.
-    sources = sorted({g.index(h) for h in report.sources.get(side, [])})
-    corps = {
-        situation.position[u.id]
-        for u in state.units_of(side)
-        if u.hq == "corps" and report.units[u.id].general
-    }
-    until = rules.supply.get("beachheads_are_corps_hq_until")
-    if side == "allied" and until and state.date < dt.date.fromisoformat(until):
-        corps |= set(sources)
-    targets = {
-        f"sources:{side}": sources, f"corps:{side}": sorted(corps),
-        f"hq_roots:{side}": sorted(corps | set(sources)),
-    }  # fmt: skip
-    turns = {tuple(t) for t in rules.supply.get("pathfinder_turns", ())}
-    if side == "allied" and state.pathfinders and (state.date.isoformat(), state.turn) in turns:
-        targets[f"pathfinders:{side}"] = sorted(g.index(h) for h in state.pathfinders)
-    net.virtual = list(targets)
-    net.targets = {name: np.asarray(members, dtype=np.int64) for name, members in targets.items()}
-    wet_from: dict[int, list[int]] = {}
-    for k in np.nonzero(costs.first)[0].tolist():
-        wet_from.setdefault(int(e.src[k]), []).append(k)
-    for u in state.units_of(side):
-        row = report.units[u.id]
-        at = situation.position[u.id]
-        free = bool(u.hq)  # an HQ counts from the far bank (7.3.2 exception, 14.2.1)
-        steps: list[tuple[int, dict[str, float], str]] = [(at, {}, "")]
-        for k in wet_from.get(at, []):
-            first = 0 if free else int(costs.first_mp[k])
-            steps.append(
-                (int(e.dst[k]), {"hexes": 0 if free else 1, "mp": first / 6, "mp_sixths": first},
-                 "blocked_hex" if blocked[e.dst[k]] else "")
-            )  # fmt: skip
-        target, metric = _bfn_target(report, side, u, row, limit_hexes)
-        net.units[u.id] = (target, metric, steps)
-    return net
-
-
-def _bfn_target(
-    report: SupplyReport, side: str, u: Any, row: UnitSupply, limit_hexes: float
-) -> tuple[str, str]:
-    """Return the node a BfN unit's leg ends at and the metric it is counted in ("" for no line)."""
-    if u.hq == "corps":
-        return f"sources:{side}", "hexes"  # any length to a source (7.2)
-    if u.hq in ("division", "kg"):
-        return f"hq_roots:{side}", "mp"  # 20 MP to a source or an in-supply corps HQ (7.2)
-    if not row.general or not row.path:
-        return "", ""
-    metric = "hexes" if row.length_hexes <= limit_hexes else "mp"
-    kind = row.traced_kind
-    if kind == "source":
-        return f"sources:{side}", metric
-    if kind == "pathfinder":
-        return f"pathfinders:{side}", metric
-    if kind == "corps HQ":
-        return f"corps:{side}", metric
-    if kind in ("division HQ", "attached"):
-        return report.state.unit(row.traced_id).hex, metric
-    return "", ""
-
-
-def _cobra(report: SupplyReport, side: str) -> _Net:
-    """Cobra (10.3): the engine's four-layer graph, counts and tie-break costs, one target per group."""
-    from normandy_lab.rules.cobra.data import army_of
-    from normandy_lab.rules.cobra.metric import SCALE
-
-    state = report.state
-    groups = {key: s for key, s in report.determination.sides.items() if key.split()[0] == side}
-    first = next(iter(groups.values()))
-    graph = first.graph
-    tail, head, cost, map_edge = _layered(state.system, graph)
-    net = _Net(
-        n_hexes=graph.n_hexes, n_layers=graph.n_layers, layer_names=("", "road", "marsh", "road+marsh"),
-        tail=tail, head=head, weights={"count": cost // SCALE, "cost": cost}, map_edge=map_edge,
-        blocked=first.blocked.copy(),
-    )  # fmt: skip
-    net.graph_attrs = {
-        "scale": SCALE,
-        "limit_count": int(report.determination.limit),
-        "rules": "Cobra 10.3-10.5",
-    }
-    for key, group in groups.items():
-        net.targets[f"sources:{key}"] = np.asarray(group.roots, dtype=np.int64)
-    net.virtual = list(net.targets)
-    positions = Situation.of(state).position
-    exempt = state.rules.exemption(state)
-    for u in state.units_of(side):
-        if u.status != "active" or exempt:
-            continue
-        key = side if side in groups else f"{side} {army_of(u)}"
-        if key not in groups:
-            continue
-        steps = [
-            (to, {"count": c["_cost"] // SCALE, "cost": c["_cost"]} if c else {}, why)
-            for to, c, why in _plain_steps(graph, net.blocked, positions[u.id])
-        ]
-        net.units[u.id] = (f"sources:{key}", "count", steps)
-    return net
-
-
-def _kg(report: SupplyReport, side: str) -> _Net:
-    """KG (26.9-26.11): the plain hex graph at 1 a step; German lines also reach the off-map boxes."""
-    from normandy_lab.engine.layered import box_links
-
-    state = report.state
-    side_net = report.determination.nets[side]  # the net the determination searched (rules.kg.supply)
-    graph = side_net.graph
-    tail, head, cost, map_edge = _layered(state.system, graph)
-    n = graph.n_hexes
-    virtual: list[str] = []
-    if side == "german":
-        # One node for every German box still German (26.11.2): entered from its entry hexes and left
-        # onto them at no cost, as the determination's own box graph joins them.
-        boxes = [b for b in state.rules.boxes.values() if b.side == "german"]
-        held = [b for b in boxes if state.markers["omm_control"].get(b.name, "german") == "german"]
-        links = box_links(n, 1, held, game_map(state.system).grid.index) if held else []
-        extra_tail = [k.source if k.source < n else n for k in links]
-        extra_head = [k.target if k.target < n else n for k in links]
-        tail = np.concatenate([tail, np.asarray(extra_tail, dtype=np.int64)])
-        head = np.concatenate([head, np.asarray(extra_head, dtype=np.int64)])
-        cost = np.concatenate([cost, np.asarray([k.cost for k in links], dtype=np.int64)])
-        map_edge = np.concatenate([map_edge, np.full(len(links), -1, dtype=np.int64)])
-        virtual.append("box:german")
-    blocked = np.concatenate([np.asarray(side_net.blocked, dtype=bool), np.zeros(len(virtual), dtype=bool)])
-    net = _Net(
-        n_hexes=n, n_layers=1, layer_names=("",), tail=tail, head=head, weights={"hexes": cost},
-        map_edge=map_edge, blocked=blocked, virtual=virtual,
-    )  # fmt: skip
-    net.graph_attrs = {
-        "limit_hexes": float(report.determination.limits.get(side, -1)),
-        "rules": "KG 26.9-26.11",
-    }
-    positions = Situation.of(state).position
-    for u in state.units_of(side):
-        row = report.units[u.id]
-        if u.status != "active" or not row.path:
-            continue
-        reached = row.path[-1]
-        # A German corps HQ's line runs to an off-map box (KG 11.2.3); the Cherbourg HQ's to N1410 (26.10.7),
-        # told apart by its name as the determination tells it.
-        to_box = side == "german" and u.hq is not None and "cherbourg" not in u.name.lower()
-        steps = [(to, {"hexes": c["_cost"]} if c else {}, why)
-                 for to, c, why in _plain_steps(graph, side_net.blocked, positions[u.id])]  # fmt: skip
-        net.units[u.id] = ("box:german" if to_box else reached, "hexes", steps)
-    return net
-
-
-def _gts(report: SupplyReport, side: str) -> _Net:
-    """GTS (17.3): no line is traced; the plain hex graph, nothing closed, for the record and the map."""
-    state = report.state
-    gmap = game_map(state.system)
-    e = gmap.edges
-    land = np.nonzero(~e.all_sea)[0]
-    net = _Net(
-        n_hexes=len(gmap.grid), n_layers=1, layer_names=("",), tail=e.src[land], head=e.dst[land],
-        weights={"hexes": np.ones(len(land), dtype=np.int64)}, map_edge=land,
-        blocked=np.zeros(len(gmap.grid), dtype=bool),
-    )  # fmt: skip
-    net.graph_attrs = {"rules": "GTS 17.3: supply is designated, no line is traced"}
-    return net
-
-
-_BUILDERS: dict[str, Callable[[SupplyReport, str], _Net]] = {
-    "bfn": _bfn,
-    "cobra": _cobra,
-    "kg": _kg,
-    "gts": _gts,
-}
 
 __all__ = ["HEX_REASONS", "supply_graph", "to_geopackage", "to_graphml", "usable"]

@@ -25,6 +25,8 @@ The names, by room:
   :data:`FAR` (no line), :data:`SIXTHS` (sixths of an MP in a unit), :func:`as_mp`, :func:`as_hexes`,
   :data:`INF`;
 * the report a game fills: :class:`SupplyReport`, :class:`UnitSupply`;
+* the network its supply determination searched, for :func:`normandy_lab.supply_graph`:
+  :class:`SupplyNet`, with :func:`plain_steps`, :func:`layered_steps` and :func:`plain_hex_net`;
 * the scenario file: :class:`Checker` (``file:line: field`` errors), :class:`ScenarioError`,
   :func:`canonical_hex`, :func:`hex_list`, :func:`unit_from_entry`, :class:`StrictModel` (the base
   of a game's schema sections), :func:`line_of`.
@@ -73,6 +75,7 @@ from normandy_lab.rules.base import (
 )
 from normandy_lab.rules.common import hq_names_by_hex
 from normandy_lab.rules.game import ControlSpec, Look
+from normandy_lab.rules.supply_net import SupplyNet, layered_steps, plain_hex_net, plain_steps
 from normandy_lab.schemas.fields import StrictModel
 from normandy_lab.schemas.validation import line_of
 from normandy_lab.terrain import terrain_map
@@ -100,6 +103,7 @@ __all__ = [
     "ScenarioError",
     "Situation",
     "StrictModel",
+    "SupplyNet",
     "SupplyReport",
     "SupplyState",
     "Unit",
@@ -116,10 +120,13 @@ __all__ = [
     "impassable",
     "in_play",
     "interdicted_mask",
+    "layered_steps",
     "line_of",
     "map_graph",
     "no_marker_edit",
     "other_side",
+    "plain_hex_net",
+    "plain_steps",
     "terrain_map",
     "unit_from_entry",
     "water_names",

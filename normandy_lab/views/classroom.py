@@ -41,20 +41,36 @@ ROOT_ENV = "NORMANDY_LAB_CLASS_ROOT"
 #: The teacher's key (set by the server for its kernels unless ``--answers students``): a lesson page shows
 #: its answer buttons only when its link carries ``teacher=<key>`` (:func:`answers_open`).
 TEACHER_ENV = "NORMANDY_LAB_TEACHER_KEY"
-#: The scenario each game's explorer page opens on (``class/explorer_<system>.ipynb``).
-GAME_PAGES = {
-    "bfn": "bfn_1944-06-13_am",
-    "cobra": "cobra_1944-07-16_gt15",
-    "kg": "kg_1944-06-19_t14",
-    "gts": "gts_1944-06-08_0700",
-}
-#: The games' names, as the index page gives them.
-GAMES = {
-    "bfn": "The Battle for Normandy",
-    "cobra": "Cobra",
-    "kg": "The Killing Ground",
-    "gts": "The Greatest Day: Utah Beach",
-}
+
+
+def game_pages() -> dict[str, str]:
+    """Return the scenario each game's explorer page opens on (``class/explorer_<key>.ipynb``), by game key.
+
+    Every registered game that names one (``Game.opening``), by key: the page list names
+    no game, so a game registered with an opening scenario and given a page in ``class/`` is listed.
+    """
+    # In the function: the registry (and the grids it loads) only when the page list is asked for, not when
+    # the class server's command line is read.
+    from normandy_lab.rules import games
+
+    return {game.key: game.opening for game in games() if game.opening}
+
+
+def game_titles() -> dict[str, str]:
+    """Return each game's name, as the index page gives it (the registry's ``Game.title``), by key."""
+    from normandy_lab.rules import games  # in the function, as in game_pages
+
+    return {game.key: game.title for game in games()}
+
+
+def __getattr__(name: str) -> Any:
+    # GAME_PAGES and GAMES, the page list's older names: tables read from the registry when asked for.
+    if name == "GAME_PAGES":
+        return game_pages()
+    if name == "GAMES":
+        return game_titles()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 #: The lesson pages (``class/lesson_<notebook>``, links to ``notebooks/lessons/``) and what the index says of
 #: each (``docs/class.md``, :mod:`normandy_lab.lessons`).
 LESSON_PAGES = {
@@ -334,7 +350,7 @@ def _study_entry(path: Path, root: Path) -> tuple[str, str, str] | None:
     except (OSError, ValueError, KeyError, TypeError):
         return None
     system = Path(scenario).name.split("_", 1)[0]
-    if system not in GAME_PAGES:
+    if system not in game_pages():
         return None
     title = payload.get("title") if isinstance(payload.get("title"), str) else ""
     relative = path.relative_to(root).as_posix()
@@ -361,11 +377,12 @@ def index_body(root: str | Path | None = None) -> str:
             "<small>the front day by day, the scenarios, the four games' maps</small></li>"
         )
     lines.append("</ul><h2>The explorer, one page per game</h2><ul>")
-    for system, scenario in GAME_PAGES.items():
+    titles = game_titles()
+    for system, scenario in game_pages().items():
         page = root / f"explorer_{system}.ipynb"
         if page.exists():
             label = html.escape(labels.get(scenario, scenario).rsplit(" (", 1)[0])
-            lines.append(f'<li><a href="{render}{page.name}">{GAMES[system]}</a>: {label}</li>')
+            lines.append(f'<li><a href="{render}{page.name}">{html.escape(titles[system])}</a>: {label}</li>')
     lines.append("</ul>")
     lessons = [(page, said) for page, said in LESSON_PAGES.items() if (root / page).exists()]
     if lessons:
@@ -454,7 +471,7 @@ def kernel_pools(pool: int, root: Path, pages: dict[str, int] | None = None) -> 
     """
     names = [
         "01_tour.ipynb",
-        *(f"explorer_{system}.ipynb" for system in GAME_PAGES),
+        *(f"explorer_{system}.ipynb" for system in game_pages()),
         *LESSON_PAGES,
         *(pages or {}),
     ]
