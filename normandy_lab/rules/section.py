@@ -68,13 +68,13 @@ class Marker:
 
 
 def _core_scenario_schema() -> Any:
-    from normandy_lab.schemas import ScenarioSchema
+    from normandy_lab.schemas.scenario import ScenarioSchema
 
     return ScenarioSchema
 
 
 def _core_unit_schema() -> Any:
-    from normandy_lab.schemas import UnitSchema
+    from normandy_lab.schemas.scenario import UnitSchema
 
     return UnitSchema
 
@@ -158,7 +158,7 @@ def _plain(value: Any) -> Any:
 
 def typed(rules: Any, name: str, value: Any, said: str) -> None:
     """Check ``value`` against the scenario schema's field ``name``; a refusal names the marker ``said``."""
-    from normandy_lab.schemas import validate
+    from normandy_lab.schemas.validation import validate
 
     validate(
         _field_model(format_of(rules).scenario_schema(), name),

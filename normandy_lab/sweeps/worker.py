@@ -102,7 +102,7 @@ def checked_options(rules: Any, given: dict[str, Any], where: str) -> dict[str, 
     ``where`` begins the message (``variant 'x': options``); the message then names the option, the value
     and what the game allows, with the nearest option's name for a misspelt one.
     """
-    from normandy_lab.schemas import validate
+    from normandy_lab.schemas.validation import validate
 
     validate(_options_schema(rules), given, where, RefusedError)
     from normandy_lab.engine.scenario import option_value
