@@ -282,3 +282,19 @@ def test_a_scenario_name_is_loaded_and_a_wrong_source_refused():
     )
     with pytest.raises(RefusedError, match="a state, a supply report"):
         supply_graph(42, "allied")
+
+
+def test_a_game_builds_its_own_network_and_one_without_a_builder_has_no_graph():
+    """The graph comes from the game's handle (Game.supply_net); the toy names none and is refused, by name."""
+    import sys
+    from pathlib import Path
+
+    from normandy_lab import rules
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import toy_game  # registers the toy game (its own map, no supply network to export)
+
+    assert all(rules.game(key).supply_net is not None for key in ("bfn", "cobra", "kg", "gts"))
+    assert rules.game("toy").supply_net is None
+    with pytest.raises(RefusedError, match=r"no supply graph for the 'toy' rules: the games with one are bfn, cobra"):
+        supply_graph(nl.load_scenario(toy_game.SCENARIO), "allied")
