@@ -215,6 +215,124 @@ def test_a_rule_system_that_overrides_nothing_does_not_fill_the_contract():
     assert gaps and "no supply determination" in gaps[0], gaps
 
 
+# -- the game's two other parts: its look (what the views need) and its scenario format ---------------------
+
+#: The kinds of control the explorer can show (``ControlSpec.kind``) and the layers a map key can list.
+CONTROL_KINDS = {"points_per_map", "hex", "hexes", "flag", "number", "choices"}
+MAP_FEATURES = {"zones", "routes"}
+
+
+def _look_gaps(state, shown=None) -> list[str]:
+    """Say what the look of a state's game leaves out that the views need to draw it (an empty list: nothing).
+
+    A colour for each side, a label and an echelon mark for every unit type and size on the state, words
+    for every supply ring its rules give a unit there (else the map key leaves a ring unexplained), controls
+    the explorer can show and read on the state, layers its map key knows, and sectors that are areas.
+    ``shown`` stands in for the registry's look (a broken copy, for the test that this can fail).
+    """
+    import re
+
+    from normandy_lab.rules import Look, look
+    from normandy_lab.rules.game import ControlSpec
+
+    shown = look(state) if shown is None else shown
+    if not isinstance(shown, Look):
+        return [f"the look is a {type(shown).__name__}, not a Look"]
+    gaps = []
+    for side in ("allied", "german"):
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}", shown.side_colour(side)):
+            gaps.append(f"no colour for the {side} side: {shown.side_colour(side)!r}")
+    if missing := sorted({u.type for u in state.units} - {t for t, g in shown.glyphs.items() if g}):
+        gaps.append(f"no counter label (glyphs) for the unit types {missing}")
+    if missing := sorted({u.size for u in state.units} - set(shown.size_marks)):
+        gaps.append(f"no echelon mark (size_marks) for the sizes {missing}")
+    report = nl.supply(state)
+    rings = {state.rules.supply_ring(row) for row in report.units.values()}
+    if missing := sorted(rings - {ring for ring, words in shown.ring_words.items() if words}):
+        gaps.append(f"no words (ring_words) for the rings {missing} its rules give")
+    for control in shown.controls:
+        if not isinstance(control, ControlSpec) or control.kind not in CONTROL_KINDS:
+            gaps.append(f"the control {getattr(control, 'key', control)!r} is not one the explorer can show")
+            continue
+        if not (control.label and control.rule and control.edit_op and control.edit_field):
+            gaps.append(f"the control {control.key!r} lacks a label, a rule or the edit it makes")
+        try:
+            shown.control_value(state, control.key)
+        except Exception as exc:  # what the explorer reads at each redraw must not raise
+            gaps.append(f"the control {control.key!r} cannot be read on this state: {exc!r}")
+    if unknown := sorted(set(shown.map_features) - MAP_FEATURES):
+        gaps.append(f"map_features {unknown} are no layer the map key lists ({sorted(MAP_FEATURES)})")
+    for name, (west, south, east, north) in shown.sectors.items():
+        if not (west < east and south < north):
+            gaps.append(f"the sector {name!r} is not an area (west < east, south < north)")
+    return gaps
+
+
+def _format_gaps(state, file_format=None) -> list[str]:
+    """Say what the scenario format of a state's game leaves unfilled (an empty list: nothing).
+
+    Its scenario and unit schemas are pydantic models that keep every field of the core's (a game narrows
+    and extends the core's file, never drops a field of it); every marker of its section is a field of its
+    scenario schema (so a file may give it and the JSON Schema exports it) and a marker its rules keep.
+    """
+    from pydantic import BaseModel
+
+    from normandy_lab.rules import ScenarioFormat, scenario_format
+    from normandy_lab.schemas import ScenarioSchema, UnitSchema
+
+    file_format = scenario_format(state) if file_format is None else file_format
+    if not isinstance(file_format, ScenarioFormat):
+        return [f"the format is a {type(file_format).__name__}, not a ScenarioFormat"]
+    gaps = []
+    models = {
+        "scenario": (file_format.scenario_schema(), ScenarioSchema),
+        "unit": (file_format.unit_schema(), UnitSchema),
+    }
+    for what, (model, core) in models.items():
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            gaps.append(f"the {what} schema is not a pydantic model: {model!r}")
+        elif dropped := sorted(set(core.model_fields) - set(model.model_fields)):
+            gaps.append(f"the {what} schema drops the core's fields {dropped}")
+    fields = getattr(file_format.scenario_schema(), "model_fields", {})
+    for marker in file_format.section():
+        if marker.name not in fields:
+            gaps.append(f"the section's marker {marker.name!r} is no field of the scenario schema")
+        if marker.name not in state.rules.markers:
+            gaps.append(f"the section's marker {marker.name!r} is no marker of the rules")
+    return gaps
+
+
+@pytest.mark.parametrize("system", sorted(EXAMPLES))
+def test_every_game_s_look_gives_what_the_views_need(system):
+    for make in EXAMPLES[system].values():
+        assert _look_gaps(make()) == [], system
+
+
+@pytest.mark.parametrize("system", sorted(EXAMPLES))
+def test_every_game_s_scenario_format_fills_the_contract(system):
+    state = next(iter(EXAMPLES[system].values()))()
+    assert _format_gaps(state) == []
+
+
+def test_a_look_or_a_format_missing_a_part_does_not_fill_the_contract():
+    """The checks above can fail: BfN shown with an empty look, and a section naming no field, are caught."""
+    from normandy_lab.rules import Look, ScenarioFormat, look, scenario_format
+    from normandy_lab.rules.section import Marker
+
+    state = _example("bfn", "Pegasus")
+    bare = Look(controls=look("bfn").controls)  # no glyphs, no echelon marks, no "partial" ring words
+    gaps = _look_gaps(state, bare)
+    assert any("glyphs" in g for g in gaps) and any("size_marks" in g for g in gaps), gaps
+    grey = replace(look("bfn"), side_colours={"allied": "grey"})
+    assert _look_gaps(state, grey) == ["no colour for the allied side: 'grey'"]
+    stray = replace(scenario_format("cobra"), section=lambda: (Marker("not_in_the_file"),))
+    gaps = _format_gaps(_example("cobra", "Breakthrough"), stray)
+    assert any("no field of the scenario schema" in g for g in gaps), gaps
+    assert _format_gaps(state, ScenarioFormat(scenario_schema=lambda: dict)) == [
+        "the scenario schema is not a pydantic model: <class 'dict'>"
+    ]
+
+
 def _in(report) -> set[str]:
     return {u for u, r in report.units.items() if r.general}
 

@@ -18,8 +18,10 @@ A game is three parts behind the one handle, each its own object:
   may say (its schemas) and how its own section is read into the state's markers.
 
 The rules, the look and the format may be given as functions that build them, so that a game's modules
-load only when a state of that game is first made.  The views reach a look through the registry,
-:func:`normandy_lab.rules.look` (by a state, a game's key or its rules), never through the rules.
+load only when a state of that game is first made.  A variant of a game is its handle with a part replaced:
+``dataclasses.replace(game("bfn"), key="bfn_wide", rules=wider)`` keeps BfN's map, look and format.  The
+views reach a look through the registry, :func:`normandy_lab.rules.look` (by a state, a game's key or its
+rules), never through the rules.
 """
 
 from __future__ import annotations

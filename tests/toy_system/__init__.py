@@ -25,7 +25,7 @@ from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.search import FAR
 from normandy_lab.engine.state import GameState
 from normandy_lab.grids import grid
-from normandy_lab.rules import Game, RuleSet, get, register_game
+from normandy_lab.rules import Game, RuleSet, get, look, register_game
 from normandy_lab.rules.bfn.lines import TraceNet
 from normandy_lab.rules.common import hq_names_by_hex
 
@@ -108,7 +108,9 @@ def toy_rules(range_hexes: int = 4) -> ToyRules:
 SCENARIO = Path(__file__).parent / "scenarios" / "toy_bfn_pegasus.yaml"
 
 #: On BfN's map, under its own key; no scenario folder for side by side (its one file is a test situation).
-GAME = Game("toy_bfn", "Toy", "bfn", toy_rules)
+#: Its units are BfN's counters, so it is shown with BfN's look (asked of the registry when first drawn); its
+#: scenario file is the core's (no format of its own: no BfN section).
+GAME = Game("toy_bfn", "Toy", "bfn", toy_rules, lambda: look("bfn"))
 
 register_game(GAME)
 
