@@ -1,7 +1,7 @@
 """Every file kind and its JSON Schema (``schemas/*.schema.json``), for editors that complete and check.
 
-The one module of the schemas that asks above them: each game's scenario kind is its rules' scenario
-schema (``RuleSet.scenario_schema``), so the list of kinds is read from :mod:`normandy_lab.rules` when it
+The one module of the schemas that asks above them: each game's scenario kind is its format's scenario
+schema (``ScenarioFormat.scenario_schema``), so the kinds are read from :mod:`normandy_lab.rules` when it
 is asked for, not when this module is imported; and the grids' data files hold the maps the grids say
 (:func:`grid_file_model`).
 """
@@ -57,9 +57,9 @@ def _kinds() -> dict[str, Model]:
     """Return every file kind with its schema: each game's scenarios, then :data:`SCHEMAS`."""
     # In the function: the registry imports the games, whose schemas import this package (the plug-in
     # cycle); the import contract allows this one edge (.importlinter).
-    from normandy_lab.rules import available, get, scenario_kind
+    from normandy_lab.rules import available, scenario_format, scenario_kind
 
-    games = {scenario_kind(key): get(key).scenario_schema() for key in available()}
+    games = {scenario_kind(key): scenario_format(key).scenario_schema() for key in available()}
     return {**games, **{name: _model(entry) for name, entry in SCHEMAS.items()}}
 
 
