@@ -1304,20 +1304,22 @@ def guarded(results: Results, name: str, run: Callable[[], Any]) -> Any:
 
 
 def bench_explorer(
-    browser: Any, url: str, results: Results, repeat: int, root: Path, edits_only: bool = False
+    browser: Any, url: str, results: Results, repeat: int, root: Path, edits_only: bool = False,
+    only_opening: bool = False,
 ) -> dict[str, Any]:
     """The benchmark notebook: warm-up, BokehJS, floor, explorer, then every action (or the edits only)."""
     bench = Bench(browser, url, results)
     extra: dict[str, Any] = {}
     try:
-        run_bench_notebook(bench, results, repeat, root, extra, edits_only)
+        run_bench_notebook(bench, results, repeat, root, extra, edits_only, only_opening)
     finally:
         bench.close()
     return extra
 
 
 def run_bench_notebook(
-    bench: Bench, results: Results, repeat: int, root: Path, extra: dict[str, Any], edits_only: bool = False
+    bench: Bench, results: Results, repeat: int, root: Path, extra: dict[str, Any], edits_only: bool = False,
+    only_opening: bool = False,
 ) -> None:
     write_notebook(root / "bench.ipynb")
     bench.open_notebook("bench.ipynb", "bench")
@@ -1330,6 +1332,10 @@ def run_bench_notebook(
     geo = Geometry(bench)
     centre = ((initial_view[0] + initial_view[1]) / 2, (initial_view[2] + initial_view[3]) / 2)
 
+    if only_opening:  # --only-opening: the openings alone (the floor's updates measured in the same run)
+        guarded(results, "floor update", lambda: floor_updates(bench, repeat))
+        guarded(results, "cold open", lambda: cold_opens(bench, repeat))
+        return
     if not edits_only:
         guarded(results, "step", lambda: steps(bench, repeat))
         guarded(results, "back and forward", lambda: backs_and_forwards(bench, repeat))
@@ -1359,8 +1365,8 @@ def run_all(bench: Bench, action: str, cond: str, arg: Any = None) -> dict[str, 
     return bench.measure(action, lambda: item.click(), cond, arg, MAX_WAIT_S)
 
 
-def bench_notebooks(browser: Any, url: str, results: Results, root: Path) -> None:
-    """Run All of the repository's two notebooks, each in a page and a kernel of its own."""
+def bench_notebooks(browser: Any, url: str, results: Results, root: Path, tour: bool = True) -> None:
+    """Run All of the repository's two notebooks (the tour unless ``tour`` is False), each in its own page."""
     shutil.copy(REPO / "notebooks" / "02_supply_explorer.ipynb", root)
     shutil.copy(REPO / "notebooks" / "01_tour.ipynb", root)
 
@@ -1382,14 +1388,15 @@ def bench_notebooks(browser: Any, url: str, results: Results, root: Path) -> Non
         if result["value"] != "all":
             results.note("02_supply_explorer stopped at a failing cell: its time is to the failure")
 
-    def tour(bench: Bench) -> None:
+    def run_tour(bench: Bench) -> None:
         bench.open_notebook("01_tour.ipynb", "tour")
         sample = run_all(bench, "Run All 01_tour, every cell", "allDone")
         if sample["value"] != "all":
             results.note("01_tour stopped at a failing cell: its time is to the failure")
         print(f"  tour finished after {sample['ms'] / 1000:.1f} s", flush=True)
 
-    for name, run in (("Run All 02", supply_explorer), ("Run All tour", tour)):
+    runs = (("Run All 02", supply_explorer), ("Run All tour", run_tour))[: 2 if tour else 1]
+    for name, run in runs:
         bench = Bench(browser, url, results)
         try:
             guarded(results, name, lambda run=run, bench=bench: run(bench))
@@ -1583,9 +1590,16 @@ def main() -> None:
         help="one opening, the unit and hex clicks, the edits (move, interdict, bridge, weather, undo) and "
         "the floor; no notebooks; results to benchmarks/results/browser-edits.json",
     )
+    parser.add_argument(
+        "--only-opening",
+        action="store_true",
+        help="the openings alone: warm and cold open, the floor, Run All of 02 (not the tour); results to "
+        "benchmarks/results/browser-opening.json",
+    )
     args = parser.parse_args()
     args.skip_notebooks = args.skip_notebooks or args.edits_only
     results_file = RESULTS.with_name("browser-edits.json") if args.edits_only else RESULTS
+    results_file = RESULTS.with_name("browser-opening.json") if args.only_opening else results_file
 
     from playwright.sync_api import sync_playwright
 
@@ -1607,11 +1621,13 @@ def main() -> None:
             )
             try:
                 info = machine(browser.version)
-                run = lambda: bench_explorer(browser, url, results, args.repeat, root, args.edits_only)  # noqa: E731
+                run = lambda: bench_explorer(  # noqa: E731
+                    browser, url, results, args.repeat, root, args.edits_only, args.only_opening
+                )
                 extra = guarded(results, "benchmark notebook", run) or {}
                 guarded(results, "shut down the benchmark's kernel", lambda: shutdown_kernels(url))
                 if not args.skip_notebooks:
-                    bench_notebooks(browser, url, results, root)
+                    bench_notebooks(browser, url, results, root, tour=not args.only_opening)
             finally:
                 browser.close()
     finally:
@@ -1629,6 +1645,7 @@ def main() -> None:
         "machine": info,
         "settings": {
             "repeat": args.repeat, "skip_notebooks": args.skip_notebooks, "edits_only": args.edits_only,
+            "only_opening": args.only_opening,
             "viewport": VIEWPORT,
         },
         "targets": {
