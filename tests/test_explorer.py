@@ -59,8 +59,12 @@ def _widgets(explorer: Explorer) -> dict:
             for part in ("layout", "style"):
                 visit(f"{name}.{part}", getattr(obj, part, None))
 
+    # The explorer's own attributes, then its parts' (the widgets are the controls' and the phase controller's).
     for name, obj in vars(explorer).items():
         visit(name, obj)
+    for part in ("controls", "phases"):
+        for name, obj in vars(getattr(explorer, part)).items():
+            visit(f"{part}.{name}", obj)
     return found
 
 
@@ -111,6 +115,7 @@ def _fingerprint(explorer: Explorer) -> dict:
     session = explorer.session
     seen["session"] = repr((_plain(session), len(session.states), session.edits, session.redo_stack))
     seen["explorer"] = _plain(explorer)
+    seen["controls"] = _plain(explorer.controls)
     return seen
 
 

@@ -1,40 +1,117 @@
-"""The widgets around the map: buttons, modes, the game's own controls, and their layout."""
+"""The widgets around the map: buttons, modes, the game's own controls, the banner and the list of edits.
+
+A :class:`Controls` owns these widgets and lays them out round a map box, a phase controller's row and an
+inspector's panel.  It edits nothing itself: a button or a box calls one of the :class:`Callbacks` it was
+given (apply this edit, undo, redraw, open what was typed...), and :meth:`Controls.follow` sets the
+widgets to a state shown.  So it can be built and driven with any callbacks, without a map, a session or
+a browser (issue 32, section 3).
+"""
 
 from __future__ import annotations
 
+import html
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from normandy_lab.errors import NormandyLabError
+from normandy_lab.engine.state import GameState
 from normandy_lab.grids import grid
 from normandy_lab.rules import look
 from normandy_lab.views import classroom, wording
 from normandy_lab.views.explorer._common import FRONT_VIEW, MODES, VIEWS
-from normandy_lab.views.explorer.inspector import Inspector
 from normandy_lab.views.explorer.phases import PhaseController
 
 
-class _Controls:
-    """A part of the explorer (:class:`~normandy_lab.views.explorer.Explorer`), in its own module."""
+@dataclass(frozen=True)
+class Callbacks:
+    """What the controls call: each is the explorer's (or a test's) own function.
 
-    # -- widgets ---------------------------------------------------------------
+    Attributes
+    ----------
+    apply
+        Apply an edit (a dict, as studies store it): the weather, the game's controls.
+    undo, redo
+        The Undo and Redo buttons.
+    redraw
+        A view choice changed (seen by, all lines, source ranges, zones): draw again.
+    go_to
+        A sector was chosen in "Go to:".
+    save, export, open
+        Save study, Export page and Open were pressed (each reads the box it needs from the controls).
+    show_key
+        The "map key" toggle, with whether the key is now shown.
+    remove_edit
+        A ✕ of the list of edits was pressed, with the edit's index among every edit.
+    """
 
-    def _build_widgets(self) -> None:
+    apply: Callable[[dict[str, Any]], Any]
+    undo: Callable[[], Any]
+    redo: Callable[[], Any]
+    redraw: Callable[[], Any]
+    go_to: Callable[[str], Any]
+    save: Callable[[], Any]
+    export: Callable[[], Any]
+    open: Callable[[], Any]
+    show_key: Callable[[bool], Any]
+    remove_edit: Callable[[int], Any]
+
+
+class Controls:
+    """The explorer's widgets, laid out as one application (:attr:`app`) round the map.
+
+    Parameters
+    ----------
+    state
+        The first state shown: its game's controls (:attr:`~normandy_lab.rules.game.Look.controls`), its
+        weathers, its map's sheets and the values shown at first.
+    sectors
+        The named sectors "Go to:" offers (besides the scenario's front).
+    callbacks
+        What each control calls (:class:`Callbacks`).
+    phases
+        The phase controller, whose row of widgets (Back, Step, Play, the slider) goes over the map.
+    panel
+        The inspector's widget, shown in the side panel between the banner and the list of edits.
+    height
+        The map's height in pixels when one was given (the side panel is as tall), or None.
+
+    Attributes
+    ----------
+    app
+        The whole application: display it.
+    map_box
+        The box the map's widget goes in.
+    mode, view, show_all_paths, show_sources, show_zones, show_key, sector, weather
+        The click mode and the view's choices.
+    control_boxes, apply_buttons, single_widgets, single_buttons
+        The game's own controls: per-sheet boxes with a button per edit, and one-value widgets.
+    label, status, edits_box, refresh_count
+        The caption over the map, the banner, the list of edits, and a counter bumped after each update.
+    """
+
+    def __init__(
+        self,
+        state: GameState,
+        sectors: Sequence[str],
+        callbacks: Callbacks,
+        *,
+        phases: PhaseController,
+        panel: Any,
+        height: int | None = None,
+    ) -> None:
         import ipywidgets as w
 
-        from normandy_lab.engine.scenario import SCENARIO_DIR
-
+        self.callbacks = callbacks
+        self.system = state.system
+        # While the widgets are set to follow a state, their observers must not make edits.
         self._quiet = False
+        self._edits_signature: str | None = None
+        self._weather_shown = state.weather
         small = w.Layout(width="auto")
-        # Back / Step / Play and the slider move the session; the explorer only draws (issue 32, section 3).
-        self.phases = PhaseController(self.session, self._drawn)
-        self.back_button, self.step_button = self.phases.back_button, self.phases.step_button
-        self.movement_button, self.day_button = self.phases.movement_button, self.phases.day_button
-        self.play, self.speed, self.slider = self.phases.play, self.phases.speed, self.phases.slider
         self.label = w.HTML()
         self.status = w.HTML()
-        # The side panel's words about a clicked unit or formation come from the report alone (issue 32).
-        self.panel = Inspector(self.state, self.report)
-        self.inspector = self.panel.output
+        self.inspector = panel
         self.edits_box = w.VBox()
         self.mode = w.ToggleButtons(
             options=MODES, value="inspect", description="Click to:", style={"button_width": "auto"}
@@ -45,18 +122,41 @@ class _Controls:
         # The areas and paths the rule system draws besides ranges (KG: HQ support radius and SP bands,
         # 26.10.5; GTS: the 82nd's link-up, 17.6).
         self.show_zones = w.Checkbox(value=False, description="rule zones and paths", indent=False)
-        if not look(self.state).map_features:  # a game that draws neither (Look.map_features)
+        if not look(state).map_features:  # a game that draws neither (Look.map_features)
             self.show_zones.layout.display = "none"
         self.sector = w.Dropdown(  # the sectors this map shows (the Utah map has no Falaise pocket)
-            options=["", FRONT_VIEW, *self.sectors()], value="", description="Go to:",
+            options=["", FRONT_VIEW, *sectors], value="", description="Go to:",
             layout=w.Layout(width="300px"),
         )  # fmt: skip
         self.weather = w.Dropdown(
-            options=list(self.state.rules.weather_effects),
-            value=self.state.weather,
-            description="Weather:",
+            options=list(state.rules.weather_effects), value=state.weather, description="Weather:"
         )
-        sheets = sorted(grid(self.system).scheme.sheets)
+        self._game_controls(w, state)
+        self.undo_button = w.Button(description="Undo", layout=small)
+        self.redo_button = w.Button(description="Redo", layout=small)
+        self.save_path = w.Text(value="study.json", description="Study:")
+        self.save_button = w.Button(description="Save study", layout=small)
+        self.export_button = w.Button(description="Export page", layout=small)
+        self.picker = w.Combobox(
+            options=_scenario_names(), placeholder="scenario name, or a saved study .json",
+            description="Open:", ensure_option=False, layout=w.Layout(width="380px"),
+        )  # fmt: skip
+        self.open_button = w.Button(description="Open", layout=small)
+        # Folded at first: the map gets the room (views.explorer.fit_to_screen).
+        self.show_key = w.ToggleButton(
+            value=False, description="map key", tooltip="show or hide the map's key (under the map)"
+        )
+        # A counter the browser can watch: it changes once an update has sent everything.
+        self.refresh_count = w.HTML("0", layout=w.Layout(display="none"))
+        self._connect()
+        self._lay_out(w, phases, height)
+        if classroom.serving_class():  # a class server's page writes nothing on the server (docs/class.md)
+            classroom.lock_for_class(self)
+
+    def _game_controls(self, w: Any, state: GameState) -> None:
+        """Make the game's own controls (its look's :attr:`~normandy_lab.rules.game.Look.controls`)."""
+        small = w.Layout(width="auto")
+        sheets = sorted(grid(state.system).scheme.sheets)
 
         def point_boxes(points: Any, label: str) -> dict[str, Any]:
             # One box per map sheet (a "points_per_map" control: BfN's air and AA, each map a region).
@@ -68,11 +168,9 @@ class _Controls:
                 for s in sheets
             }  # fmt: skip
 
-        # The game's own controls (its look's: Look.controls), grouped by the edit they make.
-        controls = [c for c in look(self.state).controls if c.kind == "points_per_map"]
-        self.control_boxes = {
-            c.key: point_boxes(self.state.markers.get(c.key, {}), c.label) for c in controls
-        }
+        # Per-sheet controls, grouped by the edit they make.
+        controls = [c for c in look(state).controls if c.kind == "points_per_map"]
+        self.control_boxes = {c.key: point_boxes(state.markers.get(c.key, {}), c.label) for c in controls}
         self.control_groups: dict[str, list] = {}
         for c in controls:
             self.control_groups.setdefault(c.edit_op, []).append(c)
@@ -82,64 +180,54 @@ class _Controls:
         }
         # One-value controls (a hex, a flag, a number), each with its own button: one edit setting one
         # of the game's markers ({"op": "marker", "name": ..., "value": ...}, RuleSet.set_marker).
-        self.single_controls = [c for c in look(self.state).controls if c.kind in SINGLE_KINDS]
+        self.single_controls = [c for c in look(state).controls if c.kind in SINGLE_KINDS]
         self.single_widgets = {
-            c.key: _single_widget(w, c, self.state.markers.get(c.key)) for c in self.single_controls
+            c.key: _single_widget(w, c, state.markers.get(c.key)) for c in self.single_controls
         }
         self.single_buttons = {
             c.key: w.Button(description=c.button, layout=small) for c in self.single_controls
         }
-        for c in self.single_controls:
-            self.single_buttons[c.key].on_click(lambda _, c=c: self._apply_single(c))
-        self.undo_button = w.Button(description="Undo", layout=small)
-        self.redo_button = w.Button(description="Redo", layout=small)
-        self.save_path = w.Text(value="study.json", description="Study:")
-        self.save_button = w.Button(description="Save study", layout=small)
-        self.export_button = w.Button(description="Export page", layout=small)
-        self.undo_button.on_click(lambda _: self.undo())
-        self.redo_button.on_click(lambda _: self.redo())
-        self.show_all_paths.observe(lambda _: self.refresh(), names="value")
-        self.view.observe(lambda _: self.refresh(), names="value")
-        self.show_sources.observe(lambda _: self.refresh(), names="value")
-        self.show_zones.observe(lambda _: self.refresh(), names="value")
+
+    def _connect(self) -> None:
+        """Make each widget call its callback."""
+        calls = self.callbacks
+        self.undo_button.on_click(lambda _: calls.undo())
+        self.redo_button.on_click(lambda _: calls.redo())
+        for box in (self.show_all_paths, self.view, self.show_sources, self.show_zones):
+            box.observe(lambda _: calls.redraw(), names="value")
         self.sector.observe(
-            lambda change: self.go_to(change["new"]) if change["new"] else None, names="value"
+            lambda change: calls.go_to(change["new"]) if change["new"] else None, names="value"
         )
-        self.weather.observe(
-            lambda change: (
-                self.apply({"op": "weather", "weather": change["new"]})
-                if change["new"] != self.state.weather and not self._quiet
-                else None
-            ),
-            names="value",
-        )
-        for op, group in self.control_groups.items():
-            self.apply_buttons[op].on_click(lambda _, op=op, group=group: self._apply_controls(op, group))
-        self.save_button.on_click(lambda _: self._save_from_box())
-        self.export_button.on_click(lambda _: self._export_from_box())
-        scenarios = sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
-        self.picker = w.Combobox(
-            options=scenarios, placeholder="scenario name, or a saved study .json", description="Open:",
-            ensure_option=False, layout=w.Layout(width="380px"),
-        )  # fmt: skip
-        self.open_button = w.Button(description="Open", layout=small)
-        self.open_button.on_click(lambda _: self._open_from_picker())
+        self.weather.observe(self._on_weather, names="value")
+        for op in self.control_groups:
+            self.apply_buttons[op].on_click(lambda _, op=op: calls.apply(self.points_edit(op)))
+        for c in self.single_controls:
+            self.single_buttons[c.key].on_click(lambda _, key=c.key: calls.apply(self.single_edit(key)))
+        self.save_button.on_click(lambda _: calls.save())
+        self.export_button.on_click(lambda _: calls.export())
+        self.open_button.on_click(lambda _: calls.open())
+        self.show_key.observe(lambda change: calls.show_key(change["new"]), names="value")
+
+    def _on_weather(self, change: dict[str, Any]) -> None:
+        # A weather chosen by hand is an edit; one set to follow the state shown is not.
+        if not self._quiet and change["new"] != self._weather_shown:
+            self.callbacks.apply({"op": "weather", "weather": change["new"]})
+
+    def _lay_out(self, w: Any, phases: PhaseController, height: int | None) -> None:
         # The map takes what the cell leaves beside a 330 px panel; where that is under 900 px (a 1366 px
         # laptop) the panel wraps under the map, which then takes the whole width (issue 33, section 3).
         self.map_box = w.Box(layout=w.Layout(flex="1000 1 900px", min_width="min(480px, 100%)"))
-        tall = f"{self._size[1] + 90}px" if self._size[1] else "calc(100vh - 150px)"
+        tall = f"{height + 90}px" if height else "calc(100vh - 150px)"
         panel = w.VBox(
             [self.status, self.inspector, self.edits_box],
             layout=w.Layout(flex="1 1 330px", min_width="300px", max_width="760px", max_height=tall,
                             overflow="auto", padding="0 0 0 8px"),
         )  # fmt: skip
-        # A counter the browser can watch: it changes once an update has sent everything.
-        self.refresh_count = w.HTML("0", layout=w.Layout(display="none"))
         for widget, css in (
-            (self.step_button, "nl-step"), (self.back_button, "nl-back"), (self.undo_button, "nl-undo"),
-            (self.redo_button, "nl-redo"), (self.view, "nl-seen-by"), (self.weather, "nl-weather"),
-            (self.mode, "nl-mode"), (self.status, "nl-banner"), (self.label, "nl-label"),
-            (self.inspector, "nl-panel"), (self.refresh_count, "nl-refresh-count"), (self.play, "nl-play"),
+            (phases.step_button, "nl-step"), (phases.back_button, "nl-back"), (phases.play, "nl-play"),
+            (self.undo_button, "nl-undo"), (self.redo_button, "nl-redo"), (self.view, "nl-seen-by"),
+            (self.weather, "nl-weather"), (self.mode, "nl-mode"), (self.status, "nl-banner"),
+            (self.label, "nl-label"), (self.inspector, "nl-panel"), (self.refresh_count, "nl-refresh-count"),
             (self.edits_box, "nl-edits"), (self.sector, "nl-sector"), (panel, "nl-side"),
         ):  # fmt: skip
             widget.add_class(css)
@@ -151,18 +239,11 @@ class _Controls:
             ".nl-edits .widget-html-content {line-height: 1.25; font-size: 12px}</style>",
             layout=w.Layout(display="none"),
         )
-        # Folded at first: the map gets the room (views.explorer.fit_to_screen).
-        self.show_key = w.ToggleButton(
-            value=False, description="map key", tooltip="show or hide the map's key (under the map)"
-        )
-        self.show_key.observe(
-            lambda change: setattr(self.fig.legend[0], "visible", change["new"]), names="value"
-        )
         self.app = w.VBox(
             [
                 style,
                 w.HBox([self.picker, self.open_button, self.sector]),
-                self.phases.row,
+                phases.row,
                 self.label,
                 w.HBox([self.mode]),
                 w.HBox([self.view, self.show_all_paths, self.show_sources, self.show_zones, self.show_key]),
@@ -174,26 +255,6 @@ class _Controls:
             ]
         )
         self.app.add_class("nl-explorer")
-        if classroom.serving_class():  # a class server's page writes nothing on the server (docs/class.md)
-            classroom.lock_for_class(self)
-
-    def _apply_controls(self, op: str, group: list) -> None:
-        """Apply one group of the rule system's controls as the one edit they make."""
-        edit = {"op": op}
-        for control in group:
-            edit[control.edit_field] = {s: box.value for s, box in self.control_boxes[control.key].items()}
-        self.apply(edit)
-
-    def _apply_single(self, control: Any) -> None:
-        """Apply a one-value control as the edit it makes (an empty hex clears the marker)."""
-        value = self.single_widgets[control.key].value
-        if control.kind == "hex":
-            value = value.strip() or None
-        if control.kind == "hexes":  # hex ids apart by spaces or commas; none clears the marker
-            value = [h for h in value.replace(",", " ").split() if h] or None
-        if control.kind == "choices":  # none chosen clears the designation
-            value = list(value)
-        self.apply({"op": control.edit_op, "name": control.edit_field, "value": value})
 
     def _control_rows(self, w: Any) -> list:
         """Lay out the rule system's controls: per group its help, a row of boxes per control, its button."""
@@ -212,43 +273,101 @@ class _Controls:
                 rows.append(w.HBox([*boxes, *tail], layout=w.Layout(flex_flow="row wrap")))
         return rows
 
-    def _mount_map(self) -> None:
-        import ipywidgets as w
-        from jupyter_bokeh.widgets import BokehModel
+    # -- the edits the game's controls make ----------------------------------------------------------------
 
-        from normandy_lab.views.explorer import MAP_HEIGHT_CSS
+    def points_edit(self, op: str) -> dict[str, Any]:
+        """Return the one edit a group of per-sheet controls makes, from what their boxes hold."""
+        edit: dict[str, Any] = {"op": op}
+        for control in self.control_groups[op]:
+            edit[control.edit_field] = {s: box.value for s, box in self.control_boxes[control.key].items()}
+        return edit
 
-        # The widget's height is the page's to set (the figure stretches to it) unless one was given.
-        tall = "auto" if self._size[1] else MAP_HEIGHT_CSS
-        self.map_widget = BokehModel(self.fig, layout=w.Layout(width="100%", height=tall))
-        self.show_key.value = False
-        self.map_box.children = [self.map_widget]
-        self._map_changed = False
-        self.fig.document.on_change(self._note_map_change)
+    def single_edit(self, key: str) -> dict[str, Any]:
+        """Return the edit a one-value control makes from what its widget holds (empty clears the marker)."""
+        control = next(c for c in self.single_controls if c.key == key)
+        value = self.single_widgets[key].value
+        if control.kind == "hex":
+            value = value.strip() or None
+        if control.kind == "hexes":  # hex ids apart by spaces or commas; none clears the marker
+            value = [h for h in value.replace(",", " ").split() if h] or None
+        if control.kind == "choices":  # none chosen clears the designation
+            value = list(value)
+        return {"op": control.edit_op, "name": control.edit_field, "value": value}
 
-    def _note_map_change(self, event: Any) -> None:
-        """Remember that the figure changed after its widget was made (see ``_ipython_display_``)."""
-        self._map_changed = True
+    # -- the widgets follow what is shown ------------------------------------------------------------------
 
-    def _open_from_picker(self) -> None:
+    def follow(self, state: GameState) -> None:
+        """Set the weather and the game's controls to ``state``'s, making no edit."""
+        self._quiet = True
+        self._weather_shown = state.weather
         try:
-            self.open(self.picker.value)
-        except (NormandyLabError, OSError) as exc:  # a bad name or file: say so, keep what is shown
-            self.message = f"Could not open {self.picker.value!r}: {exc}"
-            self._refresh_text()
+            self.weather.value = state.weather
+            for key, boxes in self.control_boxes.items():
+                for sheet, box in boxes.items():
+                    box.value = int(state.markers.get(key, {}).get(sheet, 0))
+            for control in self.single_controls:
+                shown = look(state).control_value(state, control.key)
+                self.single_widgets[control.key].value = single_value(control, shown)
+        finally:
+            self._quiet = False
 
-    def _ipython_display_(self) -> None:  # pragma: no cover - needs a front end
-        from IPython.display import display
+    def offer_sectors(self, sectors: Sequence[str]) -> None:
+        """Offer these sectors in "Go to:" (a new map's: its sheets may differ)."""
+        self.sector.options = ["", FRONT_VIEW, *sectors]
 
-        if not getattr(self, "_displayed", False):
-            # The map's widget carries the figure as it was when the widget was made, and changes made
-            # before any browser shows it have nowhere to go: shown the first time, a changed figure is
-            # sent again through the same widget (a second widget would get every later patch too), so
-            # a cell that sets the explorer up (ticks a box, selects a unit) and then shows it works.
-            if self._map_changed:
-                self.map_widget.update_from_model(self.fig)
-            self._displayed = True
-        display(self.app)
+    def seen_by(self, phasing_side: str) -> str:
+        """Return the side the map is seen from ("allied" or "german"), or "" for both sides."""
+        choice = self.view.value
+        if choice == "phasing side":
+            return phasing_side
+        return "" if choice == "both sides" else str(choice)
+
+    def show_banner(self, message: str) -> None:
+        """Write the banner: what the last action did or why it was refused (nothing when "")."""
+        self.status.value = (
+            f"<div style='background:#fff8dc;border-left:4px solid #e0a800;padding:4px 8px'>"
+            f"{html.escape(message)}</div>"
+            if message
+            else ""
+        )
+
+    def bump(self) -> None:
+        """Count one more update (last of every update: the browser can tell it is all sent)."""
+        self.refresh_count.value = str(int(self.refresh_count.value) + 1)
+
+    def show_edits(self, edits: Sequence[dict[str, Any]]) -> None:
+        """List the study's edits (phase steps excepted), each with a ✕ that calls ``remove_edit``."""
+        import ipywidgets as w
+
+        listed = [(k, e) for k, e in enumerate(edits) if e.get("op") != "next_phase"]
+        signature = json.dumps(listed, sort_keys=True, default=str)
+        if signature == self._edits_signature:
+            return  # the same list: no new widgets (each one is a comm in the page)
+        self._edits_signature = signature
+        for old in self.edits_box.children:
+            for part in getattr(old, "children", ()):
+                part.close()
+            old.close()
+        rows = []
+        for index, edit in listed:
+            remove = w.Button(
+                description="✕",
+                tooltip="remove this edit",
+                layout=w.Layout(width="28px", min_width="28px", height="24px"),
+            )
+            remove.on_click(lambda _, k=index: self.callbacks.remove_edit(k))
+            words = w.HTML(html.escape(wording.edit_words(self.system, edit)), layout=w.Layout(width="320px"))
+            rows.append(w.HBox([remove, words]))
+        self.edits_box.children = [
+            w.HTML(f"<b>Edits of this study</b> ({len(rows)})" if rows else "<i>No edits yet.</i>"),
+            *rows,
+        ]
+
+
+def _scenario_names() -> list[str]:
+    from normandy_lab.engine.scenario import SCENARIO_DIR
+
+    return sorted(p.stem for p in SCENARIO_DIR.glob("*.yaml"))
 
 
 SINGLE_KINDS = ("hex", "hexes", "flag", "number", "choices")

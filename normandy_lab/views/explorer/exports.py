@@ -10,7 +10,7 @@ from typing import Any
 from normandy_lab.engine.study import save_study
 from normandy_lab.errors import NormandyLabError, PathRefusedError, RefusedError
 from normandy_lab.views import layers, wording
-from normandy_lab.views.explorer._common import _edit_ops, shown
+from normandy_lab.views.explorer._common import shown
 
 #: The longest file name (one part of a path, in bytes) and the longest path most file systems take.
 NAME_MAX, PATH_MAX = 255, 4095
@@ -68,125 +68,121 @@ def checked_path(function: str, path: Any, example: str) -> Path:
     return Path(path)
 
 
-class _Exports:
-    """A part of the explorer (:class:`~normandy_lab.views.explorer.Explorer`), in its own module."""
+class Exporter:
+    """Saving a session's study and exporting what a figure shows: a page, a picture, a GeoPackage.
 
-    # -- saving and exports ----------------------------------------------------
+    It reads the session (its study, state, report and edits) and the figure at each call, draws nothing
+    and writes no banner: each action returns the path written, and the ``*_from_box`` actions return the
+    banner's words instead of raising.  So it can be used and tested on a bare session and figure, without
+    the explorer's widgets (issue 32, section 3).
 
-    def _study_from_box(self, verb: str) -> Path | None:
-        """Return the study path typed in the Study box, or None (and the banner says what to type)."""
-        typed = self.save_path.value
+    Parameters
+    ----------
+    session
+        The session saved and exported (:class:`~normandy_lab.session.Session`).  The explorer sets
+        :attr:`session` and :attr:`figure` again when it opens another source or map.
+    figure
+        The map exported (:class:`~normandy_lab.views.explorer.figure.MapFigure`, or anything with ``fig``).
+    """
+
+    def __init__(self, session: Any, figure: Any) -> None:
+        self.session, self.figure = session, figure
+
+    # -- from the Study box: words for the banner, never an exception -----------------------------------
+
+    def study_from_box(self, typed: Any, verb: str) -> tuple[Path | None, str]:
+        """Return the study path typed in the Study box, or None and the banner's words: what to type."""
         problem = path_problem(typed, box=True)
         if not problem:
-            return Path(typed)
+            return Path(typed), ""
         where = f" {typed.strip()!r}" if typed.strip() else ""
         folder = Path(typed) / "study.json" if problem.startswith("is a folder") else Path("study.json")
         page = " (the page goes beside it, as study.page.html)" if verb == "export" else ""
-        self.message = (
+        return None, (
             f"Could not {verb}: the Study box{where} {problem}. Type a study file name, e.g. "
             f"{str(folder)!r}{page}; nothing was written."
         )
-        self._refresh_text()
-        return None
 
-    def _save_from_box(self) -> None:
-        study = self._study_from_box("save")
+    def save_from_box(self, typed: Any) -> str:
+        """Save the study at the path typed in the Study box; return the banner's words (done, or why not)."""
+        study, said = self.study_from_box(typed, "save")
         if study is None:
-            return
+            return said
         try:
-            self.save(study)
+            return saved_words(self.save(study))
         except (OSError, NormandyLabError) as exc:
-            self.message = f"Could not save: {exc}"
-            self._refresh_text()
+            return f"Could not save: {exc}"
 
-    def _export_from_box(self) -> None:
+    def export_from_box(self, typed: Any) -> str:
+        """Export the page beside the study typed in the Study box; return the banner's words."""
         # The page goes beside the study with its own suffix, never over the study itself.
-        study = self._study_from_box("export")
+        study, said = self.study_from_box(typed, "export")
         if study is None:
-            return
+            return said
         target = study.with_name(f"{study.stem.removesuffix('.study')}.page.html")
         try:
             written = self.export_html(target)
         except (OSError, NormandyLabError) as exc:  # ExportRefusedError: a file of the user's is there
-            self.message = f"Could not export: {exc}"
-        else:
-            self.message = f"Exported the page to {_shown_path(Path(written))}"
-        self._refresh_text()
+            return f"Could not export: {exc}"
+        return f"Exported the page to {_shown_path(Path(written))}"
+
+    # -- saving and exports --------------------------------------------------------------------------------
 
     def save(self, path: str | Path) -> Path:
-        """Save the study (scenario + edits) atomically.
-
-        Raises
-        ------
-        PathRefusedError
-            For a path no file can be written at (no name, a folder, a name too long); nothing is written.
-        ExportRefusedError
-            For a file there that is not a study (:func:`normandy_lab.engine.study.save_study`).
-        """
+        """Save the study (scenario + edits) atomically; see :meth:`Explorer.save`."""
         path = checked_path("save", path, "study.json")
-        if self.study is None:
+        if self.session.study is None:
             raise RefusedError(
                 "this explorer was opened on a bare state: open it on a scenario or a study to save"
             )
-        saved = save_study(self.study, path)
-        self.message = f"Saved the study to {_shown_path(Path(saved))}"
-        self._refresh_text()
-        return saved
+        return save_study(self.session.study, path)
 
     def title_block_html(self) -> str:
         """Return the exported page's title block: date, phase, weather, supply counts, ring key, edits."""
+        session = self.session
+        state = session.state
         edits = [
-            wording.edit_words(self.system, e)
-            for e in _edit_ops(self)[: self.position]
+            wording.edit_words(state.system, e)
+            for e in session.edits[: session.position]
             if e.get("op") != "next_phase"
         ]
         listed = "".join(f"<li>{html.escape(e)}</li>" for e in edits) or "<li>none</li>"
         return (
-            f"<h3 style='margin:4px 0'>{html.escape(self.state.label)}</h3>"
-            f"<div>{html.escape(layers.supply_summary(self.state, self.report))}</div>"
-            f"<div>{wording.phase_line(self.state)}</div><div>{layers.ring_key_html(self.state.rules)}</div>"
+            f"<h3 style='margin:4px 0'>{html.escape(state.label)}</h3>"
+            f"<div>{html.escape(layers.supply_summary(state, session.report))}</div>"
+            f"<div>{wording.phase_line(state)}</div><div>{layers.ring_key_html(state.rules)}</div>"
             f"<div><b>Edits:</b><ul style='margin:2px 0'>{listed}</ul></div>"
         )
 
     def export_html(self, path: str | Path, *, overwrite: bool = False) -> Path:
-        """Save the current map as a standalone HTML page with a title block (INLINE BokehJS, no kernel).
-
-        The title block gives the date, phase, weather, supply counts, the ring
-        key and the study's edits.  A file at ``path`` is replaced only if it is
-        a page exported before, or ``overwrite=True``
-        (:func:`normandy_lab.views.save_html`).
-
-        Raises
-        ------
-        PathRefusedError
-            For a path no file can be written at (no name, a folder, a name too long), before any work.
-        ExportRefusedError
-            For a file there that the export did not write.
-        """
+        """Save the map as a standalone HTML page with a title block; see :meth:`Explorer.export_html`."""
         from normandy_lab.views.export import save_html
 
         path = checked_path("export_html", path, "view.html")
         return save_html(
-            self.fig, path, title=self.state.label, header_html=self.title_block_html(), overwrite=overwrite
-        )
+            self.figure.fig, path, title=self.session.state.label, header_html=self.title_block_html(),
+            overwrite=overwrite,
+        )  # fmt: skip
 
     def export_png(self, path: str | Path, *, overwrite: bool = False) -> Path:
-        """Save the current map as PNG, rendered by headless Chromium (replacing only an earlier picture)."""
+        """Save the map as PNG, rendered by headless Chromium (replacing only an earlier picture)."""
         from normandy_lab.views.export import save_png
 
         path = checked_path("export_png", path, "view.png")
-        return save_png(self.fig, path, overwrite=overwrite)
+        return save_png(self.figure.fig, path, overwrite=overwrite)
 
     def export_geopackage(self, path: str | Path, *, overwrite: bool = False) -> Path:
-        """Write the current state's layers to a GeoPackage (units, lines of supply, ZOCs, interdiction).
-
-        A file at ``path`` is replaced only if it is a GeoPackage exported
-        before, or ``overwrite=True``.
-        """
+        """Write the state's layers to a GeoPackage; see :meth:`Explorer.export_geopackage`."""
         from normandy_lab.views.export import layers_to_geopackage
 
         path = checked_path("export_geopackage", path, "layers.gpkg")
-        return layers_to_geopackage(self.state, self.report, path, overwrite=overwrite)
+        session = self.session
+        return layers_to_geopackage(session.state, session.report, path, overwrite=overwrite)
+
+
+def saved_words(path: Path) -> str:
+    """Return the banner's words for a study saved at ``path``."""
+    return f"Saved the study to {_shown_path(Path(path))}"
 
 
 def _shown_path(path: Path) -> str:
