@@ -1,8 +1,11 @@
 """The games, found by key in one registry: each game's rules, map and look behind one handle.
 
 ``get("bfn")`` returns The Battle for Normandy's rules; :func:`game` its whole :class:`Game` (key, title,
-map, rules, look).  A game made in code, on a map of its own or on one it shares (a variant of BfN on BfN's
-map, under a key of its own), is registered with :func:`register_game`; :func:`register` still registers
+map, rules, look, scenario format, the scenario its pages open on, the builder of its supply network);
+:func:`games` every one, for the modules that list the games (the class pages, the side-by-side tables),
+and :func:`default_game` the one a function that names no game falls back on.  A game made in code, on a
+map of its own or on one it shares (a variant of BfN on BfN's map, under a key of its own), is registered
+with :func:`register_game`; :func:`register` still registers
 a bare rule system under a key.  A rule system may also be given to a state with
 :meth:`GameState.with_rules <normandy_lab.engine.state.GameState.with_rules>`; everything that takes a
 game's key also takes a rule system object.
@@ -10,7 +13,10 @@ game's key also takes a rule system object.
 The four games the package ships are registered at the end of this module, each by functions that import
 the game's package only when a state of it is first made, or its map first asked for: each game's map
 (numbering scheme, terrain vocabulary) is data in its package (``rules/<game>/map.py``), and this registry
-is where the core's tables (``grids.numbering.SCHEMES``, ``terrain.vocab.VOCABULARIES``) find it.
+is where the core's tables (``grids.numbering.SCHEMES``, ``terrain.vocab.VOCABULARIES``) find it.  This
+module and its loaders are the only place that imports a game's package (``.importlinter``); the core
+imports this module, by a plain import, to ask for a game (docs/architecture.md, "The registry and the one
+cycle").
 """
 
 from __future__ import annotations
