@@ -204,12 +204,14 @@ class Game:
         The file kind of its scenarios, naming the JSON Schema in ``schemas/`` ("" for
         ``"scenario_<key>"``).
     opening
-        The scenario its pages open on (a scenario name, as :func:`normandy_lab.load_scenario` takes it;
-        "" for none: the class server's explorer page then offers the game's first scenario).
+        The scenario its pages open on (a scenario name, as :func:`normandy_lab.load_scenario` takes it):
+        the class server lists the game's explorer page (``class/explorer_<key>.ipynb``) with it
+        (:func:`normandy_lab.views.classroom.game_pages`); "" for none: the game has no class page.
     supply_net
         A function ``(report, side)`` -> :class:`normandy_lab.rules.supply_net.SupplyNet`: the network its
-        supply determination searched, which :mod:`normandy_lab.supply_graph` turns into a networkx graph;
-        None: the game has none to export.
+        supply determination searched, which :func:`normandy_lab.supply_graph` turns into a networkx graph
+        (built in the game's package, ``rules/<game>/graph.py``: :mod:`normandy_lab.rules.supply_net` says
+        why); None: the game has none to export.
     """
 
     key: str
