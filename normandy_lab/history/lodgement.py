@@ -289,6 +289,16 @@ def _build_record(entry: Any, path: Path, index: int, sources: dict[str, str]) -
 
 @functools.cache
 def _load_file(path: Path, mtime: float) -> tuple[LodgementRecord, ...]:
+    # The project's own record files are built once and kept on disk (terrain.derived): the fronts' shapes
+    # cost most of the explorer's first opening in a kernel (issue 33, section 4).  Other files are built.
+    from normandy_lab.terrain.derived import derived
+
+    if path.is_relative_to(maps_dir().resolve()):
+        return derived("lodgement", lambda: _build_file(path), str(path.relative_to(maps_dir().resolve())))
+    return _build_file(path)
+
+
+def _build_file(path: Path) -> tuple[LodgementRecord, ...]:
     data = load_yaml_with_lines(
         read_user_text(path, HistoryError, "record file"), str(path), HistoryError, aliases=True
     )

@@ -16,6 +16,7 @@ import numpy as np
 
 from normandy_lab.geo import geography
 from normandy_lab.grids.numbering import SCHEMES
+from normandy_lab.terrain.derived import derived, map_key
 from normandy_lab.terrain.vocab import vocabulary
 from normandy_lab.views.hexcells import TERRAIN_SOURCE, ngon_specs, packed_ids, terrain_columns
 from normandy_lab.views.mapview import land_source_data, map_frame, to_mercator
@@ -143,8 +144,9 @@ def _terrain_hexes(fig: Any, system: str, alpha: float) -> None:
     """Draw a grid's terrain hexes: one ngon glyph, colour from a palette by terrain class."""
     from bokeh.models import ColumnDataSource, CustomJSHover, HoverTool, LinearColorMapper
 
-    columns, classes, palette = terrain_columns(system, terrain_colours(system))
-    source = ColumnDataSource(columns, name=TERRAIN_SOURCE)
+    tables = _tables(system)
+    columns, classes, palette = tables["hexes"], tables["hex_classes"], tables["hex_palette"]
+    source = ColumnDataSource(dict(columns), name=TERRAIN_SOURCE)
     # Codes 0..K-1 map to palette entries exactly with the bounds half a step outside.
     mapper = LinearColorMapper(palette=palette, low=-0.5, high=len(palette) - 0.5)
     renderer = fig.ngon(
@@ -154,7 +156,7 @@ def _terrain_hexes(fig: Any, system: str, alpha: float) -> None:
         legend_label="terrain hexes", name="layer:terrain",
     )  # fmt: skip
     name_of = CustomJSHover(args={"names": classes}, code="return names[value] ?? ''")
-    ids, width = packed_ids(system)
+    ids, width = tables["hex_ids"]
     id_of = CustomJSHover(
         args={"ids": ids, "width": width},
         code="const i = special_vars.index; return ids.substr(i * width, width).trim();",
@@ -168,6 +170,64 @@ def _terrain_hexes(fig: Any, system: str, alpha: float) -> None:
             attachment="left",
         )
     )
+
+
+def _tables(system: str | None) -> dict[str, Any]:
+    """Return the columns of the basemap's layers (``system`` None) or of a grid's terrain hexes.
+
+    They depend on the map data alone, so a kernel derives them once (kept in memory) and a new kernel
+    reads them from the disk cache (:func:`normandy_lab.terrain.derived.derived`): the explorer's first
+    opening in a kernel used to spend a large part of its time here (issue 33, section 4).
+    """
+    if system is None:
+        return derived("basemap", _geography_tables, repr(DISPLAY_TOLERANCE_DEG))
+    colours = repr(sorted(terrain_colours(system).items()))  # a game's own colours may come from outside
+    return derived("basemap_hexes", lambda: _hex_tables(system), system, map_key(system), colours)
+
+
+def _hex_tables(system: str) -> dict[str, Any]:
+    columns, classes, palette = terrain_columns(system, terrain_colours(system))
+    return {"hexes": columns, "hex_classes": classes, "hex_palette": palette, "hex_ids": packed_ids(system)}
+
+
+def _geography_tables() -> dict[str, Any]:
+    """Derive every geography layer's columns (Web Mercator, simplified for display), by source name."""
+    tables: dict[str, Any] = {"land": land_source_data(simplify_deg=DISPLAY_TOLERANCE_DEG)}
+    cover = geography.layer("landcover")
+    for cls in _LANDCOVER_STYLE:
+        part = cover[cover["class"] == cls]
+        if len(part):
+            tables[f"landcover_{cls}"] = _polygons(part)
+    for name in ("wetlands", "builtup"):
+        frame = geography.layer(name)
+        if len(frame):
+            tables[name] = _polygons(frame)
+    rivers = geography.layer("rivers")
+    if len(rivers):
+        tables["rivers"] = _lines(rivers, width=[_RIVER_WIDTH[c] for c in rivers["class"]])
+    roads = geography.layer("roads")
+    if len(roads):
+        styles = [_ROAD_STYLE[c] for c in roads["class"]]
+        tables["roads"] = _lines(roads, colour=[s[0] for s in styles], width=[s[1] for s in styles])
+    rails = geography.layer("railways")
+    if len(rails):
+        tables["railways"] = _lines(rails)
+    coast = geography.layer("coast_features")
+    lines = coast[coast.geometry.geom_type == "LineString"]
+    if len(lines):
+        widths = [5.0 if c == "beach" else 3.0 for c in lines["class"]]
+        colours = ["#e0b040" if c == "beach" else "#6e2c00" for c in lines["class"]]
+        tables["beaches"] = _lines(lines, width=widths, colour=colours)
+    points = coast[coast.geometry.geom_type == "Point"]
+    if len(points):
+        px, py = to_mercator(points.geometry.x.values, points.geometry.y.values)
+        tables["coast_points"] = {"x": px, "y": py, "name": points["name"].astype(str).tolist()}
+    places = _places_by_rank()
+    for rank in (1, 2, 3):
+        part = places[places["rank"] == rank]
+        x, y = to_mercator(part.geometry.x.values, part.geometry.y.values)
+        tables[f"places_rank{rank}"] = {"x": x, "y": y, "name": part["name"].tolist()}
+    return tables
 
 
 def basemap(
@@ -204,133 +264,69 @@ def basemap(
 
     title = "Normandy, 1944" + (f" — {SCHEMES[system].title}" if system else "")
     fig = map_frame(title, extent or geography.AREA, width, height, background="#b7d7ee", ranges=ranges)
+    tables = _tables(None)
+
+    def source(name: str) -> Any:
+        # A new source per figure over the kept columns (a model belongs to one document).
+        return ColumnDataSource(dict(tables[name]), name=name)
+
     fig.multi_polygons(
-        "xs",
-        "ys",
-        source=ColumnDataSource(land_source_data(simplify_deg=DISPLAY_TOLERANCE_DEG), name="land"),
-        fill_color="#f6f2e4",
-        line_color="#7d7458",
-        line_width=0.6,
+        "xs", "ys", source=source("land"), fill_color="#f6f2e4", line_color="#7d7458", line_width=0.6,
         legend_label="land",
-    )
-    cover = geography.layer("landcover")
+    )  # fmt: skip
     for cls, (colour, alpha) in _LANDCOVER_STYLE.items():
-        part = cover[cover["class"] == cls]
-        if len(part):
+        if f"landcover_{cls}" in tables:
             fig.multi_polygons(
-                "xs",
-                "ys",
-                source=ColumnDataSource(_polygons(part), name=f"landcover_{cls}"),
-                fill_color=colour,
-                fill_alpha=alpha,
-                line_alpha=0.0,
-                legend_label="woods" if cls == "forest" else f"{cls} country",
-            )
-    wet = geography.layer("wetlands")
-    if len(wet):
+                "xs", "ys", source=source(f"landcover_{cls}"), fill_color=colour, fill_alpha=alpha,
+                line_alpha=0.0, legend_label="woods" if cls == "forest" else f"{cls} country",
+            )  # fmt: skip
+    if "wetlands" in tables:
         fig.multi_polygons(
-            "xs",
-            "ys",
-            source=ColumnDataSource(_polygons(wet), name="wetlands"),
-            fill_color="#4f9fc0",
-            fill_alpha=0.35,
-            line_color="#2c7fa3",
-            line_alpha=0.6,
-            hatch_pattern="horizontal_line",
-            hatch_color="#2c7fa3",
-            hatch_alpha=0.5,
-            hatch_scale=6,
-            legend_label="marsh and inundations",
-        )
-    built = geography.layer("builtup")
-    if len(built):
+            "xs", "ys", source=source("wetlands"), fill_color="#4f9fc0", fill_alpha=0.35,
+            line_color="#2c7fa3", line_alpha=0.6, hatch_pattern="horizontal_line", hatch_color="#2c7fa3",
+            hatch_alpha=0.5, hatch_scale=6, legend_label="marsh and inundations",
+        )  # fmt: skip
+    if "builtup" in tables:
         fig.multi_polygons(
-            "xs",
-            "ys",
-            source=ColumnDataSource(_polygons(built), name="builtup"),
-            fill_color="#8a7f78",
-            fill_alpha=0.6,
-            line_color="#5a524c",
-            line_width=0.5,
-            legend_label="built-up areas",
-        )
-    rivers = geography.layer("rivers")
-    if len(rivers):
+            "xs", "ys", source=source("builtup"), fill_color="#8a7f78", fill_alpha=0.6,
+            line_color="#5a524c", line_width=0.5, legend_label="built-up areas",
+        )  # fmt: skip
+    if "rivers" in tables:
         fig.multi_line(
-            "xs",
-            "ys",
-            source=ColumnDataSource(
-                _lines(rivers, width=[_RIVER_WIDTH[c] for c in rivers["class"]]), name="rivers"
-            ),
-            line_color="#2b7bba",
-            line_width="width",
+            "xs", "ys", source=source("rivers"), line_color="#2b7bba", line_width="width",
             legend_label="rivers and canals",
-        )
-    roads = geography.layer("roads")
-    if len(roads):
-        styles = [_ROAD_STYLE[c] for c in roads["class"]]
+        )  # fmt: skip
+    if "roads" in tables:
         fig.multi_line(
-            "xs",
-            "ys",
-            source=ColumnDataSource(
-                _lines(roads, colour=[s[0] for s in styles], width=[s[1] for s in styles]), name="roads"
-            ),
-            line_color="colour",
-            line_width="width",
+            "xs", "ys", source=source("roads"), line_color="colour", line_width="width",
             legend_label="1944 roads",
-        )
-    rails = geography.layer("railways")
-    if len(rails):
+        )  # fmt: skip
+    if "railways" in tables:
         fig.multi_line(
-            "xs",
-            "ys",
-            source=ColumnDataSource(_lines(rails), name="railways"),
-            line_color="#222222",
-            line_width=1.4,
-            line_dash="dashed",
-            legend_label="1944 railways",
-        )
-    coast = geography.layer("coast_features")
-    lines = coast[coast.geometry.geom_type == "LineString"]
-    if len(lines):
-        widths = [5.0 if c == "beach" else 3.0 for c in lines["class"]]
-        colours = ["#e0b040" if c == "beach" else "#6e2c00" for c in lines["class"]]
+            "xs", "ys", source=source("railways"), line_color="#222222", line_width=1.4,
+            line_dash="dashed", legend_label="1944 railways",
+        )  # fmt: skip
+    if "beaches" in tables:
         fig.multi_line(
-            "xs",
-            "ys",
-            source=ColumnDataSource(_lines(lines, width=widths, colour=colours), name="beaches"),
-            line_color="colour",
-            line_width="width",
+            "xs", "ys", source=source("beaches"), line_color="colour", line_width="width",
             legend_label="beaches and sectors",
-        )
-    points = coast[coast.geometry.geom_type == "Point"]
-    if len(points):
-        px, py = to_mercator(points.geometry.x.values, points.geometry.y.values)
+        )  # fmt: skip
+    if "coast_points" in tables:
         fig.scatter(
-            "x",
-            "y",
-            source=ColumnDataSource(
-                {"x": px, "y": py, "name": points["name"].astype(str).tolist()}, name="coast_points"
-            ),
-            marker="triangle",
-            size=7,
-            color="#6e2c00",
+            "x", "y", source=source("coast_points"), marker="triangle", size=7, color="#6e2c00",
             legend_label="draws, exits, harbours",
-        )
+        )  # fmt: skip
     if system is not None:
         _terrain_hexes(fig, system, hex_alpha)
-    places = _places_by_rank()
     label_sets = []
     for rank, size in ((1, "10pt"), (2, "9pt"), (3, "8pt")):
-        part = places[places["rank"] == rank]
-        x, y = to_mercator(part.geometry.x.values, part.geometry.y.values)
-        source = ColumnDataSource({"x": x, "y": y, "name": part["name"].tolist()}, name=f"places_rank{rank}")
-        fig.scatter("x", "y", source=source, size=6 - rank, color="#222222", visible=rank == 1)
+        places = source(f"places_rank{rank}")
+        fig.scatter("x", "y", source=places, size=6 - rank, color="#222222", visible=rank == 1)
         labels = LabelSet(
             x="x",
             y="y",
             text="name",
-            source=source,
+            source=places,
             x_offset=3,
             y_offset=2,
             text_font_size=size,
@@ -365,3 +361,43 @@ def basemap(
         fig.center.remove(legend)
     fig.add_layout(legend, "right")
     return fig
+
+
+def slim(fig: Any) -> None:
+    """Leave out of a map's document the models BokehJS would never use or can share (issue 33, section 4).
+
+    The page builds every model of the document before it draws the map, and the kernel serialises each
+    one, so the opening pays for each: the explorer's map had ~540.  Called once the map's layers are
+    drawn; four kinds go without changing a pixel:
+
+    - each renderer's *non-selection* and *muted* glyphs (bokeh's plotting interface makes both for every
+      renderer): the map has no selection tool and its key hides layers rather than mutes them, so the
+      browser's own defaults (``"auto"``) are never drawn either;
+    - the hex layers' radius and angle transforms: every ``Ngon`` over the terrain source computes them
+      alike (:func:`normandy_lab.views.hexcells.ngon_specs`), so all use the terrain's;
+    - the key's swatches' data: each swatch (``views.situation``) holds one row of NaN in a source of its
+      own, three models each; one such source serves them all;
+    - the views' "all rows" filter, one per renderer: it holds nothing, so one serves every view.
+    """
+    import math
+
+    from bokeh.models import AllIndices, ColumnDataSource, GlyphRenderer, Ngon
+
+    renderers = [r for r in fig.renderers if isinstance(r, GlyphRenderer)]
+    terrain = next((r.glyph for r in renderers if str(r.name).endswith("layer:terrain")), None)
+    nothing = None
+    every_row = AllIndices()
+    for renderer in renderers:
+        if isinstance(renderer.view.filter, AllIndices):
+            renderer.view.filter = every_row
+        renderer.nonselection_glyph = "auto"
+        renderer.muted_glyph = "auto"
+        glyph = renderer.glyph
+        if terrain is not None and isinstance(glyph, Ngon) and glyph is not terrain:
+            glyph.radius, glyph.angle = terrain.radius, terrain.angle
+        data = renderer.data_source.data
+        if renderer.name is None and renderer.data_source.name is None and set(data) == {"x", "y"} and all(
+            isinstance(v, float) and math.isnan(v) for column in data.values() for v in column
+        ):
+            nothing = nothing or ColumnDataSource({"x": [math.nan] * 2, "y": [math.nan] * 2})
+            renderer.data_source = nothing

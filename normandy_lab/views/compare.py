@@ -150,7 +150,7 @@ def compare(
     from bokeh.layouts import row
     from jupyter_bokeh.widgets import BokehModel
 
-    from normandy_lab.views.basemap import basemap
+    from normandy_lab.views.basemap import basemap, slim
     from normandy_lab.views.explorer import _default_extent
 
     if before.system != after.system:
@@ -187,6 +187,8 @@ def compare(
         f"{layers.ring_key_html(before.rules)}<br><small>Dashed green rings on the right: the units "
         "whose supply differs. Hatched hexes: zones of control. Pan or zoom either map: both follow.</small>"
     )
+    slim(left)  # fewer models for the page to build (issue 33, section 4)
+    slim(right)
     app = w.VBox([BokehModel(row(left, right)), w.HTML(key), w.HTML(table)])
     app.add_class("nl-compare")
     return Comparison(app=app, figures=(left, right), table_html=table, changed_units=changed)

@@ -39,8 +39,15 @@ def cell_geometry(system: str) -> dict[str, np.ndarray]:
     """Return the Web Mercator centre, circumradius and ngon angle of every hex, in grid order.
 
     ``angle`` is in BokehJS's ngon convention (radians; vertex ``i`` lies at
-    ``x + r sin(angle + i π/3)``, ``y + r cos(angle + i π/3)`` in data space).
+    ``x + r sin(angle + i π/3)``, ``y + r cos(angle + i π/3)`` in data space).  Kept on disk
+    (:func:`normandy_lab.terrain.derived.derived`): a first map in a kernel need not place every hex again.
     """
+    from normandy_lab.terrain.derived import derived, map_key
+
+    return derived("hex_cells", lambda: _cell_geometry(system), system, map_key(system))
+
+
+def _cell_geometry(system: str) -> dict[str, np.ndarray]:
     frame = grid(system).to_geodataframe()
     corners = shapely.get_coordinates(frame.geometry.values).reshape(len(frame), -1, 2)[:, :6]
     mx, my = to_mercator(corners[..., 0], corners[..., 1])

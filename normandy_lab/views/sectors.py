@@ -60,6 +60,16 @@ def sectors_on(system: str, maps: tuple[str, ...] | None = None) -> tuple[str, .
     maps
         The map sheets in play (a scenario's ``maps``); None for every sheet of the game.
     """
+    from normandy_lab.rules import get
+    from normandy_lab.terrain.derived import derived, map_key
+
+    # Kept on disk (terrain.derived): the union of the map's hexes was a tenth of an explorer's first
+    # opening in a kernel (issue 33, section 4).  A game's sectors may come from outside the package.
+    words = (system, repr(maps), repr(sorted(sectors_of(system).items())), map_key(get(system).system))
+    return derived("sectors_on", lambda: _sectors_on(system, maps), *words)
+
+
+def _sectors_on(system: str, maps: tuple[str, ...] | None) -> tuple[str, ...]:
     import shapely
 
     from normandy_lab.rules import get

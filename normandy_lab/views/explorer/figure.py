@@ -14,7 +14,7 @@ from typing import Any
 from normandy_lab.engine.state import GameState
 from normandy_lab.grids import grid
 from normandy_lab.views import layers
-from normandy_lab.views.basemap import basemap
+from normandy_lab.views.basemap import basemap, slim
 from normandy_lab.views.declutter import NOMINAL_FRAME_PX, declutter, metres_per_pixel
 from normandy_lab.views.explorer._common import ENEMY, _default_extent
 from normandy_lab.views.mapview import to_mercator
@@ -64,6 +64,7 @@ class MapFigure:
         self.sources = self.layers.sources
         self.layers.set_features("bridges", layers.bridge_data(self.system))
         quiet_hovers_after_a_click(self.fig)
+        slim(self.fig)
 
     def on_tap(self, callback: Callable[[Any], Any]) -> None:
         """Call ``callback`` with each click's bokeh ``Tap`` event (map coordinates in ``x`` and ``y``)."""

@@ -1,0 +1,122 @@
+"""Tables derived from the map data for drawing, kept on disk beside the terrain maps.
+
+The explorer's first opening in a kernel used to derive, from the geography files and the historical
+record, tables that never change between openings: the basemap's outlines in Web Mercator, the lodgement
+record's fronts, the sectors' names.  That was most of an opening's time in a warm kernel (issue 33,
+section 4).  :func:`derived` keeps each such table in a pickle under ``cache_dir()/derived``, named by a
+hash of what it was derived from:
+
+* every file under ``maps/`` (path, size and modification time: a data file changed, or replaced by one of
+  another size, makes a new key);
+* the source of every module of the package, as this process read it when it imported this module: any
+  change to the code makes a new key, so a cached table is never one the code would no longer build (the
+  terrain maps' rule, with the whole package instead of a list of files: these tables are derived by code
+  all over it);
+* the caller's own words for the table (its name and arguments).
+
+A table read or built is also kept in memory under the same key, so a kernel derives or reads it once.
+A damaged file is built again, never trusted; a table is written atomically; the older copies of the
+same table (same name and words) are removed when a new one is written.  ``NORMANDY_LAB_CACHE`` moves
+the cache as it moves the terrain maps'.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from normandy_lab.paths import REPO_ROOT, maps_dir
+
+T = TypeVar("T")
+
+_MEMORY: dict[Path, Any] = {}
+
+
+def _code_digest() -> bytes:
+    """Return the hash of the package's source as it is on disk now."""
+    digest = hashlib.sha256()
+    for path in sorted((REPO_ROOT / "normandy_lab").rglob("*.py")):
+        digest.update(str(path.relative_to(REPO_ROOT)).encode())
+        digest.update(path.read_bytes())
+    return digest.digest()
+
+
+# Read once, as this module is imported (with the drawing code, views.basemap): a process keeps the key of
+# the code it runs, and never saves a table built by old code under the key of code edited since.
+_CODE_DIGEST = _code_digest()
+
+
+def _data_stamp() -> bytes:
+    """Return the path, size and modification time of every file under ``maps/``."""
+    digest = hashlib.sha256()
+    root = maps_dir()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        stat = path.stat()
+        digest.update(f"{path.relative_to(root)}|{stat.st_size}|{stat.st_mtime_ns}\n".encode())
+    return digest.digest()
+
+
+def derived_dir() -> Path:
+    """Return the directory the derived tables are kept in (under the terrain cache)."""
+    from normandy_lab.terrain import cache_dir
+
+    return cache_dir() / "derived"
+
+
+def map_key(system: str) -> str:
+    """Return the key of ``system``'s terrain map, for the words of a table derived from that map.
+
+    It holds the map's data by value: a game registered from outside the package brings its map's scheme,
+    vocabulary and control points, which the package's source does not cover.
+    """
+    from normandy_lab.terrain import cache_path
+
+    return cache_path(system).stem
+
+
+def derived(name: str, build: Callable[[], T], *words: str) -> T:
+    """Return ``build()``, from the disk cache when neither the map data nor the package's code changed.
+
+    Parameters
+    ----------
+    name
+        The table's name (a file name's start: letters, digits, ``_``).
+    build
+        Builds the table; called only when no current copy is on disk.  What it raises is raised, and
+        nothing is written.
+    words
+        What else the table depends on (a system's key, a file's path), as text.
+    """
+    which = hashlib.sha256("\0".join((name, *words)).encode()).hexdigest()[:8]
+    digest = hashlib.sha256(which.encode())
+    digest.update(_data_stamp())
+    digest.update(_CODE_DIGEST)
+    folder = derived_dir()
+    path = folder / f"{name}-{which}-{digest.hexdigest()[:20]}.pickle"
+    if path in _MEMORY:
+        return cast(T, _MEMORY[path])
+    if path.exists():
+        try:
+            with open(path, "rb") as handle:
+                _MEMORY[path] = pickle.load(handle)
+            return cast(T, _MEMORY[path])
+        except Exception:  # a damaged cache file is built again, never trusted
+            path.unlink(missing_ok=True)
+    table = build()
+    _MEMORY[path] = table
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".tmp{os.getpid()}")
+        with open(temporary, "wb") as handle:
+            pickle.dump(table, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, path)  # atomic: a reader never sees half a table
+        for old in folder.glob(f"{name}-{which}-*.pickle"):
+            if old != path:
+                old.unlink(missing_ok=True)
+    except OSError:  # a read-only or full cache: the table is still right, only not kept
+        pass
+    return table

@@ -1,0 +1,91 @@
+"""The disk cache of tables derived from the map data (normandy_lab.terrain.derived; issue 33, section 4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from normandy_lab.terrain import derived as d
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    # The derived tables only: the terrain maps stay where they are (building them again takes minutes).
+    monkeypatch.setattr(d, "derived_dir", lambda: tmp_path / "derived")
+    monkeypatch.setattr(d, "_MEMORY", {})
+    return tmp_path / "derived"
+
+
+def test_a_table_is_built_once_then_read_from_disk_by_a_new_process(cache):
+    calls = []
+
+    def build():
+        calls.append(1)
+        return {"x": [1.5, 2.5]}
+
+    assert d.derived("table", build, "bfn") == {"x": [1.5, 2.5]}
+    assert d.derived("table", build, "bfn") == {"x": [1.5, 2.5]}
+    assert len(calls) == 1
+    d._MEMORY.clear()  # as a new process sees it: only the file
+    assert d.derived("table", build, "bfn") == {"x": [1.5, 2.5]}
+    assert len(calls) == 1
+    assert len(list(cache.glob("table-*.pickle"))) == 1
+
+
+def test_other_words_are_another_table(cache):
+    assert d.derived("table", lambda: "bfn's", "bfn") == "bfn's"
+    assert d.derived("table", lambda: "kg's", "kg") == "kg's"
+    assert len(list(cache.glob("table-*.pickle"))) == 2
+
+
+def test_changed_map_data_or_code_makes_a_new_key_and_the_old_copy_goes(cache, monkeypatch):
+    assert d.derived("table", lambda: "old", "bfn") == "old"
+    monkeypatch.setattr(d, "_data_stamp", lambda: b"a data file changed")
+    assert d.derived("table", lambda: "new", "bfn") == "new"
+    monkeypatch.setattr(d, "_CODE_DIGEST", b"the code changed")
+    assert d.derived("table", lambda: "newer", "bfn") == "newer"
+    assert len(list(cache.glob("table-*.pickle"))) == 1
+
+
+def test_the_data_stamp_follows_a_file_under_maps(tmp_path, monkeypatch):
+    maps = tmp_path / "maps"
+    (maps / "history").mkdir(parents=True)
+    record = maps / "history" / "lodgement_june.yaml"
+    record.write_text("records: []\n")
+    monkeypatch.setenv("NORMANDY_LAB_MAPS", str(maps))
+    before = d._data_stamp()
+    record.write_text("records: [] # longer\n")
+    assert d._data_stamp() != before
+
+
+def test_a_damaged_file_is_built_again_and_a_failed_build_writes_nothing(cache):
+    d.derived("table", lambda: [1, 2, 3], "bfn")
+    (path,) = cache.glob("table-*.pickle")
+    path.write_bytes(b"not a pickle")
+    d._MEMORY.clear()
+    assert d.derived("table", lambda: [4], "bfn") == [4]
+
+    def fails():
+        raise ValueError("no table")
+
+    with pytest.raises(ValueError, match="no table"):
+        d.derived("other", fails, "bfn")
+    assert not list(cache.glob("other-*"))
+
+
+def test_the_explorer_map_draws_the_same_from_a_warm_cache(cache):
+    """The basemap built from freshly derived tables and from their copies on disk has the same data."""
+    from bokeh.models import ColumnDataSource
+
+    from normandy_lab.views.basemap import basemap
+
+    built = basemap("bfn")
+    d._MEMORY.clear()
+    read = basemap("bfn")
+    assert {s.name for s in built.select({"type": ColumnDataSource})} == {
+        s.name for s in read.select({"type": ColumnDataSource})
+    }
+    for name in ("hexes", "places_rank1", "coast_points"):
+        a, b = built.select_one({"name": name}).data, read.select_one({"name": name}).data
+        assert a.keys() == b.keys()
+        for key in a:
+            assert list(a[key]) == list(b[key]), (name, key)
