@@ -273,7 +273,8 @@ def _format_gaps(state, file_format=None) -> list[str]:
 
     Its scenario and unit schemas are pydantic models that keep every field of the core's (a game narrows
     and extends the core's file, never drops a field of it); every marker of its section is a field of its
-    scenario schema (so a file may give it and the JSON Schema exports it) and a marker its rules keep.
+    scenario schema (so a file may give it and the JSON Schema exports it) and a marker its rules keep, and
+    so is every marker it leaves out of old studies' fingerprints (``late_markers``).
     """
     from pydantic import BaseModel
 
@@ -299,6 +300,8 @@ def _format_gaps(state, file_format=None) -> list[str]:
             gaps.append(f"the section's marker {marker.name!r} is no field of the scenario schema")
         if marker.name not in state.rules.markers:
             gaps.append(f"the section's marker {marker.name!r} is no marker of the rules")
+    if unknown := sorted(set(file_format.late_markers) - set(state.rules.markers)):
+        gaps.append(f"late_markers {unknown} are no markers of the rules (a fingerprint would keep them)")
     return gaps
 
 
@@ -328,6 +331,10 @@ def test_a_look_or_a_format_missing_a_part_does_not_fill_the_contract():
     stray = replace(scenario_format("cobra"), section=lambda: (Marker("not_in_the_file"),))
     gaps = _format_gaps(_example("cobra", "Breakthrough"), stray)
     assert any("no field of the scenario schema" in g for g in gaps), gaps
+    misspelt = replace(scenario_format("cobra"), late_markers=frozenset({"hq_displace"}))
+    assert _format_gaps(_example("cobra", "Breakthrough"), misspelt) == [
+        "late_markers ['hq_displace'] are no markers of the rules (a fingerprint would keep them)"
+    ]
     assert _format_gaps(state, ScenarioFormat(scenario_schema=lambda: dict)) == [
         "the scenario schema is not a pydantic model: <class 'dict'>"
     ]

@@ -78,7 +78,9 @@ def canonical(value: Any, *, file_order: bool = False) -> Any:
             if how == "flatten":  # a state's markers stand beside its fields, where they were before
                 flat = canonical(held, file_order=file_order)
                 rules: Any = getattr(value, "rules", None)  # a state's rules; None for other values
-                for name in getattr(rules, "late_markers", ()):  # at its default: as before it existed
+                # Markers added later, at their default, as before they existed (the game's file format's).
+                late = scenario_format(value).late_markers if rules is not None else ()
+                for name in late:
                     if name in flat and flat[name] == canonical(rules.markers[name]):
                         del flat[name]
                 for name in () if file_order else getattr(rules, "unordered_markers", ()):

@@ -82,9 +82,6 @@ class RuleSet:
     supply_states: tuple[SupplyState, ...] = (SupplyState("general", "in supply", ""),)
     #: The off-map boxes of the game, by name (none by default): where units may stand off the map.
     boxes: dict[str, OffMapBox] = field(default_factory=dict)
-    #: Markers added after studies of the game were saved: a state's fingerprint leaves each out while it
-    #: stands at its default, so that those studies still open (:func:`normandy_lab.engine.study.canonical`).
-    late_markers: frozenset[str] = frozenset()
     #: Hexsides (``"A|B"``, the two hexes in order) whose bridges the rulebook itself names (a set-up's
     #: destroyed bridges) where the map derived from geography has none: a scenario may list them as
     #: destroyed (the loader refuses any other hexside without a bridge).

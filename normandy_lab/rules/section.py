@@ -106,12 +106,17 @@ class ScenarioFormat:
         ``read(rules, data, path, grid)``: the game's own reading of its section into the state's markers,
         for a game that reads it otherwise than marker by marker (BfN's beachheads and air points); None:
         every marker of :attr:`section` by its own reading (:func:`read_section`).
+    late_markers
+        Markers added after studies of the game were saved (a study file's compatibility, not a rule): a
+        state's fingerprint leaves each out while it stands at its default, so that those studies still
+        open (:func:`normandy_lab.engine.study.canonical`).
     """
 
     scenario_schema: Callable[[], Any] = _core_scenario_schema
     unit_schema: Callable[[], Any] = _core_unit_schema
     section: Callable[[], tuple[Marker, ...]] = field(default=_no_section)
     read: Callable[[Any, Any, str, Any], dict[str, Any]] | None = None
+    late_markers: frozenset[str] = frozenset()
 
     def scenario_markers(self, rules: Any, data: Any, path: str, grid: Any) -> dict[str, Any]:
         """Read the game's section of a scenario file into the state's markers (after the file's schema).

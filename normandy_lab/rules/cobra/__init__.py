@@ -41,8 +41,6 @@ COBRA_RULES = CobraRules(
     campaign=("1944-06-06", "1944-08-26"),
     rule_notes=RULE_NOTES,
     rule_refs={"control": "7.0d", "zoc": "7.0", "unit_supply_range": "10.3", "enemy_hex": "5.1b"},
-    # Added with 9.1b's displacement: out of older fingerprints while at its default.
-    late_markers=frozenset({"hq_displaced"}),
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
 )

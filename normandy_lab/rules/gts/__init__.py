@@ -42,8 +42,6 @@ GTS_RULES = GtsRules(
     supply_states=SUPPLY_STATES,
     markers=MARKERS,
     unordered_markers=frozenset({"supplied_divisions"}),  # 17.3: three divisions for the day, in no order
-    # Added with 4.4.3's sectors: out of older fingerprints while at its default (4.4.7's example hexes).
-    late_markers=frozenset({"assault_force_markers"}),
 )  # fmt: skip
 
 __all__ = [

@@ -186,8 +186,8 @@ READINGS = {
     "beach_from_8_june": "out_of_play",
 }
 #: Readings added after studies of the game were saved: left out of ``OPTIONS`` (so out of a state's options
-#: and its fingerprint) while at their default, as ``RuleSet.late_markers`` does for markers; a scenario, a
-#: sweep or an edit that sets one puts it in the state's options.
+#: and its fingerprint) while at their default, as ``ScenarioFormat.late_markers`` does for markers; a
+#: scenario, a sweep or an edit that sets one puts it in the state's options.
 LATE_READINGS = frozenset({
     "fire_zones", "link_up_destroyed_bridge", "link_up_german_units", "remount_toward",
     "storm_delays_missions", "beach_from_8_june",

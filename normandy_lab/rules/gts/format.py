@@ -33,4 +33,10 @@ def section() -> tuple[Marker, ...]:
     return tuple(SECTION)
 
 
-FORMAT = ScenarioFormat(scenario_schema=scenario_schema, unit_schema=unit_schema, section=section)
+FORMAT = ScenarioFormat(
+    scenario_schema=scenario_schema,
+    unit_schema=unit_schema,
+    section=section,
+    # Added with 4.4.3's sectors: out of older fingerprints while at its default (4.4.7's example hexes).
+    late_markers=frozenset({"assault_force_markers"}),
+)

@@ -56,11 +56,6 @@ KG_RULES = KgRules(
         "are movement and engineering (26.4.5: a mech unit may not use a Minor Road as a bridge hexside; "
         "26.19.5: repairing a major-river bridge costs 1 SP)"
     ),
-    # Added with 26.10.2's depot row, 26.10.7's rail SP and 26.10.1's payment: out of older fingerprints.
-    late_markers=frozenset({
-        "depot_sp", "cherbourg_rail_on", "hq_support_paid", "hq_unsupported", "air_rail_value",
-        "rail_capacity", "rail_interdiction_level", "depot_improve", "rail_moves", "reinforcement_track",
-    }),
     boxes=BOXES,
 )  # fmt: skip
 

@@ -33,4 +33,13 @@ def section() -> tuple[Marker, ...]:
     return tuple(SECTION)
 
 
-FORMAT = ScenarioFormat(scenario_schema=scenario_schema, unit_schema=unit_schema, section=section)
+FORMAT = ScenarioFormat(
+    scenario_schema=scenario_schema,
+    unit_schema=unit_schema,
+    section=section,
+    # Added with 26.10.2's depot row, 26.10.7's rail SP and 26.10.1's payment: out of older fingerprints.
+    late_markers=frozenset({
+        "depot_sp", "cherbourg_rail_on", "hq_support_paid", "hq_unsupported", "air_rail_value",
+        "rail_capacity", "rail_interdiction_level", "depot_improve", "rail_moves", "reinforcement_track",
+    }),
+)  # fmt: skip
