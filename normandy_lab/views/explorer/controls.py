@@ -171,7 +171,7 @@ class Controls:
         # Per-sheet controls, grouped by the edit they make.
         controls = [c for c in look(state).controls if c.kind == "points_per_map"]
         self.control_boxes = {c.key: point_boxes(state.markers.get(c.key, {}), c.label) for c in controls}
-        self.control_groups: dict[str, list] = {}
+        self.control_groups: dict[str, list[Any]] = {}
         for c in controls:
             self.control_groups.setdefault(c.edit_op, []).append(c)
         self.apply_buttons = {
@@ -256,9 +256,9 @@ class Controls:
         )
         self.app.add_class("nl-explorer")
 
-    def _control_rows(self, w: Any) -> list:
+    def _control_rows(self, w: Any) -> list[Any]:
         """Lay out the rule system's controls: per group its help, a row of boxes per control, its button."""
-        rows: list = []
+        rows: list[Any] = []
         for control in self.single_controls:
             if control.help:
                 rows.append(w.HTML(f"<small>{wording.link_rules(control.help, self.system)}</small>"))

@@ -83,7 +83,10 @@ class MapPointer:
             width = fig.width or 900
         return pixels * span / max(width, 1)
 
-    def _nearest(self, layer: str, function: str, x: float, y: float) -> tuple[dict, int, float] | None:
+    def _nearest(
+        self, layer: str, function: str, x: float, y: float
+    ) -> tuple[dict[str, Any], int, float] | None:
+        """Return a layer's data, the index of its mark nearest a point and how far it is; None if empty."""
         x, y = map_coordinate(function, "x", x), map_coordinate(function, "y", y)
         data = self.figure.sources[layer].data
         if not data.get("x"):
