@@ -84,7 +84,7 @@ def _lines(frame, **columns: Any) -> dict[str, list]:
         mx, my = mercator32(geometry.simplify(DISPLAY_TOLERANCE_DEG).coords)
         xs.append(mx)
         ys.append(my)
-    data: dict[str, list] = {"xs": xs, "ys": ys, "name": frame["name"].astype(str).tolist()}
+    data: dict[str, list] = {"xs": xs, "ys": ys}  # no names: no hover reads them, and they cost bytes
     for key, values in columns.items():
         data[key] = list(values)
     return data
@@ -101,7 +101,7 @@ def _polygons(frame, **columns: Any) -> dict[str, list]:
             rings_y.append(my)
         xs.append([rings_x])
         ys.append([rings_y])
-    data: dict[str, list] = {"xs": xs, "ys": ys, "name": frame["name"].astype(str).tolist()}
+    data: dict[str, list] = {"xs": xs, "ys": ys}  # no names, as in _lines
     for key, values in columns.items():
         data[key] = list(values)
     return data
@@ -221,7 +221,7 @@ def _geography_tables() -> dict[str, Any]:
     points = coast[coast.geometry.geom_type == "Point"]
     if len(points):
         px, py = to_mercator(points.geometry.x.values, points.geometry.y.values)
-        tables["coast_points"] = {"x": px, "y": py, "name": points["name"].astype(str).tolist()}
+        tables["coast_points"] = {"x": px, "y": py}
     places = _places_by_rank()
     for rank in (1, 2, 3):
         part = places[places["rank"] == rank]
