@@ -249,3 +249,19 @@ def test_release_memory_gives_a_page_builds_freed_heap_back():
     classroom.release_memory()
     assert before - _private_dirty_mb() > 100
     assert len(kept) == 2000
+
+
+def test_a_class_kernel_freezes_what_its_page_keeps_and_a_lab_kernel_does_not(monkeypatch):
+    """Frozen, the page's objects are not walked by each full collection of a student's actions."""
+    import gc
+
+    monkeypatch.delenv(classroom.CLASS_ENV, raising=False)
+    gc.unfreeze()
+    classroom.release_memory()
+    assert gc.get_freeze_count() == 0  # JupyterLab: a frozen object would never be collected
+    monkeypatch.setenv(classroom.CLASS_ENV, "1")
+    try:
+        classroom.release_memory()
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

@@ -191,12 +191,20 @@ def release_memory() -> None:
     a page's build frees many small blocks between live ones, which the heap keeps otherwise.  A class
     kernel calls it after its page is made (:class:`ClassPage`, :func:`normandy_lab.lessons.lesson`), so
     each student's kernel holds what its page uses only.  Elsewhere than on glibc it only collects.
+
+    On the class server it also freezes what is alive then (``gc.freeze``): the libraries, the map and the
+    page, which live as long as the kernel, are no longer walked by each full collection of the student's
+    actions (≈ 80 ms of a BfN action's 0.55 s of CPU went to the collector, 20 ms once frozen: measured in
+    one process, 32 actions).  Not in JupyterLab, where what is frozen is never collected if it later
+    becomes garbage.
     """
     import ctypes
     import ctypes.util
     import gc
 
     gc.collect()
+    if serving_class():
+        gc.freeze()
     if not sys.platform.startswith("linux"):
         return
     try:

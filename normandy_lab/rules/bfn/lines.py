@@ -303,6 +303,10 @@ class TraceNet:
         rev_open[rev_pos[both]] = True
         rev_first[rev_pos[both]] = False
         fwd_first[fwd_pos[both]] = False
+        for mask in (rev_open, rev_first, fwd_first):
+            # Read-only like the map's own masks: numba types an array's writeability, and a writeable one
+            # made the kernels load a second compiled version (30 MB a class kernel, at its first storm).
+            mask.flags.writeable = False
         return rev_open, rev_first, fwd_first
 
     def wet_edges_at(self, hex_index: int) -> list[int]:
