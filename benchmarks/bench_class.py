@@ -5,11 +5,13 @@ Run::
     .venv/bin/python benchmarks/bench_class.py [--students 20] [--real 3] [--minutes 5] [--ahead N]
 
 Starts the class server (``python -m normandy_lab.views.classroom``) on a free loopback port, serving
-``class/`` with ``--ahead`` kernels (default: one per student) run ahead for the BfN explorer page, waits
-until they have run the page's notebook (their CPU quiet), and first opens each page (the tour, each game's
-explorer, each lesson) once in Chromium to read the resident memory of its kernel (RSS, and the private
-memory that is that student's alone: ``Private_Dirty`` of ``/proc/<pid>/smaps_rollup``; the rest is shared
-library code).  ``--memory-only`` stops there (``--pages`` names the pages of that pass).
+``class/`` with ``--ahead`` kernels (default: one per student, and one the memory pass takes) run ahead for
+the BfN explorer page, waits until they have run the page's notebook (their CPU quiet), and first opens
+each page (the tour, each game's explorer, each lesson) once in Chromium to read the resident memory of its
+kernel from ``/proc/<pid>/smaps_rollup``: RSS; USS, the pages that student's kernel alone holds (the private
+dirty ones are its heap); and PSS, USS plus its share of the pages it shares with other kernels (library
+code).  At the end of the class each kernel's PSS is its fair share, with every student's kernel running.
+``--memory-only`` stops there (``--pages`` names the pages of that pass).
 
 Then ``--students`` students arrive, one every 2 s, on the BfN explorer page:
 
@@ -105,6 +107,20 @@ def kernel_pids(server: psutil.Process) -> dict[str, int]:
                 if "kernel-" in argument and argument.endswith(".json"):
                     found[Path(argument).stem.removeprefix("kernel-")] = child.pid
     return found
+
+
+def per_kernel(sizes: list[dict[str, float]]) -> dict[str, Any]:
+    """Each kernel's memory, summed up: the kernels, and the mean and largest of each measure, in MB.
+
+    With every student's kernel running, a kernel's PSS is its fair share: its own pages and its share of
+    those all kernels hold together (library code); USS is what closing it would free.
+    """
+    keys = ("rss_mb", "pss_mb", "uss_mb", "private_mb")
+    return {
+        "kernels": len(sizes),
+        **{f"mean_{k}": round(statistics.mean(s[k] for s in sizes), 1) for k in keys},
+        **{f"max_{k}": round(max(s[k] for s in sizes), 1) for k in keys},
+    }
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -329,7 +345,8 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=5)
     parser.add_argument("--pool", type=int, default=0, help="kernels started ahead for every page")
     parser.add_argument("--ahead", type=int, default=None,
-                        help="kernels started ahead for the BfN page (default: one per student)")
+                        help="kernels started ahead for the BfN page (default: one per student, and one for "
+                             "the memory pass)")
     parser.add_argument("--memory-only", action="store_true",
                         help="open each page once for its open time and memory, then stop (no class)")
     parser.add_argument("--pages", default="", help="the pages of that pass, comma-separated (default: all)")
@@ -340,7 +357,10 @@ def main() -> None:
     log = Path(tempfile.mkdtemp()) / "class-server.log"
     command = [sys.executable, "-m", "normandy_lab.views.classroom", "--host", "127.0.0.1", "--port",
                str(port), "--pool", str(options.pool), "--template-dir", tempfile.mkdtemp()]  # fmt: skip
-    ahead = options.students if options.ahead is None else options.ahead
+    memory_pages = [p for p in options.pages.split(",") if p] or [*PAGES, *LESSONS]
+    # One more than the students when the memory pass opens the BfN page: it takes a preheated kernel too.
+    extra = 0 if options.memory_only or "explorer_bfn.ipynb" not in memory_pages else 1
+    ahead = options.students + extra if options.ahead is None else options.ahead
     if ahead:
         command += ["--page-pool", f"explorer_bfn.ipynb={ahead}"]
     with log.open("w") as out:
@@ -358,7 +378,7 @@ def main() -> None:
         ready_s = wait_for_quiet_kernels(server, ahead + options.pool * len([*PAGES, *LESSONS]))
         print(f"{ahead} kernels run ahead in {ready_s:.0f} s", flush=True)
         print("memory of one kernel per page (each opened alone) ...", flush=True)
-        memory = page_memory(base, server, [p for p in options.pages.split(",") if p] or None)
+        memory = page_memory(base, server, memory_pages)
         for name, row in memory.items():
             print(f"  {name}: {row}", flush=True)
         if options.memory_only:
@@ -371,7 +391,8 @@ def main() -> None:
             target=real_students, args=(base, options.real, until, record, 2.0, done), daemon=True
         )
         browser.start()
-        peak = {"kernels": 0, "private_mb": 0.0, "rss_mb": 0.0}
+        peak = {"kernels": 0, "private_mb": 0.0, "rss_mb": 0.0, "pss_mb": 0.0, "uss_mb": 0.0}
+        late: dict[str, Any] = {}
 
         async def simulated():
             tasks = []
@@ -383,8 +404,10 @@ def main() -> None:
                 pids = kernel_pids(server)
                 sizes = [memory_of(pid) for pid in pids.values() if psutil.pid_exists(pid)]
                 if len(sizes) >= peak["kernels"]:
-                    peak.update(kernels=len(sizes), private_mb=sum(s["private_mb"] for s in sizes),
-                                rss_mb=sum(s["rss_mb"] for s in sizes))  # fmt: skip
+                    keys = ("private_mb", "rss_mb", "pss_mb", "uss_mb")
+                    peak.update(kernels=len(sizes), **{k: round(sum(s[k] for s in sizes), 1) for k in keys})
+                if sizes and time.monotonic() < until - 10:  # the last sample before the class ends
+                    late.update(per_kernel(sizes))
                 await asyncio.sleep(5)  # a sampling interval
             for task in tasks:
                 if task.exception():
@@ -403,6 +426,7 @@ def main() -> None:
             "kernels_ahead": ahead, "kernels_ready_s": round(ready_s, 1),
             "memory_per_page": memory,
             "peak": peak,
+            "per_kernel_at_the_end": late,
             "open_s": {"n": len(record["open_s"]), "median": statistics.median(record["open_s"] or [0]),
                        "p95": percentile(record["open_s"], 0.95), "max": max(record["open_s"] or [0])},
             "real_open_s": record["real_open_s"],
