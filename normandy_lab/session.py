@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from normandy_lab.engine.edits import apply_edit
+from normandy_lab.engine.recent import keep_for
 from normandy_lab.engine.scenario import SCENARIO_DIR, ScenarioError
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.study import Study, load_study
@@ -119,6 +120,9 @@ class Session:
 
         state = self.state
         if self._reports is None or self._reports[0] is not state:
+            # The engine keeps what it works out for the states a session shows (the report, a unit's
+            # movement search): an undo shows a state worked out a moment ago (issue 33, section 4).
+            keep_for(state)
             self._reports = (state, supply(state))
         return self._reports[1]
 

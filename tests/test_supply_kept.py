@@ -1,7 +1,8 @@
 """Issue 33, section 4: the supply reports and movement searches kept for the last few states.
 
 An undo shows a state determined a moment ago and a move reads the supply of the state it starts from, so
-the engine keeps what it worked out for the last few state objects (:mod:`normandy_lab.engine.recent`).
+the engine keeps what it worked out for the last few state objects a session shows
+(:mod:`normandy_lab.engine.recent`); any other state is worked out at every call.
 What is served from there must be exactly what a new determination gives (every verdict, line, reason,
 block and candidate, as the supply snapshot records them), and never for another state: not for an equal
 state that is another object, not for the same units under another weather, a cut bridge or an
@@ -19,6 +20,8 @@ import pytest
 import normandy_lab as nl
 from normandy_lab.engine import movement
 from normandy_lab.engine.edits import apply_edit
+from normandy_lab.engine.reasons import HQ_OUT_OF_SUPPLY, OUT_OF_RANGE
+from normandy_lab.engine.recent import keep_for, kept_for
 from normandy_lab.engine.supply import KEPT, supply
 from normandy_lab.session import Session
 
@@ -31,14 +34,16 @@ SMALL = "bfn_1944-06-13_am"
 MOVER = "CA-2CAB-1H"
 
 
+def contents_of(row) -> dict:
+    """One unit's verdict, line, reason, blocks and candidates, as the supply snapshot records them."""
+    entry = {name: snapshot_supply._plain(getattr(row, name)) for name in snapshot_supply.FIELDS}
+    entry["blocks"] = snapshot_supply._plain(list(row.blocks))
+    return entry
+
+
 def contents(report) -> dict:
     """Every unit's verdict, line, reason, blocks and candidates, and the HQ ranges (the snapshot's record)."""
-    units = {}
-    for unit_id in sorted(report.units):
-        row = report[unit_id]
-        entry = {name: snapshot_supply._plain(getattr(row, name)) for name in snapshot_supply.FIELDS}
-        entry["blocks"] = snapshot_supply._plain(list(row.blocks))
-        units[unit_id] = entry
+    units = {unit_id: contents_of(report[unit_id]) for unit_id in sorted(report.units)}
     ranges = {side: names.tolist() for side, names in sorted(report.hq_ranges_at().items())}
     return {"units": units, "ranges": ranges}
 
@@ -55,16 +60,34 @@ def a_bridge() -> list[str]:
 
 @pytest.fixture(scope="module")
 def june13():
-    return nl.load_scenario(SMALL)
+    state = nl.load_scenario(SMALL)
+    keep_for(state)  # as a session marks each state it shows
+    return state
+
+
+def kept(state):
+    keep_for(state)
+    return state
 
 
 def test_the_same_state_gets_the_same_report_and_an_equal_state_its_own(june13):
     report = supply(june13)
     assert supply(june13) is report
-    twin = nl.load_scenario(SMALL)  # equal, another object
+    twin = kept(nl.load_scenario(SMALL))  # equal, another object
     assert twin is not june13
     assert supply(twin) is not report
     assert contents(supply(twin)) == contents(report) == fresh(june13)
+
+
+def test_a_state_no_session_shows_is_determined_at_every_call():
+    """A test that changes the map's tables in place between two calls on one state sees the change."""
+    state = nl.load_scenario(SMALL)
+    assert not kept_for(state)
+    first = supply(state)
+    assert supply(state) is not first
+    assert movement._reach(state, state.unit(MOVER), True, False) is not movement._reach(
+        state, state.unit(MOVER), True, False
+    )
 
 
 @pytest.mark.parametrize(
@@ -87,23 +110,24 @@ def test_an_edit_then_undo_shows_the_report_of_the_state_before_identical_to_a_n
     assert after is not before and after.state is session.state
     assert contents(after) == fresh(session.state)
     assert session.undo()
-    assert session.state is before_state and session.report is before  # kept, not determined again
+    assert session.state is before_state and session.report is before
+    assert supply(before_state) is before  # kept by the engine too: a move of it reads this report
     assert contents(session.report) == recorded == fresh(nl.load_scenario(SMALL))
 
 
 def test_a_kept_report_is_never_served_for_another_state(june13):
-    kept = supply(june13)
-    fair = contents(kept)
+    shown = supply(june13)
+    fair = contents(shown)
     others = {
-        "storm": june13.evolve(weather="Storm"),
-        "bridge cut": apply_edit(june13, {"op": "destroy_bridge", "hexside": a_bridge()}),
-        "hex interdicted": apply_edit(june13, {"op": "interdict", "hex": "C3127"}),
-        "the same units, the same weather": june13.evolve(weather=june13.weather),
+        "storm": kept(june13.evolve(weather="Storm")),
+        "bridge cut": kept(apply_edit(june13, {"op": "destroy_bridge", "hexside": a_bridge()})),
+        "hex interdicted": kept(apply_edit(june13, {"op": "interdict", "hex": "C3127"})),
+        "the same units, the same weather": kept(june13.evolve(weather=june13.weather)),
     }
     for name, state in others.items():
         assert [u.id for u in state.units] == [u.id for u in june13.units], name
         report = supply(state)
-        assert report is not kept and report.state is state, name
+        assert report is not shown and report.state is state, name
         assert contents(report) == fresh(state), name
     # The storm changes verdicts (7.3.3): a report served for the wrong state would show.
     assert contents(supply(others["storm"])) != fair
@@ -112,21 +136,22 @@ def test_a_kept_report_is_never_served_for_another_state(june13):
 def test_a_game_registered_again_is_determined_afresh(june13, monkeypatch):
     import normandy_lab.rules as registry
 
-    kept = supply(june13)
+    shown = supply(june13)
     again = dataclasses.replace(june13.rules)  # another rule system object, the same rules
     real_get = registry.get
     monkeypatch.setattr(registry, "get", lambda system: again if system == june13.system else real_get(system))
     assert june13.rules is again
     report = supply(june13)
-    assert report is not kept
-    assert contents(report) == contents(kept)
+    assert report is not shown
+    assert contents(report) == contents(shown)
 
 
 def test_only_the_last_few_states_are_kept(june13):
-    first = nl.load_scenario(SMALL)
+    first = kept(nl.load_scenario(SMALL))
     report = supply(first)
+    assert supply(first) is report
     for k in range(KEPT):
-        supply(first.evolve(seed=k + 1))  # KEPT other states asked about since
+        supply(kept(first.evolve(seed=k + 1)))  # KEPT other states asked about since
     again = supply(first)
     assert again is not report
     assert contents(again) == contents(report)
@@ -141,13 +166,33 @@ def test_a_kept_movement_search_is_the_search_of_that_state_only(june13):
     assert movement._reach(june13, unit, row.general, row.isolated) is movement._reach(
         june13, unit, row.general, row.isolated
     )
-    moved = apply_edit(june13, {"op": "move", "unit": MOVER, "to": "C3327"})
-    cut = apply_edit(june13, {"op": "destroy_bridge", "hexside": a_bridge()})
-    for state in (moved, cut, june13.evolve(weather="Storm")):
-        kept = movement.movement_range(state, MOVER)
+    moved = kept(apply_edit(june13, {"op": "move", "unit": MOVER, "to": "C3327"}))
+    cut = kept(apply_edit(june13, {"op": "destroy_bridge", "hexside": a_bridge()}))
+    for state in (moved, cut, kept(june13.evolve(weather="Storm"))):
+        found = movement.movement_range(state, MOVER)
         in_supply, isolated = supply(state)[MOVER].general, supply(state)[MOVER].isolated
         searched, _ = movement._search(state, state.unit(MOVER), in_supply, isolated)
         ids = nl.grid(state.system).id_array
-        assert set(kept) <= {str(ids[i]) for i in searched}
-        assert all(kept[str(ids[i])] == cost for i, (cost, _) in searched.items() if str(ids[i]) in kept)
+        assert set(found) <= {str(ids[i]) for i in searched}
+        assert all(found[str(ids[i])] == cost for i, (cost, _) in searched.items() if str(ids[i]) in found)
     assert movement.movement_range(moved, MOVER) != reach  # it moved: another range
+
+
+def test_a_unit_read_first_is_explained_alone_with_the_reason_the_whole_side_gives_it():
+    """BfN's reasons are worked out when first read: the first unit alone (what the side panel reads), with
+    what its reason stands on (its HQ's reason), then the rest of its side at once.  Every reason is the
+    one explaining the whole side gives, whichever unit is read first (7.2, 7.3)."""
+    state = nl.load_scenario(SMALL).evolve(weather="Storm")  # ~200 units out of supply (7.3.3)
+    whole = fresh(state)["units"]
+    out = [u for u, row in whole.items() if row["general"] is False]
+    codes = sorted({whole[u]["code"] for u in out})
+    assert {HQ_OUT_OF_SUPPLY, OUT_OF_RANGE} <= set(codes)  # units whose reason is their HQ's, and others
+    firsts = [next(u for u in out if whole[u]["code"] == code) for code in codes]
+    firsts.append(next(u for u in out if state.unit(u).hq))  # an HQ first
+    for unit_id in firsts:
+        report = state.rules.determine_supply(state)
+        assert contents_of(report[unit_id]) == whole[unit_id], unit_id  # read alone, first
+        # ... and alone: most of the side's reasons are still to be worked out (a Storm's took 0.5 s).
+        waiting = [u for u in out if report.units[u].__dict__["_pending"] is not None]
+        assert len(waiting) > len(out) // 2, unit_id
+        assert contents(report)["units"] == whole, unit_id  # then every other unit

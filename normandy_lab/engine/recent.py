@@ -1,4 +1,4 @@
-"""What was worked out for the last few states, kept by the state object itself (issue 33, section 4).
+"""What was worked out for the states a session shows, kept by the state object itself (issue 33, section 4).
 
 A state never changes, so what a pure function of it answers holds as long as that object lives: an undo
 shows a state worked out a moment ago, and a move reads the supply and the movement range of the state it
@@ -7,6 +7,11 @@ asked about, each under the state's ``id`` with a weak reference that tells the 
 given a freed state's ``id``, and the state's rule system at the time (a game registered again since is
 another rule system: its answers are worked out afresh).  An equal state that is another object is never
 served from here.
+
+Only the states a session marks (:func:`keep_for`: the :class:`~normandy_lab.session.Session` marks each
+state it shows) are kept: any other state is worked out at every call, as before.  A script or a test that
+changes the map's or the rules' tables in place between two calls on one state (a counterfactual test
+bridging a river) gets what the tables say now.
 """
 
 from __future__ import annotations
@@ -18,9 +23,37 @@ from typing import Any, Generic, TypeVar
 
 from normandy_lab.engine.state import GameState
 
-__all__ = ["Recent"]
+__all__ = ["Recent", "keep_for", "kept_for"]
 
 T = TypeVar("T")
+
+# The states marked by a session, by id, with a weak reference (a state's hash would walk every unit).
+_MARKED: dict[int, weakref.ref[GameState]] = {}
+_MARKED_LOCK = threading.Lock()
+
+
+def keep_for(state: GameState) -> None:
+    """Mark a state whose answers the engine keeps (:class:`Recent`) while it is among the last asked."""
+    key = id(state)
+    with _MARKED_LOCK:
+        held = _MARKED.get(key)
+        if held is not None and held() is state:
+            return
+
+        def forget(_: weakref.ref[GameState], key: int = key) -> None:
+            # The state is gone (its id may now be another's): drop the mark if it is still this one's.
+            with _MARKED_LOCK:
+                if _MARKED.get(key) is mark:
+                    del _MARKED[key]
+
+        mark = weakref.ref(state, forget)
+        _MARKED[key] = mark
+
+
+def kept_for(state: GameState) -> bool:
+    """Tell whether a state is marked by :func:`keep_for`."""
+    held = _MARKED.get(id(state))
+    return held is not None and held() is state
 
 
 class Recent(Generic[T]):
@@ -40,8 +73,11 @@ class Recent(Generic[T]):
     def get(self, state: GameState, work: Callable[[], T], key: Hashable = ()) -> T:
         """Return ``work()`` for ``state`` and ``key``: kept from a call for the same state object, or new.
 
-        ``work`` must be a function of ``state`` (under its rule system) and ``key`` alone.
+        ``work`` must be a function of ``state`` (under its rule system) and ``key`` alone.  A state not
+        marked by :func:`keep_for` is always worked out.
         """
+        if not kept_for(state):
+            return work()
         rules = state.rules
         slot = (id(state), key)
         with self._lock:

@@ -4,9 +4,9 @@ The engine core owns the report's schema (:mod:`normandy_lab.engine.report`) and
 (:mod:`normandy_lab.engine.lines`, :mod:`normandy_lab.engine.search`); each game says what a line is, how far
 it may run and what it reaches: The Battle for Normandy's rules are in :mod:`normandy_lab.rules.bfn.supply`.
 
-The reports of the last few states asked about are kept (:mod:`normandy_lab.engine.recent`): an undo shows
-a state determined a moment ago, and a move, a step's phase effects and the explorer's redraw read the
-supply of one state several times (issue 33, section 4).
+The reports of the last few states a session showed are kept (:mod:`normandy_lab.engine.recent`): an undo
+shows a state determined a moment ago, and a move reads the supply of the state the explorer has just
+drawn (issue 33, section 4).  Any other state is determined at every call.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ _REPORTS: Recent[SupplyReport] = Recent(KEPT)
 def supply(state: GameState) -> SupplyReport:
     """Determine the supply of every unit of a state, with the reasons, under the state's rule system.
 
-    The same state object asked again under the same rule system gets the same report object while it is
-    among the last :data:`KEPT` states asked about (a state never changes, and a report's readers never
-    write to it).  Any other state, even an equal one, is determined afresh; so is a state whose game has
-    been registered again since (its rule system is another object).
+    A state a session shows (marked by :func:`normandy_lab.engine.recent.keep_for`), asked again under the
+    same rule system, gets the same report object while it is among the last :data:`KEPT` asked about (a
+    state never changes, and a report's readers never write to it).  Any other state, even an equal one,
+    is determined afresh; so is a state whose game has been registered again since.
 
     Returns
     -------

@@ -30,6 +30,7 @@ re-determination with the block removed.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -172,9 +173,12 @@ def explain_side(det: SideVerdicts, reports: dict[str, UnitSupply]) -> None:
     ``det`` is the side's determination (the passes' results), ``reports`` the side's reports made from it.
     """
     out = [u for u in det.ctx.units if not det.supplied(u.id)]
-    if not out:
-        return
-    explainer = _Explainer(det, reports)
+    if out:
+        _explain_units(_Explainer(det, reports), out)
+
+
+def _explain_units(explainer: _Explainer, out: list[Unit]) -> None:
+    """Explain these units out of supply (their hooks already cleared), HQs first."""
     # HQs first: their units' reasons may be theirs.
     hqs = [u for u in out if u.hq == "corps"] + [u for u in out if u.hq in ("division", "kg")]
     units = [u for u in out if not u.hq]
@@ -183,6 +187,58 @@ def explain_side(det: SideVerdicts, reports: dict[str, UnitSupply]) -> None:
         explainer.measure(jobs)
         for u, cands in jobs:
             explainer.explain(u, cands)
+
+
+class SideReasons:
+    """The reasons of a side's units out of supply, each worked out when it is first read.
+
+    The first unit read is explained alone (the explorer's side panel reads the one unit clicked, and a
+    Storm leaves ~200 units out whose counterfactual trials took half a second, issue 33, section 4);
+    what its reason stands on is read from the other reports, so an HQ whose reason it quotes is explained
+    first, the same way.  The next unit read explains every unit left at once, HQs first, as
+    :func:`explain_side` does (a summary, a table or an export reads them all).  A reason is the same
+    whichever way it is reached: it is a function of the side's verdicts (the trials and the distances
+    are exact, whatever else is asked with them) and of its HQ's reason.
+
+    Parameters
+    ----------
+    det
+        The side's determination (the passes' results).
+    reports
+        The side's reports made from it; each unit out of supply gets :meth:`hook` as its
+        ``explain_later``.
+    """
+
+    def __init__(self, det: SideVerdicts, reports: dict[str, UnitSupply]) -> None:
+        self.det, self.reports = det, reports
+        self._left = {u.id: u for u in det.ctx.units if not det.supplied(u.id)}
+        self._explainer: _Explainer | None = None
+        self._asked = 0
+        self._nested = 0
+
+    def hook(self, unit_id: str) -> Callable[[], None]:
+        """Return the work a unit's report runs when one of its reasons is first read."""
+        return lambda: self.explain(unit_id)
+
+    def explain(self, unit_id: str) -> None:
+        """Explain ``unit_id`` (alone the first time, or read by another's explanation), else all left."""
+        if unit_id not in self._left:
+            return
+        self._asked += 1
+        alone = self._nested or self._asked == 1
+        ids = [unit_id] if alone else list(self._left)
+        # An exemption (7.5, 6 June) cleared a unit's hook after the verdicts: it has nothing to explain.
+        chosen = [self._left.pop(i) for i in ids]
+        chosen = [u for u in chosen if not self.reports[u.id].general]
+        for u in chosen:  # first: reading a report during the explanation must not recurse
+            self.reports[u.id].explain_later(None)
+        if self._explainer is None:
+            self._explainer = _Explainer(self.det, self.reports)
+        self._nested += 1
+        try:
+            _explain_units(self._explainer, chosen)
+        finally:
+            self._nested -= 1
 
 
 class _Explainer:

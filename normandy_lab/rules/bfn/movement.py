@@ -26,35 +26,89 @@ def edge_costs(state: GameState, unit: Unit, in_supply: bool, ma: float) -> Move
     move: vehicles and streams, mechanized units and marsh).  Along a road or railway the terrain is
     negated; out of supply a road costs as a railway, 1 MP (7.5, 10.2).
     """
-    from normandy_lab.engine.movement import lookup_costs
-
     rules = state.rules
-    tmap = terrain_map(state.system, progress=False)
     e = edge_arrays(state.system)
+    parts = _map_parts(state.system)
     cls = "mechanized" if unit.mechanized else "infantry"
-    settlement = tmap.hexes["settlement"].to_numpy()
-    label = np.where(settlement == "City", "City", tmap.hexes["terrain"].to_numpy()).astype(object)
-    names = tmap.hexsides["water_feature"].to_numpy()
     destroyed = (
-        tmap.hexsides.index.isin(list(state.destroyed_bridges))
+        parts.hexsides.isin(list(state.destroyed_bridges))
         if state.destroyed_bridges
-        else np.zeros(len(names), dtype=bool)
+        else np.zeros(len(parts.hexsides), dtype=bool)
     )
     bridged = (e.road_bridge | e.rail_bridge) & ~destroyed[e.side]
-    water = e.water > 0
+    water = parts.water
     on_road = (e.road > 0) & np.where(water, bridged, True)
     on_rail = e.railway.astype(bool) & (bridged | ~water)
-    base = lookup_costs(label, rules.terrain_cost[cls], ma)[e.dst]
-    feature = np.array([f if isinstance(f, str) else "" for f in names], dtype=object)[e.side]
-    feature = np.where(water, feature, "")
-    crossing = feature != ""
-    extra = lookup_costs(feature, rules.terrain_cost["hexside"][cls], np.inf)
-    off_road = np.where(crossing, np.where(np.isinf(extra), ma, base + extra), base)
+    base = parts.label_costs(rules.terrain_cost[cls], ma)[e.dst]
+    extra = parts.feature_costs(rules.terrain_cost["hexside"][cls], np.inf)
+    off_road = np.where(parts.crossing, np.where(np.isinf(extra), ma, base + extra), base)
     off_road[np.isnan(base)] = np.nan
     road_cost = np.array([np.nan] + [float(rules.road_cost[c]) for c in ROAD_CLASSES[1:]])[e.road]
     along = np.where(in_supply & on_road, road_cost, 1.0)
     cost = np.where(on_road | on_rail, along, off_road)
-    return MoveCosts(cost, label, on_road, on_rail, feature)
+    return MoveCosts(cost, parts.label, on_road, on_rail, parts.feature)
+
+
+class _Labelled:
+    """Labels (one per hex or per edge) as codes into their distinct values, for costs looked up by label.
+
+    ``costs(table, all_value)`` is :func:`normandy_lab.engine.movement.lookup_costs` of the labels: each
+    distinct label looked up once, not each row compared with each label (a step's costs were worked out
+    for every unit selected and every move checked, issue 33, section 4).
+    """
+
+    def __init__(self, values: np.ndarray) -> None:
+        self.distinct = list(dict.fromkeys(values.tolist()))
+        index = {v: k for k, v in enumerate(self.distinct)}
+        self.codes = np.array([index[v] for v in values.tolist()], dtype=np.int64)
+
+    def costs(self, table: dict, all_value: float) -> np.ndarray:
+        looked = np.full(len(self.distinct), np.nan)
+        for k, label in enumerate(self.distinct):
+            cost = table.get(label)
+            if cost is not None:
+                looked[k] = all_value if cost == "all" else float(cost)
+        return looked[self.codes]
+
+
+class _MapParts:
+    """What a step's cost reads of the map and never changes with the state: found once per map."""
+
+    def __init__(self, system: str) -> None:
+        tmap = terrain_map(system, progress=False)
+        e = edge_arrays(system)
+        self.tmap, self.edges = tmap, e  # the tables these were found from (a new one: found again)
+        settlement = tmap.hexes["settlement"].to_numpy()
+        self.label = np.where(settlement == "City", "City", tmap.hexes["terrain"].to_numpy()).astype(object)
+        names = tmap.hexsides["water_feature"].to_numpy()
+        self.hexsides = tmap.hexsides.index
+        self.water = e.water > 0
+        feature = np.array([f if isinstance(f, str) else "" for f in names], dtype=object)[e.side]
+        self.feature = np.where(self.water, feature, "")
+        self.crossing = self.feature != ""
+        for array in (self.label, self.feature, self.water, self.crossing):
+            array.setflags(write=False)  # shared by every call's MoveCosts: read, never written
+        self._labels, self._features = _Labelled(self.label), _Labelled(self.feature)
+
+    def label_costs(self, table: dict, all_value: float) -> np.ndarray:
+        """Return each hex's cost to enter by its terrain label (NaN: prohibited)."""
+        return self._labels.costs(table, all_value)
+
+    def feature_costs(self, table: dict, all_value: float) -> np.ndarray:
+        """Return each edge's cost to cross its hexside's water feature (NaN: prohibited or none)."""
+        return self._features.costs(table, all_value)
+
+
+_PARTS: dict[str, _MapParts] = {}
+
+
+def _map_parts(system: str) -> _MapParts:
+    """Return the map's parts, found again when the terrain map or the edge table is another object."""
+    parts = _PARTS.get(system)
+    tmap, edges = terrain_map(system, progress=False), edge_arrays(system)
+    if parts is None or parts.tmap is not tmap or parts.edges is not edges:
+        parts = _PARTS[system] = _MapParts(system)
+    return parts
 
 
 def leaving_ezoc_cost(state: GameState, holding: bool) -> float:

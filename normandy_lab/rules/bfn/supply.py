@@ -36,7 +36,6 @@ two agree.  :func:`determine_supply` is what
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -183,14 +182,14 @@ def determine_supply(state: GameState) -> SupplyReport:
 
     Each side is determined pass by pass (:func:`~.passes.determine_side`), its reports made from the
     passes' results; the reasons of the units out of supply are worked out when first read
-    (:func:`~.explain.explain_side`, for the whole side at once).
+    (:class:`~.explain.SideReasons`: the first unit read alone, then the rest of its side at once).
 
     Returns
     -------
     SupplyReport
         ``report[unit_id]`` gives a :class:`UnitSupply`.
     """
-    from normandy_lab.rules.bfn.explain import explain_side
+    from normandy_lab.rules.bfn.explain import SideReasons
 
     rules = state.rules
     g = grid(state.system)
@@ -213,9 +212,9 @@ def determine_supply(state: GameState) -> SupplyReport:
         # The reasons are worked out when first read: the verdicts are complete now.
         waiting = [r for r in mine.values() if not r.general]
         if waiting:
-            explain = _explainer(explain_side, verdicts, mine, waiting)
+            reasons = SideReasons(verdicts, mine)
             for r in waiting:
-                r.explain_later(explain)
+                r.explain_later(reasons.hook(r.unit_id))
         reports.update(mine)
     # 7.5, June 6th exceptions: on the 6 June Night and Beach Invasion turns,
     # paratroops, invasion units and every German unit are in general and
@@ -232,22 +231,6 @@ def determine_supply(state: GameState) -> SupplyReport:
     )
     report.determination = BfnDetermination(state, sides, limits)
     return report
-
-
-def _explainer(
-    explain_side: Callable[[SideVerdicts, dict[str, UnitSupply]], None],
-    verdicts: SideVerdicts,
-    reports: dict[str, UnitSupply],
-    waiting: list[UnitSupply],
-) -> Callable[[], None]:
-    """Return the work that explains a side's units out of supply, run once when a reason is first read."""
-
-    def explain() -> None:
-        for r in waiting:
-            r.explain_later(None)  # first, so that reading a report during the explanation does not recurse
-        explain_side(verdicts, reports)
-
-    return explain
 
 
 def side_lines(state: GameState, side: str) -> TraceNet:
