@@ -184,7 +184,7 @@ def compare(
     table, changed = difference_table(before, after)
     right_layers.set_features("changed", layers.unit_positions(drawn["units"], changed))
     key = (
-        f"{layers.ring_key_html(before.rules)}<br><small>Dashed green rings on the right: the units "
+        f"{layers.ring_key_html(before)}<br><small>Dashed green rings on the right: the units "
         "whose supply differs. Hatched hexes: zones of control. Pan or zoom either map: both follow.</small>"
     )
     slim(left)  # fewer models for the page to build (issue 33, section 4)

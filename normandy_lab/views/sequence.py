@@ -77,7 +77,7 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
     }
     stored_hexes = {name: [hexes[name] for _, hexes, _ in computed] for name in HEX_NAMES}
     caption = Div(
-        text=f"<b>{captions[0]}</b><br>{layers.ring_key_html(first.rules)}", width=width, name="caption"
+        text=f"<b>{captions[0]}</b><br>{layers.ring_key_html(first)}", width=width, name="caption"
     )
     slider = Slider(
         start=0,
@@ -97,7 +97,7 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
             "filters": {name: shown.filters[name] for name in HEX_NAMES},
             "stored_hexes": stored_hexes,
             "captions": captions,
-            "key": layers.ring_key_html(first.rules),
+            "key": layers.ring_key_html(first),
             "caption": caption,
             "slider": slider,
         },

@@ -87,7 +87,7 @@ class Drawer:
         self.controls.label.value = (
             f"<b>{html.escape(state.label)}</b> — {html.escape(counts)} — seen by: {seen_by or 'both sides'}"
             f"<br><small class='nl-why-summary'>{html.escape(why)}</small>"
-            f"<br>{wording.phase_line(state)}<br>{layers.ring_key_html(state.rules)}"
+            f"<br>{wording.phase_line(state)}<br>{layers.ring_key_html(state)}"
         )
 
     def _why_line(self, session: Session) -> str:

@@ -150,7 +150,7 @@ class Exporter:
         return (
             f"<h3 style='margin:4px 0'>{html.escape(state.label)}</h3>"
             f"<div>{html.escape(layers.supply_summary(state, session.report))}</div>"
-            f"<div>{wording.phase_line(state)}</div><div>{layers.ring_key_html(state.rules)}</div>"
+            f"<div>{wording.phase_line(state)}</div><div>{layers.ring_key_html(state)}</div>"
             f"<div><b>Edits:</b><ul style='margin:2px 0'>{listed}</ul></div>"
         )
 
