@@ -7,7 +7,7 @@ grids' data (:mod:`~normandy_lab.schemas.grid_files`), over the field types they
 a category may take (sides, nationalities, statuses, event categories), and no field it does not know.
 A scenario's model is a core every game shares (:class:`ScenarioSchema`) narrowed by its rule system to
 its own turns, weathers, unit types and sizes and options, with its own section
-(``RuleSet.scenario_schema``).  The loaders validate a file against its model first, and an error is
+(``ScenarioFormat.scenario_schema``).  The loaders validate a file against its model first, and an error is
 reported at the file's line with the field, what is wrong and the values allowed
 (:func:`~normandy_lab.schemas.validation.validate`); the loaders then check what a type cannot say (a hex
 on the map, a division's HQ present, stacking, the campaign's dates).

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from normandy_lab.words import EXPECTED_WHY, UNIT_ID_PATTERN
 
 # The categories every game shares; a game's own (unit types, sizes, turns, weathers) are in its rule
-# system's scenario schema (``RuleSet.scenario_schema``; BfN's in normandy_lab.rules.bfn.schema).
+# system's scenario schema (``ScenarioFormat.scenario_schema``; BfN's in normandy_lab.rules.bfn.schema).
 Side = Literal["allied", "german"]
 Nationality = Literal["US", "UK", "CA", "FR", "PL", "DE"]
 Status = Literal["active", "eliminated", "off_map"]

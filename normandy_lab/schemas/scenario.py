@@ -1,6 +1,6 @@
 """A scenario file's core (``normandy_lab.scenario/1``, ``docs/scenarios.md``): what every game shares.
 
-A rule system's scenario schema (``RuleSet.scenario_schema``) derives from :class:`ScenarioSchema`: it
+A rule system's scenario schema (``ScenarioFormat.scenario_schema``) derives from :class:`ScenarioSchema`: it
 names its game in ``system``, narrows the turns, weathers, units and options to its own, and adds its own
 section.  The scenario loader (:mod:`normandy_lab.engine.scenario`) validates a file against it first,
 then checks what a type cannot say (a hex on the map, a division's HQ present, stacking, the dates).
@@ -75,7 +75,7 @@ class ExpectedOutSchema(StrictModel):
 class ScenarioSchema(StrictModel):
     """A scenario file's core (``normandy_lab.scenario/1``, ``docs/scenarios.md``): what every game shares.
 
-    A rule system's scenario schema (``RuleSet.scenario_schema``) derives from it: it names its game in
+    A rule system's scenario schema (``ScenarioFormat.scenario_schema``) derives from it: it names its game in
     ``system``, narrows the turns, weathers, units and options to its own, and adds its own section.
     """
 
