@@ -89,3 +89,26 @@ def test_the_explorer_map_draws_the_same_from_a_warm_cache(cache):
         assert a.keys() == b.keys()
         for key in a:
             assert list(a[key]) == list(b[key]), (name, key)
+
+
+def test_the_key_covers_the_code_each_table_is_built_by():
+    """A table's builder and the helpers it calls live in modules whose source keys the cache."""
+    import importlib
+    import inspect
+    from pathlib import Path
+
+    covered = {Path(p).resolve() for p in d._code_files()}
+    builders = [
+        ("normandy_lab.views.basemap", ("_geography_tables", "_hex_tables", "_polygons", "_lines")),
+        ("normandy_lab.views.hexcells", ("_cell_geometry", "terrain_columns", "packed_ids")),
+        ("normandy_lab.views.mapview", ("land_source_data", "to_mercator")),
+        ("normandy_lab.views.sectors", ("_sectors_on",)),
+        ("normandy_lab.history.lodgement", ("_build_file", "_build_record")),
+        ("normandy_lab.geo.geography", ("layer",)),
+        ("normandy_lab.terrain", ("terrain_map",)),
+    ]
+    for module, names in builders:
+        for name in names:
+            function = getattr(importlib.import_module(module), name)
+            source = Path(inspect.getsourcefile(inspect.unwrap(function))).resolve()
+            assert source in covered, (module, name, source)
