@@ -37,13 +37,17 @@ def test_other_words_are_another_table(cache):
     assert len(list(cache.glob("table-*.pickle"))) == 2
 
 
-def test_changed_map_data_or_code_makes_a_new_key_and_the_old_copy_goes(cache, monkeypatch):
+def test_changed_map_data_or_code_makes_a_new_key_and_old_copies_go(cache, monkeypatch):
     assert d.derived("table", lambda: "old", "bfn") == "old"
     monkeypatch.setattr(d, "_data_stamp", lambda: b"a data file changed")
     assert d.derived("table", lambda: "new", "bfn") == "new"
     monkeypatch.setattr(d, "_CODE_DIGEST", b"the code changed")
     assert d.derived("table", lambda: "newer", "bfn") == "newer"
-    assert len(list(cache.glob("table-*.pickle"))) == 1
+    assert len(list(cache.glob("table-*.pickle"))) == 3  # a process of each version keeps its own
+    for k in range(d.KEEP + 2):
+        monkeypatch.setattr(d, "_CODE_DIGEST", f"version {k}".encode())
+        d.derived("table", lambda k=k: k, "bfn")
+    assert len(list(cache.glob("table-*.pickle"))) == d.KEEP
 
 
 def test_the_data_stamp_follows_a_file_under_maps(tmp_path, monkeypatch):

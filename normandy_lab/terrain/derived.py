@@ -14,9 +14,9 @@ hash of what it was derived from:
 * the caller's own words for the table (its name and arguments).
 
 A table read or built is also kept in memory under the same key, so a kernel derives or reads it once.
-A damaged file is built again, never trusted; a table is written atomically; the older copies of the
-same table (same name and words) are removed when a new one is written.  ``NORMANDY_LAB_CACHE`` moves
-the cache as it moves the terrain maps'.
+A damaged file is built again, never trusted; a table is written atomically; copies of the same
+table (same name and words) beyond the last :data:`KEEP` are removed when a new one is written.
+``NORMANDY_LAB_CACHE`` moves the cache as it moves the terrain maps'.
 """
 
 from __future__ import annotations
@@ -33,14 +33,17 @@ from normandy_lab.paths import REPO_ROOT, maps_dir
 T = TypeVar("T")
 
 _MEMORY: dict[Path, Any] = {}
+#: How many copies of a table (for as many versions of the code or data) are kept on disk.
+KEEP = 4
 
 
 #: The code the tables are derived by, under ``normandy_lab/``: whole packages and single modules.  What a
 #: table takes from a game (its map, its sectors, its terrain colours) enters its words by value instead
 #: (:func:`map_key`), so that the games' rules, the engine and the explorer can change without making every
-#: table again (tests/test_derived_tables.py checks that building them imports nothing else of the core).
+#: table again (tests/test_derived_tables.py checks that the builders live here).  The file schemas only
+#: refuse a file (what they accept is read as it is), so they are not part of it.
 CODE = (
-    "geo", "grids", "terrain", "history", "schemas",
+    "geo", "grids", "terrain", "history",
     "__init__.py", "_moved.py", "errors.py", "grid.py", "paths.py", "words.py", "yamllines.py",
     "terrain_vocab.py", "rules/sectors.py",
     "views/basemap.py", "views/hexcells.py", "views/mapview.py", "views/sectors.py",
@@ -134,9 +137,11 @@ def derived(name: str, build: Callable[[], T], *words: str) -> T:
         with open(temporary, "wb") as handle:
             pickle.dump(table, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)  # atomic: a reader never sees half a table
-        for old in folder.glob(f"{name}-{which}-*.pickle"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        # Older copies go, but not the last few: processes started before an edit of the code (a kernel, a
+        # test run) keep their own key and would otherwise remove each other's copies in turn.
+        copies = sorted(folder.glob(f"{name}-{which}-*.pickle"), key=lambda p: p.stat().st_mtime)
+        for old in copies[:-KEEP]:
+            old.unlink(missing_ok=True)
     except OSError:  # a read-only or full cache: the table is still right, only not kept
         pass
     return table
