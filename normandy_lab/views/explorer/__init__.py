@@ -109,10 +109,10 @@ class Explorer:
         height: int | None = None,
     ) -> None:
         self._size = (width, height)
-        self._set_source(source, "explore")
+        self.session = Session(source, "explore")
         state = self.state
-        self.system = state.system
-        self._build_figure(extent)
+        self.system, self.game = state.system, state.game
+        self._show_figure(MapFigure(state, extent, width, height))
         # Back / Step / Play and the slider move the session; the drawer draws what they leave.
         self.phases = PhaseController(self.session, self._drawn)
         # The side panel's words about a clicked unit, formation or hex come from the report alone.
@@ -137,31 +137,23 @@ class Explorer:
             remove_edit=self._remove_from_button,
         )  # fmt: skip
 
-    def _build_figure(self, extent: tuple[float, float, float, float] | None) -> None:
-        width, height = self._size
-        self.figure = MapFigure(self.state, extent, width, height)
+    def _show_figure(self, figure: MapFigure) -> None:
+        """Make ``figure`` the map shown, and point the parts at it and at the session."""
+        self.figure = figure
         # The figure's parts under the names the explorer has always had.
-        self.fig, self.layers, self.sources = self.figure.fig, self.figure.layers, self.figure.sources
-        self.symbol_scale = self.figure.symbol_scale
-        self.figure.on_tap(self._on_tap)
-        self._follow()
-
-    def _set_source(self, source: Any, function: str) -> None:
-        # Everything that can fail (reading the scenario or study) happens in the new session, before
-        # anything shown is replaced.
-        self.session = Session(source, function)
+        self.fig, self.layers, self.sources = figure.fig, figure.layers, figure.sources
+        self.symbol_scale = figure.symbol_scale
+        figure.on_tap(self._on_tap)
         self._follow()
 
     def _follow(self) -> None:
-        """Point the parts at the session and the figure shown (both are new after :meth:`open`)."""
-        figure = getattr(self, "figure", None)
+        """Point the parts at the session and the figure shown (both may be new after :meth:`open`)."""
         if hasattr(self, "phases"):  # the controller moves the session shown, the new one from now on
             self.phases.session = self.session
         if hasattr(self, "drawer"):
-            self.drawer.figure = figure
-        self.exporter = Exporter(self.session, figure)
-        if figure is not None:
-            self.pointer = MapPointer(figure)
+            self.drawer.figure = self.figure
+        self.exporter = Exporter(self.session, self.figure)
+        self.pointer = MapPointer(self.figure)
 
     def _mount_map(self) -> None:
         import ipywidgets as w
@@ -195,8 +187,9 @@ class Explorer:
     def open(self, source: Any) -> None:
         """Show another scenario (name or path), study (object or saved file) or state in this explorer.
 
-        A saved study (``.json``) is loaded and replayed; a scenario on another
-        game's map gets a new map.
+        A saved study (``.json``) is loaded and replayed.  A scenario of another
+        game (or on another map) gets that game's map, key, weathers, sectors and
+        control rows, in the application already shown.
 
         Raises
         ------
@@ -205,16 +198,27 @@ class Explorer:
             :class:`~normandy_lab.engine.study.StudyError` for a study file that cannot be read.
             What is shown stays as it was.
         """
-        self._set_source(source, "open")
-        if self.state.system != self.system:
-            self.system = self.state.system
-            self._build_figure(None)
+        # Everything that can fail (reading the scenario or study, building another game's map and
+        # controls) is done before anything shown is replaced.
+        session = Session(source, "open")
+        state = session.state
+        other_game = (state.system, state.game) != (self.system, self.game)
+        # Another game (or its map) gets a map of its own: the layers are the map's, the key the game's.
+        figure = MapFigure(state, None, *self._size) if other_game else None
+        offered = sectors(state)
+        if other_game:  # its weathers, sectors, view choices and own control rows, in the app shown
+            self.controls.show_game(state, offered)
+        self.session = session
+        if figure is not None:
+            self.system, self.game = state.system, state.game
+            self._show_figure(figure)
             self.refresh()
             self._mount_map()
         else:
+            self._follow()
+            self.controls.offer_sectors(offered)  # the same game on other sheets may show others
             self.go_to(FRONT_VIEW)
             self.refresh()
-        self.controls.offer_sectors(self.sectors())  # the new map's (its sheets may differ)
         self.panel.clear()
         self._say(f"Opened {source if isinstance(source, str | Path) else self.state.scenario}")
 
@@ -346,7 +350,7 @@ class Explorer:
         self._check_formation("formation_report_html", key)
         return self._inspect().formation_html(key)
 
-    def _laid_out(self, formations: dict[str, list]) -> dict[str, list]:
+    def _laid_out(self, formations: dict[str, list[Any]]) -> dict[str, list[Any]]:
         """Group or move apart the symbols that would overlap at the default zoom (views.declutter)."""
         return self.figure.laid_out(formations)
 

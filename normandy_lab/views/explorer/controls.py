@@ -103,7 +103,7 @@ class Controls:
         import ipywidgets as w
 
         self.callbacks = callbacks
-        self.system = state.system
+        self.system, self.game = state.system, state.game
         # While the widgets are set to follow a state, their observers must not make edits.
         self._quiet = False
         self._edits_signature: str | None = None
@@ -131,7 +131,7 @@ class Controls:
         self.weather = w.Dropdown(
             options=list(state.rules.weather_effects), value=state.weather, description="Weather:"
         )
-        self._game_controls(w, state)
+        self._make_game_controls(w, state)
         self.undo_button = w.Button(description="Undo", layout=small)
         self.redo_button = w.Button(description="Redo", layout=small)
         self.save_path = w.Text(value="study.json", description="Study:")
@@ -153,8 +153,11 @@ class Controls:
         if classroom.serving_class():  # a class server's page writes nothing on the server (docs/class.md)
             classroom.lock_for_class(self)
 
-    def _game_controls(self, w: Any, state: GameState) -> None:
-        """Make the game's own controls (its look's :attr:`~normandy_lab.rules.game.Look.controls`)."""
+    def _make_game_controls(self, w: Any, state: GameState) -> None:
+        """Make the game's own controls (its look's :attr:`~normandy_lab.rules.game.Look.controls`).
+
+        Nothing is replaced unless all of them could be made (the attributes are set together at the end).
+        """
         small = w.Layout(width="auto")
         sheets = sorted(grid(state.system).scheme.sheets)
 
@@ -170,23 +173,21 @@ class Controls:
 
         # Per-sheet controls, grouped by the edit they make.
         controls = [c for c in look(state).controls if c.kind == "points_per_map"]
-        self.control_boxes = {c.key: point_boxes(state.markers.get(c.key, {}), c.label) for c in controls}
-        self.control_groups: dict[str, list[Any]] = {}
+        control_boxes = {c.key: point_boxes(state.markers.get(c.key, {}), c.label) for c in controls}
+        control_groups: dict[str, list[Any]] = {}
         for c in controls:
-            self.control_groups.setdefault(c.edit_op, []).append(c)
-        self.apply_buttons = {
-            op: w.Button(description=group[0].button, layout=small)
-            for op, group in self.control_groups.items()
+            control_groups.setdefault(c.edit_op, []).append(c)
+        apply_buttons = {
+            op: w.Button(description=group[0].button, layout=small) for op, group in control_groups.items()
         }
         # One-value controls (a hex, a flag, a number), each with its own button: one edit setting one
         # of the game's markers ({"op": "marker", "name": ..., "value": ...}, RuleSet.set_marker).
-        self.single_controls = [c for c in look(state).controls if c.kind in SINGLE_KINDS]
-        self.single_widgets = {
-            c.key: _single_widget(w, c, state.markers.get(c.key)) for c in self.single_controls
-        }
-        self.single_buttons = {
-            c.key: w.Button(description=c.button, layout=small) for c in self.single_controls
-        }
+        single_controls = [c for c in look(state).controls if c.kind in SINGLE_KINDS]
+        single_widgets = {c.key: _single_widget(w, c, state.markers.get(c.key)) for c in single_controls}
+        single_buttons = {c.key: w.Button(description=c.button, layout=small) for c in single_controls}
+        self.control_boxes, self.control_groups = control_boxes, control_groups
+        self.apply_buttons, self.single_controls = apply_buttons, single_controls
+        self.single_widgets, self.single_buttons = single_widgets, single_buttons
 
     def _connect(self) -> None:
         """Make each widget call its callback."""
@@ -194,19 +195,24 @@ class Controls:
         self.undo_button.on_click(lambda _: calls.undo())
         self.redo_button.on_click(lambda _: calls.redo())
         for box in (self.show_all_paths, self.view, self.show_sources, self.show_zones):
-            box.observe(lambda _: calls.redraw(), names="value")
+            box.observe(lambda _: None if self._quiet else calls.redraw(), names="value")
         self.sector.observe(
             lambda change: calls.go_to(change["new"]) if change["new"] else None, names="value"
         )
         self.weather.observe(self._on_weather, names="value")
-        for op in self.control_groups:
-            self.apply_buttons[op].on_click(lambda _, op=op: calls.apply(self.points_edit(op)))
-        for c in self.single_controls:
-            self.single_buttons[c.key].on_click(lambda _, key=c.key: calls.apply(self.single_edit(key)))
+        self._connect_game()
         self.save_button.on_click(lambda _: calls.save())
         self.export_button.on_click(lambda _: calls.export())
         self.open_button.on_click(lambda _: calls.open())
         self.show_key.observe(lambda change: calls.show_key(change["new"]), names="value")
+
+    def _connect_game(self) -> None:
+        """Make each of the game's own buttons apply the edit its controls make."""
+        calls = self.callbacks
+        for op in self.control_groups:
+            self.apply_buttons[op].on_click(lambda _, op=op: calls.apply(self.points_edit(op)))
+        for c in self.single_controls:
+            self.single_buttons[c.key].on_click(lambda _, key=c.key: calls.apply(self.single_edit(key)))
 
     def _on_weather(self, change: dict[str, Any]) -> None:
         # A weather chosen by hand is an edit; one set to follow the state shown is not.
@@ -217,6 +223,8 @@ class Controls:
         # The map takes what the cell leaves beside a 330 px panel; where that is under 900 px (a 1366 px
         # laptop) the panel wraps under the map, which then takes the whole width (issue 33, section 3).
         self.map_box = w.Box(layout=w.Layout(flex="1000 1 900px", min_width="min(480px, 100%)"))
+        # The game's own rows in a box of their own: another game's are swapped in (show_game).
+        self.game_box = w.VBox(self._control_rows(w, self.system))
         tall = f"{height + 90}px" if height else "calc(100vh - 150px)"
         panel = w.VBox(
             [self.status, self.inspector, self.edits_box],
@@ -229,6 +237,8 @@ class Controls:
             (self.weather, "nl-weather"), (self.mode, "nl-mode"), (self.status, "nl-banner"),
             (self.label, "nl-label"), (self.inspector, "nl-panel"), (self.refresh_count, "nl-refresh-count"),
             (self.edits_box, "nl-edits"), (self.sector, "nl-sector"), (panel, "nl-side"),
+            (self.game_box, "nl-game-controls"), (self.picker, "nl-open"),
+            (self.open_button, "nl-open-button"),
         ):  # fmt: skip
             widget.add_class(css)
         # Compact text in the side panel and the label (JupyterLab's widget text is spaced for
@@ -249,24 +259,27 @@ class Controls:
                 w.HBox([self.view, self.show_all_paths, self.show_sources, self.show_zones, self.show_key]),
                 w.HBox([self.map_box, panel], layout=w.Layout(width="100%", flex_flow="row wrap")),
                 w.HBox([self.weather, self.undo_button, self.redo_button]),
-                *self._control_rows(w),
+                self.game_box,
                 w.HBox([self.save_path, self.save_button, self.export_button]),
                 self.refresh_count,
             ]
         )
         self.app.add_class("nl-explorer")
 
-    def _control_rows(self, w: Any) -> list[Any]:
-        """Lay out the rule system's controls: per group its help, a row of boxes per control, its button."""
+    def _control_rows(self, w: Any, system: str) -> list[Any]:
+        """Lay out the game's own controls: per group its help, a row of boxes per control, its button.
+
+        ``system`` is the map's key the help's rule references link to.
+        """
         rows: list[Any] = []
         for control in self.single_controls:
             if control.help:
-                rows.append(w.HTML(f"<small>{wording.link_rules(control.help, self.system)}</small>"))
+                rows.append(w.HTML(f"<small>{wording.link_rules(control.help, system)}</small>"))
             rows.append(w.HBox([self.single_widgets[control.key], self.single_buttons[control.key]]))
         for op, group in self.control_groups.items():
             said = " ".join(c.help for c in group if c.help)
             if said:
-                rows.append(w.HTML(f"<small>{wording.link_rules(said, self.system)}</small>"))
+                rows.append(w.HTML(f"<small>{wording.link_rules(said, system)}</small>"))
             for n, control in enumerate(group):
                 boxes = list(self.control_boxes[control.key].values())
                 tail = [self.apply_buttons[op]] if n == len(group) - 1 else []
@@ -310,6 +323,45 @@ class Controls:
                 self.single_widgets[control.key].value = single_value(control, shown)
         finally:
             self._quiet = False
+
+    def show_game(self, state: GameState, sectors: Sequence[str]) -> None:
+        """Show another game's controls, set to ``state``, in place of the game's shown: making no edit.
+
+        Its weathers in "Weather:", its sectors in "Go to:", "rule zones and paths" when its look draws
+        any (:attr:`~normandy_lab.rules.game.Look.map_features`), and its own control rows in
+        :attr:`game_box`, the box the application shows (the old rows' widgets are closed).  The other
+        widgets stay: the mode, the view's choices, Undo/Redo, Study/Save/Export and Open (on a class
+        server, taken off once and for all).  If the new rows cannot be made, nothing changes.
+        """
+        import ipywidgets as w
+
+        old = {name: getattr(self, name) for name in GAME_PARTS}
+        old_rows = self.game_box.children
+        try:
+            self._make_game_controls(w, state)
+            rows = self._control_rows(w, state.system)
+        except Exception:
+            for name, value in old.items():  # the game's controls shown stay the ones it reads
+                setattr(self, name, value)
+            raise
+        features = look(state).map_features
+        self._quiet = True
+        try:
+            self.system, self.game = state.system, state.game
+            self._weather_shown = state.weather
+            self.weather.options = list(state.rules.weather_effects)
+            self.weather.value = state.weather
+            self.offer_sectors(sectors)
+            if not features:
+                self.show_zones.value = False
+            self.show_zones.layout.display = None if features else "none"
+            self._connect_game()
+            self.game_box.children = rows
+            self._edits_signature = None  # the edits' words are the new map's (its places)
+        finally:
+            self._quiet = False
+        for row in old_rows:
+            _close_all(row)
 
     def offer_sectors(self, sectors: Sequence[str]) -> None:
         """Offer these sectors in "Go to:" (a new map's: its sheets may differ)."""
@@ -362,6 +414,19 @@ class Controls:
             w.HTML(f"<b>Edits of this study</b> ({len(rows)})" if rows else "<i>No edits yet.</i>"),
             *rows,
         ]
+
+
+#: The attributes holding the game's own controls (:meth:`Controls.show_game` replaces them together).
+GAME_PARTS = (
+    "control_boxes", "control_groups", "apply_buttons", "single_controls", "single_widgets", "single_buttons",
+)  # fmt: skip
+
+
+def _close_all(widget: Any) -> None:
+    """Close a widget and every widget inside it (each is a comm in the page)."""
+    for child in getattr(widget, "children", ()):
+        _close_all(child)
+    widget.close()
 
 
 def _scenario_names() -> list[str]:

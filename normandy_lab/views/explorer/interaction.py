@@ -28,7 +28,7 @@ from normandy_lab.views.explorer._common import (
     refuse_unknown,
     shown,
 )
-from normandy_lab.views.sectors import SECTORS, sectors_on
+from normandy_lab.views.sectors import sectors_of, sectors_on
 from normandy_lab.views.situation import COUNTER_ZOOM_HEXES
 
 #: The modes in which a click on a bridge's hexside is the second click of a pair.
@@ -185,7 +185,9 @@ class MapPointer:
         offered = sectors(state)
         if not (isinstance(sector, str) and (sector == FRONT_VIEW or sector in offered)):
             refuse_unknown("go_to", "sector", sector, [FRONT_VIEW, *offered], "a sector of the map")
-        west, south, east, north = _default_extent(state) if sector == FRONT_VIEW else SECTORS[sector]
+        # The game's own extent of the sector (two games may frame one name differently).
+        box = _default_extent(state) if sector == FRONT_VIEW else sectors_of(state.game)[sector]
+        west, south, east, north = box
         (x0, x1), (y0, y1) = to_mercator([west, east], [south, north])
         self.frame(float(x0), float(x1), float(y0), float(y1))
 
@@ -201,9 +203,9 @@ class MapPointer:
 
 
 def sectors(state: GameState) -> tuple[str, ...]:
-    """Return the named sectors the state's map shows (:func:`normandy_lab.views.sectors.sectors_on`)."""
+    """Return the sectors of the state's game (its look's) its map shows (``views.sectors.sectors_on``)."""
     maps = state.maps
-    return sectors_on(state.system, tuple(sorted(maps)) if maps else None)
+    return sectors_on(state.game, tuple(sorted(maps)) if maps else None)
 
 
 def formations(state: GameState) -> list[str]:
