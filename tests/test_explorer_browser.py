@@ -589,6 +589,37 @@ def test_markup_in_a_scenario_runs_no_script_in_jupyterlab(lab):
         assert exported.evaluate("() => window.__nl_injected") is None
 
 
+def test_open_shows_another_game_s_controls_in_the_page(lab):
+    """Issue 32, section 3: Open on a scenario of another game changes the widgets the page shows."""
+    import nbformat
+
+    cells = ['import normandy_lab as nl\nexplorer = nl.explore("bfn_1944-06-13_am")\nexplorer', 'print("SHOWN")']
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, lab.root / "open_another.ipynb")
+    with _chromium(lab) as (_, page, outside):
+        _run_all(page, lab, "open_another.ipynb", "SHOWN")
+        rows = page.locator(".nl-game-controls").first
+        rows.locator("text=air A").first.wait_for(timeout=60_000)  # BfN's air points of map sheet A
+        weathers = page.locator(".nl-weather select option")
+        assert len(weathers.all_inner_texts()) == 9
+        page.locator(".nl-open input").first.fill("gts_1944-06-08_0700")
+        page.locator(".nl-open-button").first.click()
+        page.locator(".nl-banner", has_text="Opened gts_1944-06-08_0700").first.wait_for(timeout=120_000)
+        rows.locator("text=Supplied divisions").first.wait_for(timeout=60_000)
+        assert rows.locator("text=air A").count() == 0
+        assert weathers.all_inner_texts() == ["Clear", "Overcast", "Storm"]
+        page.locator(".jp-OutputArea-output canvas").first.wait_for(timeout=60_000)  # the new map
+        page.screenshot(path=str(SHOTS / "14_opened_another_game.png"))
+        # A name that is no scenario: the banner says so and the page keeps GTS's controls.
+        page.locator(".nl-open input").first.fill("no_such_scenario")
+        page.locator(".nl-open-button").first.click()
+        page.locator(".nl-banner", has_text="Could not open").first.wait_for(timeout=60_000)
+        assert rows.locator("text=Supplied divisions").count() == 1
+        assert weathers.all_inner_texts() == ["Clear", "Overcast", "Storm"]
+    assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
+
+
 def test_cobra_notebook_in_jupyterlab(lab):
     """Issue 16: the Cobra walk-through runs in JupyterLab; the explorer draws, steps and explains a Cobra unit."""
     with _notebook_run(lab, "03_cobra.ipynb", "weather: column") as page:
