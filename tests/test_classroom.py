@@ -150,8 +150,13 @@ def test_a_class_kernel_sends_no_bokehjs_of_its_own(monkeypatch):
         mapview.show_inline(widgets=True)
 
 
-def test_a_class_page_opens_the_linked_study_and_can_write_nothing(monkeypatch):
+def test_a_class_page_opens_the_linked_study_and_can_write_nothing(monkeypatch, request):
+    import gc
+
     monkeypatch.setenv(classroom.CLASS_ENV, "1")
+    request.addfinalizer(gc.unfreeze)  # the class page froze this process's objects (release_memory)
+    trims = []
+    monkeypatch.setattr(classroom, "trim_heap", lambda: trims.append(1))
     page = classroom.ClassPage("bfn_1944-06-13_am", root=REPO / "class")
     explorer = page.explorer
     for name in ("save_path", "save_button", "export_button", "picker", "open_button"):
@@ -163,8 +168,10 @@ def test_a_class_page_opens_the_linked_study_and_can_write_nothing(monkeypatch):
     assert page.study == (REPO / "class" / LESSON).resolve()
     # The student's edit stays in the session; the lesson file is as it was.
     before = (REPO / "class" / LESSON).read_bytes()
+    trimmed = len(trims)
     explorer.apply({"op": "weather", "weather": "Storm"})
     assert (REPO / "class" / LESSON).read_bytes() == before
+    assert len(trims) > trimmed  # what the action freed went back to the system
     # A bad link leaves the page on its scenario and says why.
     other = classroom.ClassPage("bfn_1944-06-13_am", root=REPO / "class")
     other.show("study=../pyproject.toml.json")
