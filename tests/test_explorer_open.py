@@ -73,8 +73,10 @@ def _follows(explorer: Explorer) -> None:
 def test_opening_another_game_swaps_every_part_in_the_app_shown_and_edits_the_new_state(explorer):
     assert _game_rows(explorer)[0].startswith("air ")  # BfN's air points per map sheet
     air_box = next(iter(explorer.control_boxes["air_points"].values()))
+    bfn_map = explorer.map_widget
     explorer.open(GTS)
     _follows(explorer)
+    assert bfn_map.comm is None and explorer.map_widget.comm is not None  # BfN's map left the kernel too
     rows = _game_rows(explorer)
     assert "Supplied divisions" in rows and "Fighter-bombers on interdiction" in rows
     assert not any(r.startswith(("air ", "AA ")) for r in rows) and explorer.control_boxes == {}

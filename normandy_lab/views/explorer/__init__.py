@@ -213,7 +213,9 @@ class Explorer:
             self.system, self.game = state.system, state.game
             self._show_figure(figure)
             self.refresh()
+            old = self.map_widget
             self._mount_map()
+            _close_map_widget(old)
         else:
             self._follow()
             self.controls.offer_sectors(offered)  # the same game on other sheets may show others
@@ -708,6 +710,17 @@ class Explorer:
         before, or ``overwrite=True``.
         """
         return self.exporter.export_geopackage(path, overwrite=overwrite)
+
+
+def _close_map_widget(widget: Any) -> None:
+    """Close a map's widget that left the page, so the kernel lets go of its figure (another game's map).
+
+    Only the widget's own comm is closed here: jupyter_bokeh's ``close`` also unhooks the widget from its
+    document, and runs again when the widget is collected, where a second unhooking raises.
+    """
+    import ipywidgets as w
+
+    w.Widget.close(widget)
 
 
 #: The map's height when none is given: the browser window's, less the rows of controls above it, so that on
