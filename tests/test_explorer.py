@@ -293,6 +293,26 @@ def test_destroying_and_repairing_a_bridge_by_two_clicks(explorer):
     assert explorer.state.destroyed_bridges == already
 
 
+def test_a_tap_on_a_bridge_s_mark_cuts_it_and_the_save_button_says_where_it_saved(explorer, tmp_path):
+    """The parts wired together: the pointer finds the mark, the explorer applies the edit, the banner says so."""
+    already = set(explorer.state.destroyed_bridges)
+    marks = explorer.sources["bridges"].data
+    k = next(
+        k for k, (a, b) in enumerate(zip(marks["a"], marks["b"], strict=True))
+        if f"{min(a, b)}|{max(a, b)}" not in already
+    )  # fmt: skip
+    explorer.mode.value = "destroy bridge"
+    explorer.tap(marks["x"][k], marks["y"][k])  # one click on the mark: no second hex asked for
+    assert explorer.pending_hex is None
+    cut = {f"{min(marks['a'][k], marks['b'][k])}|{max(marks['a'][k], marks['b'][k])}"}
+    assert explorer.state.destroyed_bridges - already == cut and len(explorer.session.edits) == 1
+    explorer.save_path.value = str(tmp_path / "cut.json")
+    explorer.save_button.click()
+    assert (tmp_path / "cut.json").exists()
+    banner = html.unescape(explorer.status.value)
+    assert "Saved the study to" in banner and "cut.json" in banner
+
+
 def test_weather_and_air_controls_are_edits(explorer):
     explorer.weather.value = "Storm"
     assert explorer.state.weather == "Storm" and "weather Storm" in explorer.label.value
