@@ -132,7 +132,7 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     # In the function: the registry imports the games, which import the engine (the plug-in cycle, the one
     # .importlinter allows); and pydantic with the file models (about 0.5 s) loads with the first file read,
     # not with the engine, which a Dask worker or a supply determination imports without reading a file.
-    from normandy_lab.rules import available, ruleset
+    from normandy_lab.rules import available, ruleset, scenario_schema
     from normandy_lab.schemas.validation import validate
 
     system = data.get("system")
@@ -147,10 +147,18 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         )
     if not isinstance(system, str) or system not in available():
         known = ", ".join(repr(k) for k in available())
-        raise check.fail(data, "system", f"{system!r} is not allowed", f"use one of {known}")
+        raise check.fail(
+            data,
+            "system",
+            f"{system!r} is not allowed (no game is registered under it)",
+            f"use one of {known}, or register the game first (import the package that calls "
+            "normandy_lab.rules.register_game)",
+        )
     rules = ruleset(system)
     file_format = scenario_format(system)  # the game's file format: its schemas, its section
-    validate(file_format.scenario_schema(), data, path, ScenarioError)  # the core and the game's section
+    # The core and the game's section; `system` may be any registered game's key that reads this format
+    # (a variant of the game on its map, under a key of its own).
+    validate(scenario_schema(system), data, path, ScenarioError)
     g = grid(rules.system)
     date = data["date"]
     if isinstance(date, str):

@@ -21,9 +21,10 @@ cycle").
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 from normandy_lab.errors import RefusedError
 from normandy_lab.grids.numbering import add_map_source
@@ -257,6 +258,82 @@ def scenario_format(source: object) -> ScenarioFormat:
     return _FORMATS[held.key]
 
 
+def scenario_schema(key: str) -> Any:
+    """Return the model a scenario file naming ``key`` in ``system:`` is checked against.
+
+    It is the game's format's scenario schema (``ScenarioFormat.scenario_schema``), whose ``system`` field
+    accepts the key of every registered game that reads that format: a variant of BfN registered as
+    ``bfn_wide`` with BfN's format reads ``system: bfn_wide`` as BfN's files read ``system: bfn``.  The keys
+    are the registry's now, not the schema's literal; while the format serves only its own game the schema
+    is returned as it is, so the JSON Schemas exported for the shipped games do not change.
+
+    Raises
+    ------
+    NotImplementedError
+        For a key no game is registered under.
+    """
+    if key not in _REGISTRY and key not in _GAMES:
+        get(key)  # raises, naming the registered games
+    file_format = scenario_format(key)
+    return _keyed_schema(file_format.scenario_schema(), _format_keys(key, file_format))
+
+
+def _format_keys(key: str, file_format: ScenarioFormat) -> tuple[str, ...]:
+    """Return the registered keys whose scenario files ``file_format`` (``key``'s format) reads.
+
+    A game's format entry is compared as registered (the same object or the same function that builds it:
+    a variant made with :func:`dataclasses.replace` keeps BfN's), so no other game's format is built.
+    """
+    entry = _GAMES[key].format if key in _GAMES else None
+    keys = []
+    for other in available():
+        held = _GAMES.get(other)
+        if other == key or _FORMATS.get(other) is file_format:
+            keys.append(other)
+        elif held is not None:
+            if held.format is not None and (held.format is entry or held.format is file_format):
+                keys.append(other)
+        elif scenario_format(other) is file_format:  # registered with `register` alone: its map's game's
+            keys.append(other)
+    return tuple(keys)
+
+
+def _keyed_schema(schema: Any, keys: tuple[str, ...]) -> Any:
+    """Return ``schema`` with its ``system`` field accepting ``keys`` (itself when it accepts just those).
+
+    A schema whose ``system`` is not a choice of keys (the core's: any text) is returned as it is.
+    """
+    annotation = schema.model_fields["system"].annotation
+    if get_origin(annotation) is not Literal or set(get_args(annotation)) == set(keys):
+        return schema
+    return _schema_for_keys(schema, tuple(sorted(keys)))
+
+
+@functools.lru_cache(maxsize=32)
+def _schema_for_keys(schema: Any, keys: tuple[str, ...]) -> Any:
+    """Return a subclass of ``schema`` whose ``system`` is one of ``keys`` (kept: one model per key set)."""
+    # In the function: pydantic loads with the first file read, not with the registry (as the loader's).
+    from pydantic import create_model
+
+    choices: Any = Literal[keys]  # a type built at run time: Any to a type checker
+    return create_model(  # same name, title and description: the file kind is the same
+        schema.__name__, __base__=schema, __doc__=schema.__doc__, system=(choices, ...)
+    )
+
+
+def unregister_game(key: str) -> None:
+    """Remove the game (or bare rule system) registered under ``key``; a key not registered is ignored.
+
+    For a game added for a while (a test's, a class's variant): its map stays registered, since other
+    games may play on it.  A state of the game already made keeps its key, and its rules are refused
+    (``NotImplementedError``) until the game is registered again.
+    """
+    _GAMES.pop(key, None)
+    _REGISTRY.pop(key, None)
+    _LOOKS.pop(key, None)
+    _FORMATS.pop(key, None)
+
+
 def default_game() -> Game:
     """Return the game a function falls back on when none is named: the first one registered.
 
@@ -474,4 +551,6 @@ __all__ = [
     "ruleset",
     "scenario_format",
     "scenario_kind",
+    "scenario_schema",
+    "unregister_game",
 ]
