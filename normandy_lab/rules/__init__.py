@@ -5,8 +5,10 @@ map, rules, look, scenario format, the scenario its pages open on, the builder o
 :func:`games` every one, for the modules that list the games (the class pages, the side-by-side tables),
 and :func:`default_game` the one a function that names no game falls back on.  A game made in code, on a
 map of its own or on one it shares (a variant of BfN on BfN's map, under a key of its own), is registered
-with :func:`register_game`; :func:`register` still registers
-a bare rule system under a key.  A rule system may also be given to a state with
+with :func:`register_game` (and removed with :func:`unregister_game`); :func:`register` still registers
+a bare rule system under a key.  A scenario file names a game's key in ``system:``, and is checked against
+:func:`scenario_schema`: its game's format's schema, accepting every registered game that reads that format
+(``system: bfn_wide`` for the variant above).  A rule system may also be given to a state with
 :meth:`GameState.with_rules <normandy_lab.engine.state.GameState.with_rules>`; everything that takes a
 game's key also takes a rule system object.
 
