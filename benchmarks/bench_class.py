@@ -318,8 +318,14 @@ def page_memory(base: str, server: psutil.Process, pages: list[str] | None = Non
     return memory
 
 
-def wait_for_quiet_kernels(server: psutil.Process, count: int, timeout_s: float = 1800) -> float:
-    """Wait until ``count`` kernels run and have finished running their notebooks ahead (all near idle)."""
+def wait_for_quiet_kernels(
+    server: psutil.Process, count: int, timeout_s: float = 1800, min_cpu_s: float = 4.0
+) -> float:
+    """Wait until ``count`` kernels run and have finished running their notebooks ahead (all near idle).
+
+    Each must have used ``min_cpu_s`` of CPU (running the explorer's notebook takes more) and then the
+    kernels together less than 15 % of a core for 3 s.
+    """
     start = time.monotonic()
     quiet = 0
     while quiet < 3:
@@ -330,11 +336,14 @@ def wait_for_quiet_kernels(server: psutil.Process, count: int, timeout_s: float 
             with contextlib.suppress(psutil.Error):
                 kernel.cpu_percent(None)
         time.sleep(1.0)  # the interval cpu_percent measures over
-        busy = 0.0
+        busy, worked = 0.0, 0
         for kernel in kernels:
             with contextlib.suppress(psutil.Error):
                 busy += kernel.cpu_percent(None)
-        quiet = quiet + 1 if len(kernels) >= count and busy < 15 else 0
+                # A kernel that has run the page (imports, map, explorer) has used seconds of CPU: under a
+                # heavy load 21 kernels still starting once looked quiet for 3 s, and the class began early.
+                worked += sum(kernel.cpu_times()[:2]) >= min_cpu_s
+        quiet = quiet + 1 if len(kernels) >= count and worked >= count and busy < 15 else 0
     return time.monotonic() - start
 
 
