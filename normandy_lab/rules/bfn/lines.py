@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -96,25 +97,17 @@ def supply_edge_costs(rules, destroyed_bridges: frozenset[str]) -> EdgeCosts:
     Nothing else matters; the cache is per rule system (compared by identity): a variant's costs are its own.
     """
     system = rules.system
-    tmap = terrain_map(system, progress=False)
-    edges = edge_arrays(system)
-    destroyed = tmap.hexsides.index.isin(list(destroyed_bridges))  # all False when none are
-    bridged = (edges.road_bridge | edges.rail_bridge) & ~destroyed[edges.side]
-    wet = (edges.water > 0) & ~bridged  # destroyed bridges count as none
-    # 7.3.2: infantry rates in any weather; 1/2 MP primary road, 1/3 MP highway.
-    hex_cost = _supply_hex_cost(rules)
-    road_rate = rules.supply["road_cost"]
-    by_road = np.array([road_rate.get(name, np.nan) for name in ROAD_CLASSES])
-    step = np.where(edges.road > 0, by_road[edges.road], hex_cost[edges.dst])
-    step = np.where((edges.road == 0) & edges.railway, road_rate["railway"], step)
-    # A Major River (the major rivers, the canals) takes all MPs, a Stream +2 (10.6): the
-    # rule system's vocabulary says which water is which, not the raw water classes.
-    feature = tmap.hexsides["water_feature"].fillna("").to_numpy()[edges.side]
-    crossing = np.where(feature == "Major River", rules.supply["marsh_supply_cost"], 2.0)
-    land = ~edges.all_sea
+    base = _edge_base(rules)
+    edges = base.edges
+    destroyed = base.hexsides.isin(list(destroyed_bridges))  # all False when none are
+    bridged = base.bridge & ~destroyed[edges.side]
+    wet = base.water & ~bridged  # destroyed bridges count as none
+    land = base.land
     open_, first = land & ~wet, land & wet
-    mp = _sixths(step, "supply MP of a step")
-    first_mp = _sixths(step + np.where(wet, crossing, 0.0), "supply MP of a first step across water")
+    mp = base.mp
+    # The step plus the water crossed, where the step crosses water (elsewhere the step alone).
+    first_mp = mp.copy()
+    first_mp[wet] = _sixths(base.step[wet] + base.crossing[wet], "supply MP of a first step across water")
     rev, fwd = map_graph(system).rev_eid, map_graph(system).fwd_eid
     ones = np.ones(len(edges), dtype=np.int32)
     costs = EdgeCosts(
@@ -127,7 +120,7 @@ def supply_edge_costs(rules, destroyed_bridges: frozenset[str]) -> EdgeCosts:
         rev_land=land[rev],
         rev_first=first[rev],
         rev_ones=ones,
-        rev_mp=mp[rev].astype(np.int32),
+        rev_mp=base.rev_mp,
         rev_first_mp=first_mp[rev].astype(np.int32),
         fwd_first=first[fwd],
         fwd_ones=ones,
@@ -139,6 +132,53 @@ def supply_edge_costs(rules, destroyed_bridges: frozenset[str]) -> EdgeCosts:
         if isinstance(value, np.ndarray):
             value.flags.writeable = False  # shared by every state of the map
     return costs
+
+
+@dataclass(frozen=True)
+class _EdgeBase:
+    """What a rule system's supply costs of a step are before any bridge is destroyed (found once)."""
+
+    edges: Any
+    hexsides: Any  # the terrain map's hexside keys
+    bridge: np.ndarray  # a road or rail bridge on the step's hexside
+    water: np.ndarray  # the step crosses water
+    land: np.ndarray  # the step is not all sea
+    step: np.ndarray  # the step's supply MP (7.3.2)
+    crossing: np.ndarray  # the MP its water adds when unbridged (10.6)
+    mp: np.ndarray  # the step's supply MP in sixths
+    rev_mp: np.ndarray
+
+
+@lru_cache(maxsize=4)
+def _edge_base(rules) -> _EdgeBase:
+    """Return the supply costs of a rule system's map that no destroyed bridge changes (issue 33, section 4).
+
+    A bridge destroyed in the explorer made :func:`supply_edge_costs` find all of it again (~7 ms); only
+    what depends on the bridges is found per set of destroyed bridges now.
+    """
+    system = rules.system
+    tmap = terrain_map(system, progress=False)
+    edges = edge_arrays(system)
+    # 7.3.2: infantry rates in any weather; 1/2 MP primary road, 1/3 MP highway.
+    hex_cost = _supply_hex_cost(rules)
+    road_rate = rules.supply["road_cost"]
+    by_road = np.array([road_rate.get(name, np.nan) for name in ROAD_CLASSES])
+    step = np.where(edges.road > 0, by_road[edges.road], hex_cost[edges.dst])
+    step = np.where((edges.road == 0) & edges.railway, road_rate["railway"], step)
+    # A Major River (the major rivers, the canals) takes all MPs, a Stream +2 (10.6): the
+    # rule system's vocabulary says which water is which, not the raw water classes.
+    feature = tmap.hexsides["water_feature"].fillna("").to_numpy()[edges.side]
+    crossing = np.where(feature == "Major River", rules.supply["marsh_supply_cost"], 2.0)
+    mp = _sixths(step, "supply MP of a step")
+    base = _EdgeBase(
+        edges=edges, hexsides=tmap.hexsides.index, bridge=edges.road_bridge | edges.rail_bridge,
+        water=edges.water > 0, land=~edges.all_sea, step=step, crossing=crossing, mp=mp,
+        rev_mp=mp[map_graph(system).rev_eid].astype(np.int32),
+    )  # fmt: skip
+    for value in vars(base).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False  # shared by every set of destroyed bridges
+    return base
 
 
 def _sixths(mp: np.ndarray, what: str) -> np.ndarray:
