@@ -44,7 +44,9 @@ the ratio to the floor (kernel actions: to the floor's update; zoom and
 pan: to the floor's frames), and written with the machine's description to
 ``benchmarks/results/browser.json``.  Timings are reported, never asserted;
 a wait that runs out (at most 180 s) is recorded as "timed out" and the run
-goes on.
+goes on.  ``--only-opening`` times the openings alone (warm and cold open,
+the floor figure and its updates, Run All of 02) into
+``benchmarks/results/browser-opening.json``.
 """
 
 from __future__ import annotations
