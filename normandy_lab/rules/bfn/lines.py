@@ -109,7 +109,8 @@ def supply_edge_costs(rules, destroyed_bridges: frozenset[str]) -> EdgeCosts:
     first_mp = mp.copy()
     first_mp[wet] = _sixths(base.step[wet] + base.crossing[wet], "supply MP of a first step across water")
     rev, fwd = map_graph(system).rev_eid, map_graph(system).fwd_eid
-    ones = np.ones(len(edges), dtype=np.int32)
+    # What no bridge changes is the base's, shared by every set of destroyed bridges (a class's students
+    # cutting many sets kept 3.9 MB a set).
     costs = EdgeCosts(
         land=land,
         open=open_,
@@ -117,14 +118,14 @@ def supply_edge_costs(rules, destroyed_bridges: frozenset[str]) -> EdgeCosts:
         mp=mp,
         first_mp=first_mp,
         rev_open=open_[rev],
-        rev_land=land[rev],
+        rev_land=base.rev_land,
         rev_first=first[rev],
-        rev_ones=ones,
+        rev_ones=base.ones,
         rev_mp=base.rev_mp,
         rev_first_mp=first_mp[rev].astype(np.int32),
         fwd_first=first[fwd],
-        fwd_ones=ones,
-        fwd_zeros=np.zeros(len(edges), dtype=np.int32),
+        fwd_ones=base.ones,
+        fwd_zeros=base.zeros,
         fwd_first_mp=first_mp[fwd].astype(np.int32),
         cheapest_mp=int(mp[open_].min()),
     )
@@ -147,6 +148,9 @@ class _EdgeBase:
     crossing: np.ndarray  # the MP its water adds when unbridged (10.6)
     mp: np.ndarray  # the step's supply MP in sixths
     rev_mp: np.ndarray
+    rev_land: np.ndarray
+    ones: np.ndarray
+    zeros: np.ndarray
 
 
 @lru_cache(maxsize=4)
@@ -170,10 +174,12 @@ def _edge_base(rules) -> _EdgeBase:
     feature = tmap.hexsides["water_feature"].fillna("").to_numpy()[edges.side]
     crossing = np.where(feature == "Major River", rules.supply["marsh_supply_cost"], 2.0)
     mp = _sixths(step, "supply MP of a step")
+    rev = map_graph(system).rev_eid
     base = _EdgeBase(
         edges=edges, hexsides=tmap.hexsides.index, bridge=edges.road_bridge | edges.rail_bridge,
         water=edges.water > 0, land=~edges.all_sea, step=step, crossing=crossing, mp=mp,
-        rev_mp=mp[map_graph(system).rev_eid].astype(np.int32),
+        rev_mp=mp[rev].astype(np.int32), rev_land=(~edges.all_sea)[rev],
+        ones=np.ones(len(edges), dtype=np.int32), zeros=np.zeros(len(edges), dtype=np.int32),
     )  # fmt: skip
     for value in vars(base).values():
         if isinstance(value, np.ndarray):
