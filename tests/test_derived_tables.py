@@ -104,7 +104,7 @@ def test_the_key_covers_the_code_each_table_is_built_by():
     covered = {Path(p).resolve() for p in d._code_files()}
     builders = [
         ("normandy_lab.views.basemap", ("_geography_tables", "_hex_tables", "_polygons", "_lines")),
-        ("normandy_lab.views.hexcells", ("_cell_geometry", "terrain_columns", "packed_ids")),
+        ("normandy_lab.views.hexcells", ("_cell_geometry", "_sheet_outlines", "terrain_columns", "packed_ids")),
         ("normandy_lab.views.mapview", ("land_source_data", "to_mercator")),
         ("normandy_lab.views.sectors", ("_sectors_on",)),
         ("normandy_lab.history.lodgement", ("_build_file", "_build_record")),
@@ -116,3 +116,25 @@ def test_the_key_covers_the_code_each_table_is_built_by():
             function = getattr(importlib.import_module(module), name)
             source = Path(inspect.getsourcefile(inspect.unwrap(function))).resolve()
             assert source in covered, (module, name, source)
+
+
+def test_sheet_outlines_from_the_cache_are_each_sheet_s_hexes_unioned(cache):
+    """The air-interdiction layer's sheet outlines (11.1: air points are given per map sheet) come from disk
+    as built: each sheet's outline encloses that sheet's hexes and no other sheet's."""
+    import shapely
+
+    from normandy_lab.grids import grid
+    from normandy_lab.views.hexcells import _sheet_outlines, sheet_outlines
+    from normandy_lab.views.mapview import to_mercator
+
+    built = _sheet_outlines("cobra")
+    assert sheet_outlines("cobra") == built  # written, then read back
+    frame = grid("cobra").to_geodataframe()
+    centres = shapely.get_coordinates(shapely.centroid(frame.geometry.values))
+    x, y = to_mercator(centres[:, 0], centres[:, 1])
+    assert len(built) == frame["sheet"].nunique() > 1
+    for sheet, (xs, ys) in built.items():
+        outline = shapely.Polygon(list(zip(xs, ys, strict=True)))
+        inside = shapely.contains_xy(outline, x, y)
+        assert inside[(frame["sheet"] == sheet).to_numpy()].mean() > 0.99, sheet
+        assert not inside[(frame["sheet"] != sheet).to_numpy()].any(), sheet

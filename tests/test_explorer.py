@@ -327,6 +327,19 @@ def test_weather_and_air_controls_are_edits(explorer):
     assert explorer.weather.value == explorer.state.weather  # the controls follow the state shown
 
 
+def test_an_edit_reaches_the_page_as_one_patch(explorer, monkeypatch):
+    """A weather change redraws several layers; the page gets them in one message and paints once."""
+    from test_mapwidget import _patches
+
+    sent: list = []
+    monkeypatch.setattr(explorer.map_widget, "send", lambda content, buffers=None: sent.append((content, [])))
+    explorer.weather.value = "Storm"
+    patches = _patches(sent)
+    assert len(patches) == 1 and len({e["model"]["id"] for e in patches[0]["events"]}) > 1
+    explorer.undo()
+    assert explorer.state.weather == explorer.states[0].weather
+
+
 def test_inspecting_a_hex_lists_everything_about_it(explorer):
     unit = explorer.state.units[0]
     explorer.click_hex(unit.hex)

@@ -64,6 +64,30 @@ def _cell_geometry(system: str) -> dict[str, np.ndarray]:
     }
 
 
+def sheet_outlines(system: str) -> dict[str, tuple[list[float], list[float]]]:
+    """Return the Web Mercator outline of each map sheet (its largest piece), for drawing.
+
+    The union of a sheet's hexes takes about half a second on the campaign map, and a sheet never changes:
+    kept on disk like :func:`cell_geometry`, so a first map in a kernel does not union them again.
+    """
+    from normandy_lab.terrain.derived import derived, map_key
+
+    return derived("sheet_outlines", lambda: _sheet_outlines(system), system, map_key(system))
+
+
+def _sheet_outlines(system: str) -> dict[str, tuple[list[float], list[float]]]:
+    frame = grid(system).to_geodataframe()
+    outlines = {}
+    for sheet, part in frame.groupby("sheet"):
+        shape = shapely.union_all(part.geometry.values)
+        # A sheet is one block of hexes; keep its largest piece if the union splits.
+        polygon = max(getattr(shape, "geoms", [shape]), key=lambda p: p.area)
+        coords = np.asarray(polygon.exterior.coords)
+        mx, my = to_mercator(coords[:, 0], coords[:, 1])
+        outlines[str(sheet)] = (np.round(mx, 1).tolist(), np.round(my, 1).tolist())
+    return outlines
+
+
 @lru_cache(maxsize=4)
 def cell_model(system: str) -> dict[str, tuple[float, float]]:
     """Return the linear models the browser uses: radius = a + b·y, angle = a + b·x (Web Mercator).

@@ -18,6 +18,7 @@ from normandy_lab.engine.supply import SupplyReport
 from normandy_lab.engine.zoc import zoc_mask
 from normandy_lab.grids import grid
 from normandy_lab.rules import look
+from normandy_lab.views.hexcells import sheet_outlines
 from normandy_lab.views.mapview import to_mercator
 
 # The ring around a unit's marker says its supply state at a glance; the rule system says which ring a
@@ -210,19 +211,6 @@ def sheet_polygons(system: str) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=4)
-def _sheet_outlines(system: str) -> dict[str, tuple[list[float], list[float]]]:
-    """Mercator outline of each map sheet, for drawing (cached per grid)."""
-    outlines = {}
-    for sheet, shape in sheet_polygons(system).items():
-        # A sheet is one block of hexes; keep its largest piece if the union splits.
-        polygon = max(getattr(shape, "geoms", [shape]), key=lambda p: p.area)
-        coords = np.asarray(polygon.exterior.coords)
-        mx, my = to_mercator(coords[:, 0], coords[:, 1])
-        outlines[sheet] = (np.round(mx, 1).tolist(), np.round(my, 1).tolist())
-    return outlines
-
-
-@lru_cache(maxsize=4)
 def _hex_polygons(system: str) -> Any:
     """Return each hex's polygon (lon/lat) by canonical id, cached per grid."""
     return grid(system).to_geodataframe().geometry
@@ -290,7 +278,7 @@ def regional_interdiction_data(state: GameState) -> dict[str, list]:
     Only sheets with a penalty are listed (BfN 11.1.2, 11.2: their German units lose that many MPs in
     the AM and PM movement phases).  The label gives the air and AA points behind it.
     """
-    outlines = _sheet_outlines(state.system)
+    outlines = sheet_outlines(state.system)
     data: dict[str, list] = {key: [] for key in ("xs", "ys", "sheet", "penalty", "alpha", "text")}
     for region in state.rules.air_regions(state):
         if region.penalty <= 0 or region.sheet not in outlines:

@@ -157,11 +157,12 @@ class Explorer:
 
     def _mount_map(self) -> None:
         import ipywidgets as w
-        from jupyter_bokeh.widgets import BokehModel
+
+        from normandy_lab.views.mapwidget import MapWidget
 
         # The widget's height is the page's to set (the figure stretches to it) unless one was given.
         tall = "auto" if self._size[1] else MAP_HEIGHT_CSS
-        self.map_widget = BokehModel(self.fig, layout=w.Layout(width="100%", height=tall))
+        self.map_widget = MapWidget(self.fig, layout=w.Layout(width="100%", height=tall))
         self.show_key.value = False
         self.map_box.children = [self.map_widget]
         self._map_changed = False
@@ -306,11 +307,18 @@ class Explorer:
 
     def refresh(self) -> None:
         """Recompute the engine's reports for the shown state and send what changed to the map."""
-        self.drawer.draw(self.session)
+        with self._one_patch():
+            self.drawer.draw(self.session)
 
     def _drawn(self, changed: bool) -> bool:
         """Draw what a session action left: the map when it changed something, always the banner."""
-        return self.drawer.drawn(self.session, changed)
+        with self._one_patch():
+            return self.drawer.drawn(self.session, changed)
+
+    def _one_patch(self) -> contextlib.AbstractContextManager[None]:
+        """Hold the map's changes of one action and send them to the page together (views/mapwidget.py)."""
+        widget = getattr(self, "map_widget", None)  # none yet while the first picture is drawn
+        return widget.one_patch() if widget is not None else contextlib.nullcontext()
 
     def _refresh_text(self) -> None:
         self.drawer.write(self.session)
@@ -632,7 +640,8 @@ class Explorer:
         self._act(self.pointer.tap_action(x, y, self.mode.value, self.pending_hex))
 
     def _on_tap(self, event: Any) -> None:
-        self.tap(event.x, event.y)
+        with self._one_patch():  # a click's framing and redraw reach the page as one patch
+            self.tap(event.x, event.y)
 
     def _act(self, action: Action) -> None:
         """Carry out what a click does (:class:`~normandy_lab.views.explorer.interaction.Action`)."""
