@@ -30,13 +30,13 @@ from urllib.parse import parse_qs, quote
 from normandy_lab.errors import FileRefusedError
 from normandy_lab.paths import REPO_ROOT
 
+# What a class page is and takes off its explorer, under the names this module has always given them.
+from normandy_lab.views.classlock import CLASS_ENV, lock_for_class, serving_class
+
 #: The folder the class server serves (its pages, and the studies a teacher hands out under ``lessons/``).
 CLASS_DIR = REPO_ROOT / "class"
 #: The Voilà template of the class pages (written by :func:`write_template` at each start).
 TEMPLATE_NAME = "normandy_class"
-#: Set in the server's environment (so in every kernel it starts): a class page, whose template already
-#: loaded BokehJS and whose explorers save nothing on the server.
-CLASS_ENV = "NORMANDY_LAB_CLASS"
 #: The served folder, for the kernels (a study link is resolved inside it).
 ROOT_ENV = "NORMANDY_LAB_CLASS_ROOT"
 #: The teacher's key (set by the server for its kernels unless ``--answers students``): a lesson page shows
@@ -90,8 +90,6 @@ LESSON_PAGES = {
 }
 #: The largest study file a link may open (the biggest saved study of the project is a few kB).
 MAX_STUDY_BYTES = 2_000_000
-#: The widgets of the explorer that would write or read files on the server: not on a class page.
-_FILE_WIDGETS = ("save_path", "save_button", "export_button", "picker", "open_button")
 #: The C allocator's settings the class server gives its kernels (glibc reads them; another C library
 #: ignores them).  A block of 256 kB or more (a numpy array of a supply determination) gets pages of its own,
 #: which go back to the system when it is freed.  With glibc's default the threshold grows to 32 MB as large
@@ -102,11 +100,6 @@ KERNEL_MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": "262144"}
 
 class ClassLinkError(FileRefusedError):
     """A ``?study=`` link that names no study inside the served folder; the message says why."""
-
-
-def serving_class() -> bool:
-    """Return whether this process runs under the class server (its kernels inherit :data:`CLASS_ENV`)."""
-    return os.environ.get(CLASS_ENV) == "1"
 
 
 def class_root() -> Path:
@@ -228,25 +221,6 @@ def _libc() -> Any:
     import ctypes.util
 
     return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-
-
-def lock_for_class(explorer: Any) -> None:
-    """Take the file controls off a class page's explorer: nothing a student does is written on the server.
-
-    The Study box, Save study, Export page and the Open box (which reads any path typed in) leave the page,
-    and their widgets are closed in the kernel, so no message from a page can press them either.  The
-    explorer keeps every edit, step and undo of its own session.
-    """
-    gone = [getattr(explorer, name) for name in _FILE_WIDGETS if hasattr(explorer, name)]
-    for row in explorer.app.children:
-        children = getattr(row, "children", None)
-        if children and any(child in gone for child in children):
-            kept = tuple(child for child in children if child not in gone)
-            row.children = kept
-            if not kept:
-                row.layout.display = "none"
-    for widget in gone:
-        widget.close()
 
 
 class ClassPage:

@@ -151,7 +151,7 @@ def compare(
     from jupyter_bokeh.widgets import BokehModel
 
     from normandy_lab.views.basemap import basemap, slim
-    from normandy_lab.views.explorer import _default_extent
+    from normandy_lab.views.sectors import front_extent as _default_extent
 
     if before.system != after.system:
         raise RefusedError(f"compare two states of one map; got {before.system!r} and {after.system!r}")

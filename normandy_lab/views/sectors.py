@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
+from typing import Any
 
 #: The share of a sector's area a map must cover for the map to offer it.
 COVERED = 0.5
@@ -88,3 +89,20 @@ def _sectors_on(system: str, maps: tuple[str, ...] | None) -> tuple[str, ...]:
         if shapely.intersection(box, area).area >= COVERED * box.area:
             shown.append(name)
     return tuple(shown)
+
+
+def front_extent(state: Any) -> tuple[float, float, float, float]:
+    """Return the view a map of ``state`` first shows, "the scenario's front": where its units stand.
+
+    (west, south, east, north) in degrees, round the middle 96 % of the units with a margin, so that one
+    far-off unit does not shrink the map.  The explorer, the side-by-side view and the sequence page all
+    open on it.
+    """
+    from normandy_lab.grids import grid
+
+    g = grid(state.system)
+    points = [g.center(u.hex) for u in state.units]
+    lons = sorted(p[0] for p in points)
+    lats = sorted(p[1] for p in points)
+    lo, hi = int(len(points) * 0.02), max(int(len(points) * 0.98) - 1, 0)
+    return (lons[lo] - 0.08, lats[lo] - 0.05, lons[hi] + 0.08, lats[hi] + 0.05)

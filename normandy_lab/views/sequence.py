@@ -50,7 +50,7 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
     from bokeh.models import Button, ColumnDataSource, CustomJS, Div, Slider
 
     from normandy_lab.views.basemap import basemap
-    from normandy_lab.views.explorer import _default_extent
+    from normandy_lab.views.sectors import front_extent as _default_extent
     from normandy_lab.views.situation import add_state_layers
 
     if not states:

@@ -8,9 +8,8 @@ import numbers
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from normandy_lab.engine.state import GameState
 from normandy_lab.errors import RefusedError, UnknownNameError
-from normandy_lab.grids import grid
+from normandy_lab.views.sectors import front_extent
 
 ENEMY = {"allied": "german", "german": "allied"}
 VIEWS = ("phasing side", "allied", "german", "both sides")
@@ -26,14 +25,8 @@ MODES = (
 FRONT_VIEW = "the scenario's front"
 
 
-def _default_extent(state: GameState) -> tuple[float, float, float, float]:
-    g = grid(state.system)
-    points = [g.center(u.hex) for u in state.units]
-    lons = sorted(p[0] for p in points)
-    lats = sorted(p[1] for p in points)
-    # The middle 96 % of the units, with a margin: one far-off unit does not shrink the map.
-    lo, hi = int(len(points) * 0.02), max(int(len(points) * 0.98) - 1, 0)
-    return (lons[lo] - 0.08, lats[lo] - 0.05, lons[hi] + 0.08, lats[hi] + 0.05)
+#: The view a map first shows (the scenario's front), under the name the explorer has always used.
+_default_extent = front_extent
 
 
 def _edit_ops(explorer: Any) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from typing import Any
 from normandy_lab.engine.state import GameState
 from normandy_lab.grids import grid
 from normandy_lab.rules import look
-from normandy_lab.views import classroom, wording
+from normandy_lab.views import classlock, wording
 from normandy_lab.views.explorer._common import FRONT_VIEW, MODES, VIEWS
 from normandy_lab.views.explorer.phases import PhaseController
 
@@ -150,8 +150,8 @@ class Controls:
         self.refresh_count = w.HTML("0", layout=w.Layout(display="none"))
         self._connect()
         self._lay_out(w, phases, height)
-        if classroom.serving_class():  # a class server's page writes nothing on the server (docs/class.md)
-            classroom.lock_for_class(self)
+        if classlock.serving_class():  # a class server's page writes nothing on the server (docs/class.md)
+            classlock.lock_for_class(self)
 
     def _make_game_controls(self, w: Any, state: GameState) -> None:
         """Make the game's own controls (its look's :attr:`~normandy_lab.rules.game.Look.controls`).
