@@ -556,10 +556,11 @@ ELSEWHERE = ("rules/", "savefile.py", "views/export.py", "engine/study.py", "yam
 # Plain errors left on purpose, each a defect of the program or of the package's own data, never of a
 # caller's argument: the graph and line builders' invariants, the grid fit over the shipped control
 # points, a PNG the exporter itself wrote, and a rule system filling a supply report's field that does not
-# exist (engine/report.py: a game's code, not a caller, sets the fields).
+# exist (engine/report.py: a game's code, not a caller, sets the fields), and a grids data file's model asked
+# for over no map at all (schemas/grid_files.py: the grids pass the registered maps, never none).
 INTERNAL = {
     "engine/layered.py": 5, "network.py": 3, "grids/sheetfit.py": 2, "engine/report.py": 1,
-    "grids/georef.py": 2, "grids/__init__.py": 2, "views/export_marks.py": 1,
+    "grids/georef.py": 2, "grids/__init__.py": 2, "views/export_marks.py": 1, "schemas/grid_files.py": 1,
 }  # fmt: skip
 PLAIN = ("raise ValueError(", "raise TypeError(", "raise FileNotFoundError(", "raise KeyError(")
 
