@@ -161,3 +161,34 @@ def test_the_implied_front_is_kept_per_placement_of_the_units_and_worked_out_aga
     fresh = line_columns(implied_front(thinned))
     assert not same(fresh, first)  # Panzer Lehr's ground changes hands
     assert same(implied_front_data(thinned), fresh)
+
+
+def test_a_few_changed_rows_reach_the_page_as_a_patch_of_those_rows():
+    """A moved counter sends its own row, not the whole units' layer (issue 33, section 4)."""
+    from bokeh.document import Document
+    from bokeh.document.events import ColumnDataChangedEvent, ColumnsPatchedEvent
+    from bokeh.models import ColumnDataSource
+
+    from normandy_lab.views.situation import StateLayers
+
+    source = ColumnDataSource({"x": [0.0] * 8, "label": ["a"] * 8, "xs": [[0.0, 1.0]] * 8})
+    document = Document()
+    document.add_root(source)
+    events: list = []
+    document.on_change(lambda event: events.append(event))
+    layers = StateLayers(sources={"units": source})
+    first = {"x": [float(i) for i in range(8)], "label": ["a"] * 8, "xs": [[0.0, 1.0]] * 8}
+    assert layers.set_features("units", first) and isinstance(events[-1], ColumnDataChangedEvent)
+    moved = {"x": list(first["x"]), "label": list(first["label"]), "xs": list(first["xs"])}
+    moved["x"][3], moved["xs"][3] = 30.0, [3.0, 4.0]
+    kept = {key: list(column) for key, column in moved.items()}
+    assert layers.set_features("units", moved)
+    assert isinstance(events[-1], ColumnsPatchedEvent)
+    assert events[-1].patches == {"x": [(3, 30.0)], "xs": [(3, [3.0, 4.0])]}  # the label did not change
+    assert {key: list(column) for key, column in source.data.items()} == moved
+    assert moved == kept and first["x"][3] == 3.0  # the caller's columns are not changed by a patch
+    assert not layers.set_features("units", moved)  # nothing differs: nothing is sent
+    many = dict(moved, x=[-1.0] * 8)  # most rows changed: whole columns are the smaller message
+    assert layers.set_features("units", many) and isinstance(events[-1], ColumnDataChangedEvent)
+    fewer = {key: column[:5] for key, column in many.items()}  # rows gone: whole columns
+    assert layers.set_features("units", fewer) and isinstance(events[-1], ColumnDataChangedEvent)

@@ -85,11 +85,27 @@ class StateLayers:
         return True
 
     def set_features(self, name: str, data: dict[str, list]) -> bool:
-        """Replace a feature layer's columns if they differ; returns whether anything was sent."""
+        """Show these columns in a feature layer if they differ; returns whether anything was sent.
+
+        Where only a few rows changed (a moved unit, a ring), only those rows go to the page, as one
+        ``patch`` of the source; otherwise the columns are replaced whole (issue 33, section 4: a move
+        re-sent the whole units' layer, about 110 kB, for one counter).
+        """
         source = self.sources[name]
         if same_columns(source.data, data):
             return False
-        source.data = data
+        rows = changed_rows(source.data, data)
+        if rows is None:
+            # Columns of their own: a later patch changes the source's lists in place, never the caller's.
+            source.data = {key: list(column) for key, column in data.items()}
+        else:
+            source.patch(
+                {
+                    key: [(row, data[key][row]) for row in rows]
+                    for key in data
+                    if any(source.data[key][row] != data[key][row] for row in rows)
+                }
+            )
         return True
 
 
@@ -98,6 +114,27 @@ def same_columns(old: dict[str, Any], new: dict[str, Any]) -> bool:
     if old.keys() != new.keys():
         return False
     return all(list(old[key]) == list(new[key]) for key in new)
+
+
+#: The largest share of a layer's rows sent as a patch rather than as whole columns.
+PATCH_SHARE = 0.25
+
+
+def changed_rows(old: dict[str, Any], new: dict[str, Any]) -> list[int] | None:
+    """Return the rows that differ between two sets of columns, or None where a patch cannot say it.
+
+    None when the columns or the number of rows differ, when a column is not a plain list (a numpy column
+    of fixed-width text would cut a longer value short), or when more than :data:`PATCH_SHARE` of the
+    rows changed (whole columns are then the smaller message).
+    """
+    if old.keys() != new.keys() or not new:
+        return None
+    lengths = {len(column) for column in (*old.values(), *new.values())}
+    if len(lengths) != 1 or not all(isinstance(column, list) for column in (*old.values(), *new.values())):
+        return None
+    (count,) = lengths
+    rows = [row for row in range(count) if any(old[key][row] != new[key][row] for key in new)]
+    return rows if len(rows) <= PATCH_SHARE * count else None
 
 
 def empty_columns(name: str) -> dict[str, list]:
