@@ -22,7 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from normandy_lab.engine.sequence import current_phase
 from normandy_lab.engine.state import GameState
+from normandy_lab.errors import RefusedError
+from normandy_lab.grids import grid
 
 AIR_POINTS = {"Clear": 6, "Overcast": 3, "Storm": 0}  # 14.0
 CARPET_AP = 3  # 14.3e
@@ -76,10 +79,6 @@ def verdict(state: GameState, gt: int) -> CarpetVerdict | None:
 
 def plan(state: GameState, gt: int, target: Any) -> dict[str, Any] | None:
     """Return the plan to record for ``target`` (None cancels); refuse it outside the time 14.3a gives."""
-    from normandy_lab.engine.sequence import current_phase
-    from normandy_lab.errors import RefusedError
-    from normandy_lab.grids import grid
-
     if target in (None, ""):
         return None
     phase = current_phase(state)

@@ -22,6 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from normandy_lab.grids import grid
+from normandy_lab.grids.numbering import HexIdError
+from normandy_lab.network import edge_arrays
+from normandy_lab.rules.cobra.data import turn_of
+
 if TYPE_CHECKING:
     from normandy_lab.engine.state import GameState
 
@@ -56,8 +61,6 @@ def extension_problem(state: GameState, ends: Any) -> str | None:
 
 def move_problem(state: GameState, ends: Any) -> str | None:
     """Say why an extension already placed cannot move to ``ends`` (5.9.1d: one hex north or south a turn)."""
-    from normandy_lab.grids import grid
-
     g = grid(state.system)
     before = state.markers["boundary_extension"]
     if before:
@@ -76,8 +79,6 @@ def placement_problem(state: GameState, ends: Any) -> str | None:
     The markers where 5.9.1b places them (:func:`ends_problem`), on a turn after one that ended with an
     Allied unit south of Vire (5.9.1b).  A scenario's extension and an edit's are both held to this.
     """
-    from normandy_lab.rules.cobra.data import turn_of
-
     problem = ends_problem(state.system, state.markers["army_boundary"], ends)
     if problem:
         return problem
@@ -93,12 +94,9 @@ def placement_problem(state: GameState, ends: Any) -> str | None:
 
 def ends_problem(system: str, column: int | None, ends: Any) -> str | None:
     """Say why two hexes cannot be the extension's markers (5.9.1b), None when they can."""
-    from normandy_lab.grids import grid
-
     if not isinstance(ends, (list, tuple)) or len(ends) != 2 or not all(isinstance(h, str) for h in ends):
         return f"the extension is two hexes, [the Vire end, the east end], not {ends!r}"
     g = grid(system)
-    from normandy_lab.grids.numbering import HexIdError
 
     try:
         vire_end, east_end = (g.canonical(h) for h in ends)
@@ -122,7 +120,6 @@ def ends_problem(system: str, column: int | None, ends: Any) -> str | None:
 
 @lru_cache(maxsize=32)
 def _offsets(system: str, column: int, ends: tuple[str, str] | None) -> np.ndarray:
-    from normandy_lab.grids import grid
 
     g = grid(system)
     gcol = g.global_col
@@ -154,8 +151,6 @@ def boundary_sides(system: str, column: int, ends: tuple[str, str]) -> tuple[np.
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components
 
-    from normandy_lab.grids import grid
-    from normandy_lab.network import edge_arrays
 
     g = grid(system)
     line = hex_line(system, g.canonical(ends[0]), g.canonical(ends[1]))
@@ -181,8 +176,6 @@ def boundary_sides(system: str, column: int, ends: tuple[str, str]) -> tuple[np.
 
 def hex_line(system: str, a: str, b: str) -> list[int]:
     """Return the hexes of the straight line from ``a`` to ``b`` (cube interpolation), as indices."""
-    from normandy_lab.grids import grid
-
     g = grid(system)
     at = {(int(q), int(r)): i for i, (q, r) in enumerate(zip(g.q.tolist(), g.r.tolist(), strict=True))}
     ia, ib = g.index(a), g.index(b)

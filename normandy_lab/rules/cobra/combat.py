@@ -21,6 +21,9 @@ from typing import Any
 import numpy as np
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.engine.supply import supply
+from normandy_lab.gamemap import game_map
+from normandy_lab.grids import grid
 from normandy_lab.rules.cobra.data import ARMIES as ALLIED_ARMIES
 
 SP_COST = {"allied": 1, "german": 2}  # 11.0a-b
@@ -53,8 +56,6 @@ def naval_points(gt: int, weather: str) -> int:
 
 def naval_reach(system: str) -> np.ndarray:
     """Return, per hex, the hexes to the nearest all-sea hex of map B on or west of its column 48 (14.4)."""
-    from normandy_lab.gamemap import game_map
-
     gmap = game_map(system)
     sheets, cols, _ = gmap.printed
     sea = np.nonzero(
@@ -93,8 +94,7 @@ def _defense(state: GameState, defenders: list[Any], report: Any) -> int:
 
 def possible_attacks(state: GameState, side: str) -> list[dict[str, Any]]:
     """List the attacks ``side`` could make now, each with its odds with and without supply points."""
-    from normandy_lab.engine.supply import supply
-    from normandy_lab.grids import grid
+    # In-function: system.py imports this module at its top, so a top-level import here is a cycle.
     from normandy_lab.rules.cobra.system import city_hexes
 
     rules = state.rules

@@ -9,27 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from normandy_lab.rules.cobra.schema import CobraScenarioSchema, CobraUnitSchema
+from normandy_lab.rules.cobra.section import SECTION
 from normandy_lab.rules.section import Marker, ScenarioFormat
 
 
 def scenario_schema() -> Any:
     """Return Cobra's scenario schema (:mod:`.schema`)."""
-    from normandy_lab.rules.cobra.schema import CobraScenarioSchema
-
     return CobraScenarioSchema
 
 
 def unit_schema() -> Any:
     """Return Cobra's unit schema (:mod:`.schema`)."""
-    from normandy_lab.rules.cobra.schema import CobraUnitSchema
-
     return CobraUnitSchema
 
 
 def section() -> tuple[Marker, ...]:
     """Return Cobra's section (:mod:`.section`)."""
-    from normandy_lab.rules.cobra.section import SECTION
-
     return tuple(SECTION)
 
 

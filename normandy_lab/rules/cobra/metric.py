@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from normandy_lab.engine.layered import Move
+from normandy_lab.engine.search import FAR
 from normandy_lab.errors import RefusedError
 
 LIMIT = 12  # 10.3a
@@ -111,8 +112,6 @@ def line_moves(edges: LineEdges, major_road: str = "per_run", major_river: str =
 
 def count_of(distance: np.ndarray | int) -> np.ndarray | int:
     """Return the 10.3 count of a search distance (FAR stays FAR)."""
-    from normandy_lab.engine.search import FAR
-
     value = np.where(np.asarray(distance) >= FAR, FAR, np.asarray(distance) // SCALE)
     return int(value) if value.ndim == 0 else value
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.rules.cobra.data import turn_of
 
 GERMAN_INCOME = {"Clear": 1, "Overcast": 2, "Storm": 3}  # 11.1d
 GERMAN_CAP = 12  # 11.0c
@@ -74,8 +75,6 @@ FORCED_STORM_GT = 6  # 5.3
 
 def first_storm(state: GameState) -> bool:
     """Whether this turn is the game's first storm turn (11.1b), as the reading ``first_storm`` says."""
-    from normandy_lab.rules.cobra.data import turn_of
-
     if state.weather != "Storm" or "Storm" in state.markers["weather_history"]:
         return False
     if state.options.get("first_storm", FIRST_STORM_READINGS[0]) == "of_play":
@@ -100,8 +99,6 @@ def allied_pay(state: GameState, entry: Entry) -> tuple[int | None, str]:
 
 def pay_germans(state: GameState) -> GameState:
     """Pay the German SP of this turn's weather, up to the cap of 12 (11.1d, 11.0c)."""
-    from normandy_lab.rules.cobra.data import turn_of
-
     points = dict(state.markers["supply_points"])
     before = points["DE"]
     points["DE"] = min(GERMAN_CAP, before + GERMAN_INCOME[state.weather])
@@ -117,8 +114,6 @@ def pay_germans(state: GameState) -> GameState:
 
 def pay_allies(state: GameState) -> GameState:
     """Pay the US and British SP of this turn's track entries (11.1a-b); an unknown entry pays nothing."""
-    from normandy_lab.rules.cobra.data import turn_of
-
     gt = turn_of(state.date)
     points = dict(state.markers["supply_points"])
     words = []
@@ -131,8 +126,6 @@ def pay_allies(state: GameState) -> GameState:
 
 def command_words(state: GameState, attacks: list[dict[str, Any]]) -> dict[str, str]:
     """Say, per Allied army, its command limit this turn against the attacks on offer (11.3)."""
-    from normandy_lab.rules.cobra.data import turn_of
-
     gt = turn_of(state.date)
     words = {}
     for army in ALLIED_ARMIES:

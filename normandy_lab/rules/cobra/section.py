@@ -10,7 +10,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from normandy_lab.grids import grid
+from normandy_lab.rules.cobra.boundary import placement_problem
+from normandy_lab.rules.cobra.data import turn_of
+from normandy_lab.rules.cobra.points import FORCED_STORM_GT
 from normandy_lab.rules.section import Marker, MarkerValueError, hexes_on_map
+from normandy_lab.terrain import terrain_map
 
 if TYPE_CHECKING:
     from normandy_lab.engine.state import GameState
@@ -37,8 +42,6 @@ def _extension(raw: Any, rules: Any) -> tuple[str, ...] | None:
 
 def _check_extension(state: GameState, ends: Any) -> None:
     """5.9.1b: the markers where the rule places them, after a turn that ended with a unit south of Vire."""
-    from normandy_lab.rules.cobra.boundary import placement_problem
-
     if ends is None:
         return
     problem = placement_problem(state, list(ends))
@@ -52,8 +55,6 @@ def _check_extension(state: GameState, ends: Any) -> None:
 
 def _check_south_of_vire(state: GameState, gt: Any) -> None:
     """5.9.1b: the turn that ended with an Allied unit south of Vire is this one or an earlier one."""
-    from normandy_lab.rules.cobra.data import turn_of
-
     now = turn_of(state.date)
     if gt is not None and gt > now:
         raise MarkerValueError(
@@ -65,9 +66,6 @@ def _check_south_of_vire(state: GameState, gt: Any) -> None:
 @lru_cache(maxsize=2)
 def beach_hexes(system: str) -> frozenset[str]:
     """Return the beach hexes of the map (the derived terrain's ``beach``), by canonical id."""
-    from normandy_lab.grids import grid
-    from normandy_lab.terrain import terrain_map
-
     beach = terrain_map(system, progress=False).hexes["beach"].fillna("").astype(str)
     g = grid(system)
     return frozenset(g.canonical(h) for h in beach[beach != ""].index)
@@ -91,9 +89,6 @@ def _weather_history(raw: Any, rules: Any) -> tuple[str, ...]:
 
 def _check_weather_history(state: GameState, history: Any) -> None:
     """5.3: the weather played before this turn fits the turns before it and what 5.3 fixes."""
-    from normandy_lab.rules.cobra.data import turn_of
-    from normandy_lab.rules.cobra.points import FORCED_STORM_GT
-
     gt = turn_of(state.date)
     history = list(history or ())
     if len(history) > gt - 1:

@@ -31,9 +31,11 @@ from normandy_lab.engine.reasons import BLOCKED, CUT_OFF, EXEMPT, OUT_OF_RANGE, 
 from normandy_lab.engine.report import SupplyReport, UnitSupply
 from normandy_lab.engine.search import FAR
 from normandy_lab.engine.state import GameState, other_side
+from normandy_lab.engine.zoc import hex_control
 from normandy_lab.gamemap import game_map
 from normandy_lab.grids import grid
 from normandy_lab.network import edge_arrays
+from normandy_lab.rules.cobra.boundary import east_of_boundary
 from normandy_lab.rules.cobra.data import army_of
 from normandy_lab.rules.cobra.metric import N_LAYERS, SCALE, LineEdges, count_of, distance_limit, line_moves
 from normandy_lab.terrain import terrain_map
@@ -150,6 +152,7 @@ def _cherbourg(state: GameState, situation: Situation, edge_sources: dict, edges
     may use.  Then the city hexes (never entered by an Allied unit: the ``cherbourg_entered`` marker)
     are sources, for any number of units (17.3.5f).
     """
+    # In-function: system.py imports this module at its top, so a top-level import here is a cycle.
     from normandy_lab.rules.cobra.system import city_hexes
 
     gmap = game_map(state.system)
@@ -253,8 +256,6 @@ def _attack_counts(
     not enter a hex more than one hex east of it, a British or Canadian unit's more than one hex west
     (INFERRED: the limits 5.9b-c set on where a move may end).  None when no boundary is set.
     """
-    from normandy_lab.rules.cobra.boundary import east_of_boundary
-
     east = east_of_boundary(state)
     if east is None or not units:
         return None
@@ -522,8 +523,6 @@ def _campaign_sources(state: GameState, situation: Situation, army: str | None) 
     * c: for the British, Bayeux's three hexes once all are Allied-controlled and each traces a line of
       at most 12 to a beach or supply head.
     """
-    from normandy_lab.engine.zoc import hex_control
-
     gmap = game_map(state.system)
     g = gmap.grid
     control = hex_control(state, situation.zoc, situation.occupied)
@@ -537,7 +536,6 @@ def _campaign_sources(state: GameState, situation: Situation, army: str | None) 
         usable = control[i] == "allied" and not closed[i] and (allied[i] or not german_zoc[i])
         if usable and str(g.id_array[i]) not in wrecked:
             found[int(i)] = f"{name} beach (17.3.6f)"
-    from normandy_lab.rules.cobra.boundary import east_of_boundary
 
     east = east_of_boundary(state)
     for name, hexes in state.rules.supply["supply_heads"].items():

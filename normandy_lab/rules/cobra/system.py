@@ -9,8 +9,35 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from normandy_lab.rules.base import Disengaging, RuleSet, no_marker_edit
+from normandy_lab.engine.lines import in_play
+from normandy_lab.engine.movement import lookup_costs
+from normandy_lab.engine.sequence import current_phase
+from normandy_lab.engine.state import other_side
+from normandy_lab.engine.supply import supply
+from normandy_lab.engine.zoc import zoc_mask
+from normandy_lab.errors import RefusedError
+from normandy_lab.gamemap import game_map
+from normandy_lab.grids import grid
+from normandy_lab.network import edge_arrays
+from normandy_lab.rules.base import Disengaging, MoveCosts, RuleSet, no_marker_edit
+from normandy_lab.rules.cobra.air import CARPET_AP, air_points, period, plan, verdict
+from normandy_lab.rules.cobra.boundary import VIRE, east_of_boundary, move_problem
+from normandy_lab.rules.cobra.combat import naval_points, possible_attacks
 from normandy_lab.rules.cobra.data import MAX_STEPS, STRENGTH_PER_STEP, army_of, turn_dates, turn_of
+from normandy_lab.rules.cobra.points import (
+    ALLIED_ARMIES,
+    GERMAN_INCOME,
+    allied_pay,
+    command_words,
+    pay_allies,
+    pay_germans,
+    track_entry,
+)
+from normandy_lab.rules.cobra.stacking import stacking_problem
+from normandy_lab.rules.cobra.supply import determine as determine_cobra_supply
+from normandy_lab.rules.cobra.weather import determine as determine_weather
+from normandy_lab.rules.section import checked
+from normandy_lab.terrain import terrain_map
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
@@ -58,13 +85,11 @@ class CobraRules(RuleSet):
         The die comes from the state's seeded generator; the turn's weather joins the history the next
         roll's column and modifier are read from.
         """
-        from normandy_lab.rules.cobra.weather import determine
-
         gt = turn_of(date)
         start = turn_dates(gt)[0]
         history = (*state.markers["weather_history"], state.weather)
         die = int(state.rng().integers(1, 7))
-        roll = determine(gt, history, die, started_on_gt1=gt <= 2)
+        roll = determine_weather(gt, history, die, started_on_gt1=gt <= 2)
         drawn = 1 if roll.column else 0
         return state.after_draws(drawn).evolve(
             date=start,
@@ -91,9 +116,6 @@ class CobraRules(RuleSet):
         * 5.9.1b: the first game turn that ends with an Allied unit south of Vire (the
           ``south_of_vire_gt`` marker), after which the boundary may be extended.
         """
-        from normandy_lab.engine.sequence import current_phase
-        from normandy_lab.rules.cobra.points import pay_allies, pay_germans
-
         state = _cherbourg_entered(state)
         name = current_phase(state).name
         if name == "Weather & German Supply":
@@ -110,10 +132,6 @@ class CobraRules(RuleSet):
 
     def set_marker(self, state: GameState, name: str, value: Any) -> GameState:
         """Let the analyst plan a carpet bombing (14.3a), set supply points (11.1) or the exits (5.3c)."""
-        from normandy_lab.errors import RefusedError
-        from normandy_lab.rules.cobra.air import plan
-        from normandy_lab.rules.section import checked
-
         if name == "carpet_plan":
             return state.evolve(carpet_plan=plan(state, turn_of(state.date), value))
         if name == "army_boundary":  # 5.9.1: one column east or west a turn, between A23 and A30
@@ -121,7 +139,6 @@ class CobraRules(RuleSet):
         if name == "boundary_extension":  # 5.9.1b-d: [the Vire end, the east end], or None to remove
             if value is None:
                 return state.evolve(boundary_extension=None)
-            from normandy_lab.rules.cobra.boundary import move_problem
 
             ends = checked(state, name, value)  # where 5.9.1b places the markers, and when
             problem = move_problem(state, ends)  # an edit moves a placed extension one hex a turn
@@ -159,9 +176,6 @@ class CobraRules(RuleSet):
         The river is ignored for this test, 7.0b is not: a city hex of Caen or Cherbourg is in no ZOC, so
         crossing into one is allowed (5.1e's last Important note: "ZOC do not extend into city hexes").
         """
-        from normandy_lab.engine.state import other_side
-        from normandy_lab.gamemap import game_map
-
         gmap = game_map(self.system)
         e = gmap.edges
         feature = gmap.terrain.hexsides["water_feature"].fillna("").to_numpy()[e.side]
@@ -212,8 +226,6 @@ class CobraRules(RuleSet):
         across the extension (:mod:`.boundary`).  A move may pass through a full hex but not end in it
         (6.0a-b, 6.2).
         """
-        from normandy_lab.rules.cobra.boundary import east_of_boundary
-
         crowded = self._stacking_end(state, unit, hex_index)
         if crowded:
             return f"{crowded} (6.2)"
@@ -247,8 +259,6 @@ class CobraRules(RuleSet):
 
     def _stacking_end(self, state: GameState, unit: Any, hex_index: int) -> str | None:
         """Refuse a move ending in a hex it would overstack (6.0-6.2: excess units would be eliminated)."""
-        from normandy_lab.rules.cobra.stacking import stacking_problem
-
         g = grid_of(self.system)
         there = [
             u
@@ -265,9 +275,6 @@ class CobraRules(RuleSet):
 
     def move_stops(self, state: GameState, unit: Any) -> Any:
         """End an Allied move in the hex carpet-bombed this turn, in the Mechanized Movement Phase (14.3i)."""
-        from normandy_lab.engine.sequence import current_phase
-        from normandy_lab.grids import grid
-
         done = state.markers["carpet_done"]
         if unit.side != "allied" or not done or done["gt"] != turn_of(state.date):
             return None
@@ -280,8 +287,6 @@ class CobraRules(RuleSet):
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
         """Compute what a phase shows: the weather and its grip on German movement (5.3), supply (10.1)."""
-        from normandy_lab.rules.cobra.points import ALLIED_ARMIES, GERMAN_INCOME, allied_pay, track_entry
-
         results: dict[str, Any] = {}
         if phase.kind == "weather":
             top, bottom = self.weather_effects[state.weather]["german_ma_fraction"]
@@ -301,19 +306,15 @@ class CobraRules(RuleSet):
                 "supply_points": dict(state.markers["supply_points"]),
             }
         elif phase.kind == "combat":
-            from normandy_lab.rules.cobra.combat import possible_attacks
 
             results["attacks"] = possible_attacks(state, phase.side)
             results["supply_points"] = dict(state.markers["supply_points"])
             if phase.side == "allied":
-                from normandy_lab.rules.cobra.points import command_words
 
                 results["command_limits"] = command_words(state, results["attacks"])
-                from normandy_lab.rules.cobra.combat import naval_points
 
                 results["naval_support_points"] = naval_points(turn_of(state.date), state.weather)
         if phase.name == "Allied Combat":
-            from normandy_lab.rules.cobra.air import CARPET_AP, air_points
 
             points = air_points(state.weather)
             done = state.markers["carpet_done"]
@@ -334,7 +335,6 @@ class CobraRules(RuleSet):
                     f"{plan['hex']}, planned on GT {plan['gt']} for the next turn (14.3a)"
                 )
         elif phase.kind in ("movement", "mech_movement") and phase.side:
-            from normandy_lab.engine.supply import supply
 
             report = supply(state)
             results["out_of_supply"] = sorted(
@@ -356,7 +356,6 @@ class CobraRules(RuleSet):
         """On GT 1 the Allied paratroops, and every enemy unit next to one, exert no ZOC (17.3.8)."""
         if turn_of(state.date) != 1:
             return frozenset()
-        from normandy_lab.grids import grid
 
         g = grid(self.system)
         paras = [u for u in state.units_of("allied") if u.status == "active" and u.type == "parachute"]
@@ -370,8 +369,6 @@ class CobraRules(RuleSet):
 
     def zoc_crosses(self, edges: Any) -> Any:
         """Extend a ZOC over no major-river or all-sea hexside (7.0a), into no Caen or Cherbourg city hex."""
-        from normandy_lab.terrain import terrain_map
-
         tmap = terrain_map(self.system, progress=False)
         major = tmap.hexsides["water_feature"].fillna("").to_numpy()[edges.side] == "Major River"
         return ~edges.all_sea & ~major & ~_no_zoc_hexes(self.system)[edges.dst]
@@ -384,8 +381,6 @@ class CobraRules(RuleSet):
         the British and Canadian infantry divisions up to two-thirds of their printed MA (5.2c, the text's
         "(6 MP)"; Polish units are British, 2.3.4); every other unit has none.
         """
-        from normandy_lab.engine.sequence import current_phase
-
         ma = float(printed_ma(self, unit))
         if current_phase(state).kind == "mech_movement":
             if british_infantry_division(unit):
@@ -411,11 +406,6 @@ class CobraRules(RuleSet):
         unbridged).  Flak units move as
         infantry, their MA of 12 notwithstanding (5.2a, Important: :func:`moves_mechanized`).
         """
-        from normandy_lab.engine.movement import lookup_costs
-        from normandy_lab.network import edge_arrays
-        from normandy_lab.rules.base import MoveCosts
-        from normandy_lab.terrain import terrain_map
-
         tmap = terrain_map(self.system, progress=False)
         e = edge_arrays(self.system)
         mechanized = moves_mechanized(unit)  # 5.2a: Flak moves as infantry
@@ -454,8 +444,6 @@ class CobraRules(RuleSet):
         one hex into another such hex (heavy forest is not on the derived map: its Light Woods stand
         for both kinds of forest).
         """
-        from normandy_lab.terrain import terrain_map
-
         cover = None
         if unit.side == "german":
             terrain = terrain_map(self.system, progress=False).hexes["terrain"].to_numpy()
@@ -484,8 +472,6 @@ class CobraRules(RuleSet):
 
     def units_problem(self, data: Any, units: list[Any]) -> tuple[int, str, str, str] | None:
         """Refuse more than one division's worth of one side's units in a hex (6.0-6.1, 17.3.7)."""
-        from normandy_lab.rules.cobra.stacking import stacking_problem
-
         stacks: dict[tuple[str, str], list[int]] = {}
         for n, unit in enumerate(units):
             if unit.status == "active":
@@ -513,9 +499,7 @@ class CobraRules(RuleSet):
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine every unit's supply (10.3-10.5; :mod:`.supply`)."""
-        from normandy_lab.rules.cobra.supply import determine
-
-        return determine(state)
+        return determine_cobra_supply(state)
 
 
 HQ_DISPLACEMENT = 4  # 9.1b: to any hex within four hexes of the HQ's own
@@ -533,10 +517,6 @@ def _displace_hqs(state: GameState, unit_id: str, path: list[str]) -> GameState:
     free of enemy units and enemy ZOC; a hex of the sheets in play, not all-sea, always.  With no such hex
     it is eliminated.  The analyst may move it elsewhere within four hexes with an edit.
     """
-    from normandy_lab.engine.lines import in_play
-    from normandy_lab.engine.zoc import zoc_mask
-    from normandy_lab.terrain import terrain_map
-
     mover = state.unit(unit_id)
     entered = set(path[1:])
     hqs = [
@@ -590,9 +570,6 @@ def _dives_unbridged(rules: Any, destroyed: np.ndarray) -> np.ndarray:
     units": the Dives hexsides of those six hexes (the ones 10.3b3 closes to lines, ``supply.line_edges``)
     that carry no bridge, or whose bridge is destroyed (``destroyed``, per edge).
     """
-    from normandy_lab.network import edge_arrays
-    from normandy_lab.terrain import terrain_map
-
     e = edge_arrays(rules.system)
     names = terrain_map(rules.system, progress=False).hexsides["water_name"].fillna("").to_numpy()[e.side]
     six = np.isin(grid_of(rules.system).id_array, list(rules.supply["dives_hexes"]))
@@ -633,8 +610,6 @@ def moves_mechanized(unit: Any) -> bool:
 @lru_cache(maxsize=4)
 def _no_zoc_hexes(system: str) -> np.ndarray:
     """Return the hexes no ZOC extends into: the city hexes of Caen and Cherbourg (7.0b)."""
-    from normandy_lab.terrain import terrain_map
-
     hexes = terrain_map(system, progress=False).hexes
     return ((hexes["settlement"] == "City") & hexes["builtup_name"].isin(NO_ZOC_CITIES)).to_numpy()
 
@@ -642,8 +617,6 @@ def _no_zoc_hexes(system: str) -> np.ndarray:
 @lru_cache(maxsize=8)
 def city_hexes(system: str, name: str) -> frozenset[int]:
     """Return the City hexes of a named city (Cherbourg's for 17.3.5), by hex index."""
-    from normandy_lab.terrain import terrain_map
-
     hexes = terrain_map(system, progress=False).hexes
     return frozenset(
         np.nonzero(((hexes["settlement"] == "City") & (hexes["builtup_name"] == name)).to_numpy())[0].tolist()
@@ -652,8 +625,6 @@ def city_hexes(system: str, name: str) -> frozenset[int]:
 
 def _carpet_bombing(state: GameState) -> GameState:
     """Fly or cancel the carpet bombing planned last turn (14.3d), with its log line."""
-    from normandy_lab.rules.cobra.air import period, verdict
-
     gt = turn_of(state.date)
     mission = verdict(state, gt)
     if mission is None:
@@ -675,8 +646,6 @@ def _south_of_vire(state: GameState) -> GameState:
 
     South of Vire: on map A, in a row south of Vire's (A2116, row 16).
     """
-    from normandy_lab.rules.cobra.boundary import VIRE
-
     if state.markers["south_of_vire_gt"] is not None:
         return state
     row = int(VIRE[3:5])
@@ -712,9 +681,6 @@ def _cherbourg_entered(state: GameState) -> GameState:
 
 def _end_of_allied_turn(state: GameState) -> GameState:
     """Wreck the beach hexes German units stand in; after GT 3, lose the unsupplied paratroops (17.3.6)."""
-    from normandy_lab.engine.supply import supply
-    from normandy_lab.terrain import terrain_map
-
     g = grid_of(state.system)
     beach = terrain_map(state.system, progress=False).hexes["beach"].fillna("").astype(str).to_numpy()
     wrecked = set(state.markers["wrecked_beaches"])
@@ -746,8 +712,6 @@ def _end_of_allied_turn(state: GameState) -> GameState:
 
 def grid_of(system: str) -> Any:
     """Return a map's grid (from its one :class:`~normandy_lab.gamemap.GameMap`)."""
-    from normandy_lab.gamemap import game_map
-
     return game_map(system).grid
 
 
@@ -757,8 +721,6 @@ BOUNDARY_COLUMNS = (23, 30)
 
 def _boundary_move(state: GameState, value: Any) -> int:
     """Return the boundary's new column, or refuse a move 5.9.1 does not allow (one column, within limits)."""
-    from normandy_lab.errors import RefusedError
-
     now = state.markers["army_boundary"]
     low, high = BOUNDARY_COLUMNS
     if not isinstance(value, int) or isinstance(value, bool):
