@@ -120,7 +120,6 @@ def ends_problem(system: str, column: int | None, ends: Any) -> str | None:
 
 @lru_cache(maxsize=32)
 def _offsets(system: str, column: int, ends: tuple[str, str] | None) -> np.ndarray:
-
     g = grid(system)
     gcol = g.global_col
     boundary_col = column + SHEET_A_OFFSET[0]

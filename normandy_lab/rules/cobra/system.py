@@ -306,16 +306,13 @@ class CobraRules(RuleSet):
                 "supply_points": dict(state.markers["supply_points"]),
             }
         elif phase.kind == "combat":
-
             results["attacks"] = possible_attacks(state, phase.side)
             results["supply_points"] = dict(state.markers["supply_points"])
             if phase.side == "allied":
-
                 results["command_limits"] = command_words(state, results["attacks"])
 
                 results["naval_support_points"] = naval_points(turn_of(state.date), state.weather)
         if phase.name == "Allied Combat":
-
             points = air_points(state.weather)
             done = state.markers["carpet_done"]
             bombed = done is not None and done["gt"] == turn_of(state.date)
@@ -335,7 +332,6 @@ class CobraRules(RuleSet):
                     f"{plan['hex']}, planned on GT {plan['gt']} for the next turn (14.3a)"
                 )
         elif phase.kind in ("movement", "mech_movement") and phase.side:
-
             report = supply(state)
             results["out_of_supply"] = sorted(
                 u.id for u in state.units_of(phase.side) if u.status == "active" and not report[u.id].general
