@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.rules.section import checked
 
 # 26.15.3: Clear/Scattered 6, Light Overcast 4, Heavy Overcast 2, Rain 2 less.  The scenario weathers are
 # Clear, Overcast, Rain and Storm (the KG weather table is a GAP): Overcast is read as Light Overcast, Rain
@@ -52,8 +53,6 @@ def set_air_marker(state: GameState, name: str, value: Any) -> GameState:
     Interdiction (26.15.1), a flag for Rail Interdiction (26.15.2), and up to 2 air units on each German
     OMM box named (26.15.4), merged with those already placed.
     """
-    from normandy_lab.rules.section import checked
-
     given = checked(state, name, value)
     if name != "air_omm_targets":
         return state.evolve(**{name: given})

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from normandy_lab.rules.kg.supply import standard_rules
+
 # A turn after the Build-up (22.7, or the Transition: stage killing_ground) traced by the standard rules, as
 # far as the text gives them (the reading standard_rules, by_stage by default: rules.kg.supply).
 STANDARD_RULES = (
@@ -31,8 +33,6 @@ CITIES = (
 
 
 def _standard(state: Any) -> bool:
-    from normandy_lab.rules.kg.supply import standard_rules
-
     return standard_rules(state)
 
 

@@ -21,6 +21,7 @@ from functools import lru_cache
 
 import pandas as pd
 
+from normandy_lab.gamemap import game_map
 from normandy_lab.rules.kg.map import KG_CITY_CRITERION
 
 __all__ = ["KG_CITY_CRITERION", "CityHex", "city_hexes", "city_table", "provenance"]
@@ -52,8 +53,6 @@ class CityHex:
 @lru_cache(maxsize=2)
 def city_hexes(system: str = "kg") -> tuple[CityHex, ...]:
     """Return every City hex of the derived KG map, with its provenance, in hex order."""
-    from normandy_lab.gamemap import game_map
-
     hexes = game_map(system).terrain.hexes
     cities = hexes[hexes["settlement"] == "City"]
     out = []

@@ -9,27 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from normandy_lab.rules.kg.schema import KgScenarioSchema, KgUnitSchema
+from normandy_lab.rules.kg.section import SECTION
 from normandy_lab.rules.section import Marker, ScenarioFormat
 
 
 def scenario_schema() -> Any:
     """Return The Killing Ground's scenario schema (:mod:`.schema`)."""
-    from normandy_lab.rules.kg.schema import KgScenarioSchema
-
     return KgScenarioSchema
 
 
 def unit_schema() -> Any:
     """Return The Killing Ground's unit schema (:mod:`.schema`)."""
-    from normandy_lab.rules.kg.schema import KgUnitSchema
-
     return KgUnitSchema
 
 
 def section() -> tuple[Marker, ...]:
     """Return The Killing Ground's section (:mod:`.section`)."""
-    from normandy_lab.rules.kg.section import SECTION
-
     return tuple(SECTION)
 
 

@@ -39,8 +39,16 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from normandy_lab.engine.layered import LayeredGraph, Move
+from normandy_lab.engine.lines import Situation
+from normandy_lab.engine.sequence import current_phase
 from normandy_lab.engine.state import GameState
+from normandy_lab.engine.zoc import hex_control
+from normandy_lab.errors import RefusedError
+from normandy_lab.gamemap import game_map
+from normandy_lab.grids import grid
 from normandy_lab.rules.kg.data import turn_of
+from normandy_lab.rules.kg.supply import ARMY, determine
 
 GERMAN_SP = {False: 8, True: 12}  # 26.10; 26.20.1 once V Panzer Army is active
 BUILDS_ON = 5  # 26.19.2, 26.19.3: a modified roll of 5 or less advances the marker
@@ -93,8 +101,6 @@ def support_corps_hqs(state: GameState) -> GameState:
     HQ for 1 of Cherbourg's own SP when N1410 traces to no off-map box (26.10.7).  After the Build-up, the
     standard rules (not in the text) would apply: nothing is paid.
     """
-    from normandy_lab.rules.kg.supply import determine
-
     if state.markers["stage"] != "build-up":
         return state.evolve(hq_support_paid={}, hq_unsupported=())
     report = determine(state.evolve(hq_support_paid={}))
@@ -207,9 +213,6 @@ def cherbourg_rail(state: GameState, value: Any) -> GameState:
     Interdiction value (printed on its counter, not in the text), which is added to the die.  A modified 4
     or less adds 2 SP to Cherbourg's, 5 or 6 adds 1, more adds none.
     """
-    from normandy_lab.engine.sequence import current_phase
-    from normandy_lab.errors import RefusedError
-
     if current_phase(state).name != "Army Support":
         raise RefusedError("Cherbourg's SP come by rail in the Army Support phase (26.10.7)")
     if state.markers["cherbourg_sp"] is None:
@@ -251,9 +254,6 @@ def _allied_holds(state: GameState, hex_id: str) -> bool:
     """Tell whether the Allies control a hex (held, or in their ZOC alone)."""
     import numpy as np
 
-    from normandy_lab.engine.lines import Situation
-    from normandy_lab.engine.zoc import hex_control
-    from normandy_lab.grids import grid
 
     situation = Situation.of(state)
     at = np.array([grid(state.system).index(hex_id)], dtype=np.int64)
@@ -359,9 +359,6 @@ def boost_mulberry(state: GameState, which: Any) -> GameState:
 
     Refused outside the Army Support phase, for a complete Mulberry, twice in a turn, or without the SP.
     """
-    from normandy_lab.engine.sequence import current_phase
-    from normandy_lab.errors import RefusedError
-
     army = dict((m, a) for a, m in ARMIES).get(which)
     if army is None:
         raise RefusedError(f"mulberry_boost names Mulberry A or B, not {which!r}")
@@ -389,8 +386,6 @@ def improve_depot(state: GameState, army: Any) -> GameState:
     the order stands before it); at most 1 SP a nationality.  Refused in or after that phase, for a
     complete depot, or twice.
     """
-    from normandy_lab.errors import RefusedError
-
     if army not in ("US", "UK"):
         raise RefusedError(f"depot_improve names the US or UK depot, not {army!r}")
     names = [p.name for p in state.rules.sequence[state.turn]]
@@ -505,8 +500,6 @@ def sea_distance(system: str) -> Any:
     """Return each hex's distance in hexes to the nearest all-sea hex (26.8.2's ranges), FAR where none."""
     import numpy as np
 
-    from normandy_lab.engine.layered import LayeredGraph, Move
-    from normandy_lab.gamemap import game_map
 
     gmap = game_map(system)
     e = gmap.edges
@@ -524,9 +517,6 @@ def naval_fire_protection(state: GameState) -> dict[str, Any]:
     or one hex within 8 for 1 point; not in rain or storm.  The points a turn are on the Naval Bombardment
     Tracks (not in the text).
     """
-    from normandy_lab.grids import grid
-    from normandy_lab.rules.kg.supply import ARMY
-
     if state.weather in NFP_WEATHER_OFF:
         return {"naval_fire_protection": f"not allowed in {state.weather.lower()} (26.8.2)"}
     g = grid(state.system)

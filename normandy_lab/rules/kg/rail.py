@@ -21,8 +21,15 @@ from typing import Any
 
 import numpy as np
 
+from normandy_lab.engine.lines import Situation
+from normandy_lab.engine.sequence import current_phase
 from normandy_lab.engine.state import GameState
+from normandy_lab.engine.zoc import hex_control
+from normandy_lab.errors import RefusedError
+from normandy_lab.gamemap import game_map
+from normandy_lab.grids import grid
 from normandy_lab.rules.kg.data import turn_of
+from normandy_lab.rules.kg.supply import FAR, _net, _omm_graph
 
 TOWN_ROADS = 4  # 26.4.3: a town hex with this many roads leading out may receive a unit by rail
 ALLIED_CLEARANCE = 4  # 26.4.3: at least this many hexes from any Allied unit
@@ -46,8 +53,6 @@ def rail_capacity_now(state: GameState) -> int | None:
 
 def roads_out(system: str) -> np.ndarray:
     """Return how many road hexsides lead out of each hex (26.4.3 counts a town's roads)."""
-    from normandy_lab.gamemap import game_map
-
     gmap = game_map(system)
     e = gmap.edges
     out = np.zeros(len(gmap.grid), dtype=np.int64)
@@ -63,11 +68,6 @@ def rail_destinations(state: GameState) -> dict[str, str]:
     line of any length (KG 11.2.3 RECONSTRUCTED, as a corps HQ's); and at least 4 hexes from every Allied
     unit on the map.
     """
-    from normandy_lab.engine.lines import Situation
-    from normandy_lab.engine.zoc import hex_control
-    from normandy_lab.gamemap import game_map
-    from normandy_lab.rules.kg.supply import FAR, _net, _omm_graph
-
     gmap = game_map(state.system)
     g, hexes = gmap.grid, gmap.terrain.hexes
     settlement = hexes["settlement"].to_numpy()
@@ -167,8 +167,6 @@ RAIL_STAYS_AT_MOST = 5  # 26.4.3: a modified roll of 5 or less, the unit stays w
 
 def rail_move(state: GameState, orders: Any) -> GameState:
     """Move German units by rail, one order after another (26.4.3): ``[{"unit": id, "to": hex}, ...]``."""
-    from normandy_lab.errors import RefusedError
-
     if not isinstance(orders, list) or not orders:
         raise RefusedError('rail_move is a list of {"unit": id, "to": hex}, in the order they move (26.4.3)')
     for order in orders:
@@ -189,9 +187,6 @@ def _rail_move_one(state: GameState, order: Any) -> GameState:
     """
     from dataclasses import replace
 
-    from normandy_lab.engine.sequence import current_phase
-    from normandy_lab.errors import RefusedError
-    from normandy_lab.grids import grid
 
     if current_phase(state).name != "German Movement":
         raise RefusedError("units move by rail in the German Rail Movement Segment (26.4.3): German Movement")

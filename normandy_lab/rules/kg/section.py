@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from normandy_lab.gamemap import game_map
+from normandy_lab.rules.api import Checker, ScenarioError, unit_from_entry
+from normandy_lab.rules.kg.data import BOXES
 from normandy_lab.rules.section import Marker, MarkerValueError, hex_on_map
 
 if TYPE_CHECKING:
@@ -68,8 +71,6 @@ def _nests(raw: Any, rules: Any) -> tuple[tuple[tuple[str, str], ...], ...]:
 
 def _check_nests(state: GameState, nests: Any) -> None:
     """26.2.4: a Weapons Nest is a German work on land; a printed hex at sea is a slip."""
-    from normandy_lab.gamemap import game_map
-
     terrain = game_map(state.system).terrain.hexes["terrain"]
     for n, nest in enumerate(nests):
         hex_id = dict(nest).get("hex")
@@ -101,10 +102,6 @@ def _check_track(state: GameState, track: Any) -> None:
     A unit on the track is a unit to come: a new id, a turn still to be played, a unit a scenario could hold
     (its fields checked as the units in play are), off the map in an arrival box of its side.
     """
-    from normandy_lab.gamemap import game_map
-    from normandy_lab.rules.api import Checker, ScenarioError, unit_from_entry
-    from normandy_lab.rules.kg.data import BOXES
-
     now = int(state.turn.split()[-1])
     seen = {u.id for u in state.units}
     for n, (turn, units) in enumerate(track):

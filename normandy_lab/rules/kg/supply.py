@@ -36,6 +36,7 @@ from normandy_lab.engine.search import FAR
 from normandy_lab.engine.state import GameState, other_side
 from normandy_lab.engine.zoc import hex_control, zoc_mask
 from normandy_lab.gamemap import game_map
+from normandy_lab.grids import grid
 from normandy_lab.rules.kg.cities import provenance
 from normandy_lab.rules.kg.data import BEACH_HEXES, CW_BEACHES, DEPOT_HEXES, US_BEACHES, turn_of
 from normandy_lab.rules.kg.nests import standing_nests
@@ -790,8 +791,6 @@ def _never_isolated_by_nests(state: GameState, situation: Situation, rows: dict,
     as a WN, 26.2.4).  The red IP symbol is on the counter: a unit's ``red_ip`` mark.  Fortress
     Cherbourg's isolation keeps the same exception (26.20.6: "Exception: German WNs").
     """
-    from normandy_lab.grids import grid
-
     g = grid(state.system)
     guards: dict[str, str] = {}  # hex -> the nest that keeps a unit there from isolation
     for u in units:
@@ -1032,11 +1031,10 @@ class KgRanges:
                     short="WN",
                 )
             )
-        from normandy_lab.rules.kg.rail import rail_capacity_now
+        # In-function: rail.py builds on this module's search graph and imports it at its top (a cycle).
+        from normandy_lab.rules.kg.rail import rail_capacity_now, rail_destinations
 
         if rail_capacity_now(self.state):  # 26.4.3: where a unit may come by rail, while it can (26.10.7)
-            from normandy_lab.rules.kg.rail import rail_destinations
-
             places = tuple(rail_destinations(self.state))
             if places:
                 capacity = rail_capacity_now(self.state)

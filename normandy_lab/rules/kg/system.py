@@ -5,8 +5,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from normandy_lab.engine.sequence import current_phase
+from normandy_lab.engine.supply import supply
+from normandy_lab.errors import RefusedError
+from normandy_lab.gamemap import game_map
 from normandy_lab.rules.base import RuleSet, no_marker_edit
-from normandy_lab.rules.kg.data import FIRST_DAY, FULL_STEPS, turn_of
+from normandy_lab.rules.kg import logistics
+from normandy_lab.rules.kg.air import air_summary, set_air_marker
+from normandy_lab.rules.kg.caveats import rule_note, supply_caveat
+from normandy_lab.rules.kg.data import ARMY_SUPPORT_AND_REPLACEMENT, FIRST_DAY, FULL_STEPS, turn_of
+from normandy_lab.rules.kg.logistics import (
+    GERMAN_SP,
+    allied_income_words,
+    arrival_roll,
+    boost_mulberry,
+    cherbourg_rail,
+    engineering_words,
+    improve_depot,
+    naval_fire_protection,
+)
+from normandy_lab.rules.kg.rail import interdiction_roll, rail_move, rail_words
+from normandy_lab.rules.kg.supply import determine, paid_this_turn
+from normandy_lab.rules.kg.track import arrive, track_words
+from normandy_lab.rules.kg.withdrawal import withdraw
+from normandy_lab.rules.section import checked
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
@@ -40,40 +62,25 @@ class KgRules(RuleSet):
         the support radius it gives is RECONSTRUCTED but for level 5 (26.10.5).  ``army_sp_US``,
         ``army_sp_UK``, ``army_sp_DE`` (or ``army_sp`` with a mapping): whole numbers from 0.
         """
-        from normandy_lab.errors import RefusedError
-        from normandy_lab.rules.section import checked
-
         if name == "fortress_cherbourg":
             declared = _declare_fortress(state, checked(state, name, value))
             if declared and not state.markers["fortress_cherbourg"]:  # declared now: its withdrawal turn
                 return state.evolve(fortress_cherbourg=True, fortress_declared_on=state.date.isoformat())
             return state.evolve(fortress_cherbourg=declared)
         if name == "cherbourg_withdrawal":  # 26.20.6: the Cherbourg Units that try to get away south
-            from normandy_lab.rules.kg.withdrawal import withdraw
-
             return withdraw(state, value)
         if name == "cherbourg_rail":  # 26.10.7: a rail point brings Cherbourg up to 2 SP
-            from normandy_lab.rules.kg.logistics import cherbourg_rail
-
             return cherbourg_rail(state, value)
         if name == "rail_move":  # 26.4.3: a unit from the Rail Reinforcement box, with its die
-            from normandy_lab.rules.kg.rail import rail_move
-
             return rail_move(state, value)
         if name == "depot_improve":  # 26.19.3: 1 SP after seeing a failed depot roll
-            from normandy_lab.rules.kg.logistics import improve_depot
-
             return improve_depot(state, value)
         if name == "mulberry_boost":  # 26.19.2: 1 SP for -2 on this turn's roll
-            from normandy_lab.rules.kg.logistics import boost_mulberry
-
             return boost_mulberry(state, value)
         # The markers of the scenario's section: the same checks as a scenario file's (rules.kg.section).
         if name in ("cherbourg_sp", "rail_capacity", "air_rail_value", "rail_interdiction_level"):
             return state.evolve(**{name: checked(state, name, value)})  # 26.10.7, 26.4.3, 26.4.4
         if name in ("air_supply_ap", "air_rail", "air_omm_targets"):
-            from normandy_lab.rules.kg.air import set_air_marker
-
             return set_air_marker(state, name, value)
         markers = {"mulberry": ("A", "B"), "army_sp": ("US", "UK", "DE"), "depot_sp": ("US", "UK")}
         said = name
@@ -94,15 +101,9 @@ class KgRules(RuleSet):
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
         """Say what a phase shows: air (26.15), SP (26.10), naval fire (26.8.2), construction (26.19)."""
-        from normandy_lab.rules.kg.logistics import GERMAN_SP, allied_income_words, engineering_words
-
         if phase.kind == "air":
-            from normandy_lab.rules.kg.air import air_summary
-
             return air_summary(state)
         if phase.name == "Corps and Artillery Support":
-            from normandy_lab.rules.kg.supply import paid_this_turn
-
             paid = paid_this_turn(state)
             return {
                 "army_sp": dict(state.markers["army_sp"]),
@@ -128,16 +129,10 @@ class KgRules(RuleSet):
         if phase.name == "Allied Engineering":
             return engineering_words(state)
         if phase.name == "German Movement":
-            from normandy_lab.rules.kg.rail import rail_words
-
             return rail_words(state)
         if phase.name == "Replacement and Reinforcement":
-            from normandy_lab.rules.kg.track import track_words
-
             return track_words(state)
         if phase.name == "Allied Naval Bombardment":
-            from normandy_lab.rules.kg.logistics import naval_fire_protection
-
             return naval_fire_protection(state)
         return {}
 
@@ -152,23 +147,16 @@ class KgRules(RuleSet):
         Game-turn Indication: V Panzer Army's activation roll from Turn 20 (26.20.1), and the end of the
         Build-up once both depots are complete (26.3.2, 26.21.2).
         """
-        from normandy_lab.engine.sequence import current_phase
-        from normandy_lab.rules.kg import logistics
-
         name = current_phase(state).name
         if name == "Corps and Artillery Support":
             return logistics.support_corps_hqs(state)
         if name == "Army Support":
             return logistics.land_allied_sp(logistics.pay_army_support(state))
         if name == "Replacement and Reinforcement":  # 22.7.2's Track Adjustments arrive (26.16)
-            from normandy_lab.rules.kg.track import arrive
-
             return arrive(state)
         if name == "Allied Engineering":
             return logistics.engineering_rolls(state)
         if name == "German Combat":  # German rail movement has ended with the German Movement phase (26.4.4)
-            from normandy_lab.rules.kg.rail import interdiction_roll
-
             return interdiction_roll(state)
         if name != "Game-turn Indication":
             return state
@@ -187,8 +175,6 @@ class KgRules(RuleSet):
 
     def unit_arrives(self, state: GameState, unit: Any) -> tuple[GameState, Any]:
         """Roll a German mechanized reinforcement's supply as it is placed in an off-map box (26.16.2)."""
-        from normandy_lab.rules.kg.logistics import arrival_roll
-
         return arrival_roll(state, unit)
 
     def zoc_class(self, unit: Any) -> str:
@@ -212,8 +198,6 @@ class KgRules(RuleSet):
 
     def zoc_crosses(self, edges: Any) -> Any:
         """Extend a ZOC over every land hexside, into no city hex (Player's Notes, citing KG)."""
-        from normandy_lab.gamemap import game_map
-
         settlement = game_map(self.system).terrain.hexes["settlement"].to_numpy()
         return ~edges.all_sea & (settlement[edges.dst] != "City")
 
@@ -226,20 +210,14 @@ class KgRules(RuleSet):
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine the Build-up's supply (26.9-26.11; :mod:`.supply`)."""
-        from normandy_lab.rules.kg.supply import determine
-
         return determine(state)
 
     def supply_caveat(self, state: GameState) -> str:
         """Say what this state's supply verdicts rest on beyond the text (:mod:`.caveats`)."""
-        from normandy_lab.rules.kg.caveats import supply_caveat
-
         return supply_caveat(state)
 
     def verdict_note(self, state: GameState, why: str | None) -> str:
         """Return the words side by side adds to a verdict's rule (:func:`.caveats.rule_note`)."""
-        from normandy_lab.rules.kg.caveats import rule_note
-
         return rule_note(state, why)
 
 
@@ -250,10 +228,6 @@ def _declare_fortress(state: GameState, value: Any) -> bool:
     after Turn 12", and must in the turn N1410 can trace no supply line to an off-map box: whether the
     Cherbourg HQ still stands or not (the obligation rests on N1410 alone).  Once declared it stays.
     """
-    from normandy_lab.engine.sequence import current_phase
-    from normandy_lab.errors import RefusedError
-    from normandy_lab.rules.kg.data import ARMY_SUPPORT_AND_REPLACEMENT, turn_of
-
     if not isinstance(value, bool):
         raise RefusedError(f"fortress_cherbourg is true or false, not {value!r}")
     if state.markers["fortress_cherbourg"] and not value:
@@ -279,15 +253,11 @@ def fortress_due(state: GameState) -> bool:
 
     Read from the supply determination, with or without a Cherbourg HQ on the map.
     """
-    from normandy_lab.engine.supply import supply
-
     return bool(supply(state).determination.fortress_due)
 
 
 def _fortress_words(state: GameState) -> str:
     """Say where Fortress Cherbourg stands in the Army Support and Replacement Phase (26.20.6)."""
-    from normandy_lab.rules.kg.data import turn_of
-
     if state.markers["fortress_cherbourg"]:
         return "declared (26.20.6)"
     if fortress_due(state):

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from normandy_lab.engine.edits import add_unit
+from normandy_lab.gamemap import game_map
+from normandy_lab.rules.api import Checker, unit_from_entry
+
 if TYPE_CHECKING:
     from normandy_lab.engine.state import GameState
 
@@ -25,10 +29,6 @@ def _due(state: GameState) -> list[tuple[str, Any]]:
 
 def arrive(state: GameState) -> GameState:
     """Put in play the units the track brings this turn, each in its arrival box (22.7.2, 26.16)."""
-    from normandy_lab.engine.edits import add_unit
-    from normandy_lab.gamemap import game_map
-    from normandy_lab.rules.api import Checker, unit_from_entry
-
     due = _due(state)
     if not due:
         return state

@@ -21,7 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from normandy_lab.engine.sequence import current_phase
 from normandy_lab.engine.state import GameState
+from normandy_lab.engine.supply import supply
+from normandy_lab.engine.zoc import zoc_mask
+from normandy_lab.errors import RefusedError
+from normandy_lab.gamemap import game_map
+from normandy_lab.grids import grid
 
 COAST_REACH = 6  # hexes from a west coast hex
 WEST_OF_LON = -1.35
@@ -35,8 +41,6 @@ def west_coast(system: str) -> np.ndarray:
     The directions to a hex's all-sea neighbours, added up, point within 45 degrees of due west: a coast
     facing west, not a north or south coast that happens to have the sea at its north-west.
     """
-    from normandy_lab.gamemap import game_map
-
     gmap = game_map(system)
     lon, lat = gmap.grid.centers()
     sea = gmap.terrain.hexes["terrain"].to_numpy() == "All Sea"
@@ -57,9 +61,6 @@ def west_coast(system: str) -> np.ndarray:
 
 def candidates(state: GameState) -> list[str]:
     """Return the Cherbourg Units that may try to withdraw: not the 709th's, within 6 of the west coast."""
-    from normandy_lab.engine.supply import supply
-    from normandy_lab.grids import grid
-
     if not state.markers["fortress_cherbourg"]:
         return []
     g = grid(state.system)
@@ -89,8 +90,6 @@ def southward_reach(state: GameState, unit: Any, steps: int) -> dict[str, int]:
     KG grid is turned about 0.5 degrees from true north, so true latitude would count some steps along a
     row as south.
     """
-    from normandy_lab.gamemap import game_map
-
     gmap = game_map(state.system)
     g = gmap.grid
     row = g.r  # the global lattice's row: it grows southward on every sheet (N, W, E)
@@ -114,10 +113,6 @@ def southward_reach(state: GameState, unit: Any, steps: int) -> dict[str, int]:
 
 def withdraw(state: GameState, orders: Any) -> GameState:
     """Roll for and move the Cherbourg Units the orders name, in their order, until one fails (26.20.6)."""
-    from normandy_lab.engine.sequence import current_phase
-    from normandy_lab.errors import RefusedError
-    from normandy_lab.grids import grid
-
     if state.markers["fortress_declared_on"] != state.date.isoformat():
         raise RefusedError("Cherbourg Units withdraw in the turn Fortress Cherbourg is declared (26.20.6)")
     if current_phase(state).name != "German Movement":
@@ -169,7 +164,4 @@ def withdraw(state: GameState, orders: Any) -> GameState:
 
 def _in_enemy_zoc(state: GameState, hex_id: str) -> bool:
     """Tell whether a hex lies in an Allied zone of control."""
-    from normandy_lab.engine.zoc import zoc_mask
-    from normandy_lab.grids import grid
-
     return bool(zoc_mask(state, "allied")[grid(state.system).index(hex_id)])
