@@ -14,7 +14,9 @@ than" n succeeds on n + 1 faces of ten: 4 planes keep the Germans out half the t
 from __future__ import annotations
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.gamemap import game_map
 from normandy_lab.rules.gts.data import AIR_ALLOCATION_FROM, WEATHER_EFFECTS
+from normandy_lab.rules.section import checked
 
 D10 = (0, 10)  # the faces 0 to 9, as numpy's integers(low, high) draws them
 
@@ -98,8 +100,6 @@ def interdiction_problem(state: GameState, value: object) -> str | None:
 
 def set_interdiction(state: GameState, value: object) -> GameState:
     """Return ``state`` with ``value`` fighter-bombers on interdiction, or refuse more than 17.1 allows."""
-    from normandy_lab.rules.section import checked
-
     return state.evolve(
         fighter_bombers_on_interdiction=checked(state, "fighter_bombers_on_interdiction", value)
     )
@@ -121,8 +121,6 @@ def air_defence(state: GameState, target_hex: str) -> dict[str, object]:
     1 with an enemy unit next to them).  Their AA values are printed on the counters, not in the text, so
     their chances are not given.  Planes on interdiction are never fired on.
     """
-    from normandy_lab.gamemap import game_map
-
     gmap = game_map(state.system)
     g = gmap.grid
     terrain = gmap.terrain.hexes["terrain"]

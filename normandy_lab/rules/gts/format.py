@@ -9,27 +9,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from normandy_lab.rules.gts.schema import GtsScenarioSchema, GtsUnitSchema
+from normandy_lab.rules.gts.section import SECTION
 from normandy_lab.rules.section import Marker, ScenarioFormat
 
 
 def scenario_schema() -> Any:
     """Return The Greatest Day: Utah Beach's scenario schema (:mod:`.schema`)."""
-    from normandy_lab.rules.gts.schema import GtsScenarioSchema
-
     return GtsScenarioSchema
 
 
 def unit_schema() -> Any:
     """Return The Greatest Day: Utah Beach's unit schema (:mod:`.schema`)."""
-    from normandy_lab.rules.gts.schema import GtsUnitSchema
-
     return GtsUnitSchema
 
 
 def section() -> tuple[Marker, ...]:
     """Return The Greatest Day: Utah Beach's section (:mod:`.section`)."""
-    from normandy_lab.rules.gts.section import SECTION
-
     return tuple(SECTION)
 
 

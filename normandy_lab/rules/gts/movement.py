@@ -39,7 +39,10 @@ from typing import Any
 import numpy as np
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.gamemap import game_map
 from normandy_lab.rules.base import MoveCosts
+from normandy_lab.rules.gts import data
+from normandy_lab.rules.gts.data import SUPPLY_LIMITS_FROM, reading
 
 NO_ENTRY = ("Impassable", "All Sea", "Sea")  # 2.1.14
 ROAD_ONLY_FOR_VEHICLES = ("Woods", "Marsh")  # 2.1.2, 2.1.7 ("traveling along a Road")
@@ -58,15 +61,11 @@ def beach_out_of_play(state: GameState) -> bool:
     booklets' 8 June set-up is a GAP.  ``out_of_play`` (default): from 8 June no unit enters a Beach hex;
     ``enterable``: the overlay kept, American units may.
     """
-    from normandy_lab.rules.gts.data import SUPPLY_LIMITS_FROM, reading
-
     return state.date >= SUPPLY_LIMITS_FROM and reading(state, "beach_from_8_june") == "out_of_play"
 
 
 def movement_costs(state: GameState, unit: Any) -> MoveCosts:
     """Return what each step costs ``unit`` and where it may not go (NaN), by 1.2 and 2.1-2.4."""
-    from normandy_lab.gamemap import game_map
-
     gmap = game_map(state.system)
     e = gmap.edges
     hexes = gmap.terrain.hexes
@@ -83,7 +82,6 @@ def movement_costs(state: GameState, unit: Any) -> MoveCosts:
         closed |= terrain[e.dst] == "Beach"  # 2.1.8; 4.1.4, 4.3.3 (reading beach_from_8_june)
     along_road = e.road > 0
     across_stream = (feature == STREAM) & ~along_road
-    from normandy_lab.rules.gts import data
 
     raised = np.zeros(len(cost), dtype=bool)
     if data.RAISED_OR_SUNKEN_ROAD_HEXES:  # 2.3.3-2.3.5 (none placed by a source)

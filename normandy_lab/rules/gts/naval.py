@@ -25,6 +25,9 @@ from __future__ import annotations
 from typing import Any
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.gamemap import game_map
+from normandy_lab.grids import grid
+from normandy_lab.rules.gts.movement import beach_out_of_play
 
 RANGE_BOXES = {"landing waves": 0, "short": 10, "medium": 20, "long": 30}  # 4.4.7 example (INFERRED)
 # 4.4.3: where each Utah Assault Force marker may be placed (its sector, along the coast).
@@ -47,9 +50,6 @@ def in_sector(force: str, hex_id: str) -> bool:
 
 def marker_problem(state: GameState, force: str, hex_id: str) -> str | None:
     """Say why ``force``'s Assault Force marker may not stand in ``hex_id`` (4.4.1, 4.4.3), or None."""
-    from normandy_lab.gamemap import game_map
-    from normandy_lab.rules.gts.movement import beach_out_of_play
-
     if force not in SECTORS:
         return f"{force!r} is not a Utah Assault Force (they are {', '.join(SECTORS)}, 4.4.3)"
     gmap = game_map(state.system)
@@ -78,8 +78,6 @@ def marker_hex(state: GameState, force: str) -> str:
 
 def naval_range(system: str, target: str, marker: str, box: str) -> int:
     """Return the range from a range box of an Assault Force to a hex (4.4.5, 4.4.7a)."""
-    from normandy_lab.grids import grid
-
     return grid(system).distance(target, marker) + RANGE_BOXES[box]
 
 
@@ -97,8 +95,6 @@ def battery_fire(
     ``eligible`` (False under a Barrage marker or next to an enemy unit, with ``why``) and, per range box,
     the range and whether it is within the battery's ``battery_range`` (printed on the counter).
     """
-    from normandy_lab.grids import grid
-
     if marker in SECTORS:
         marker = marker_hex(state, marker)
     g = grid(state.system)

@@ -44,6 +44,7 @@ from normandy_lab.rules.gts.data import (
     UTAH_REINFORCEMENT_HEXES,
     reading,
 )
+from normandy_lab.rules.gts.movement import movement_costs
 
 AA_FIRE_ZONE = 8  # 17.1: an Air Defense value "has a range of 8 hexes"; 3.3: "the 8 hex AA range"
 PRESSED_FIRE_ZONE = 1  # 17.1: "FZ restrictions from an adjacent enemy Unit and Barrage markers (ie. range
@@ -269,8 +270,6 @@ def _vehicle_ways(state: GameState, unit) -> tuple[dict[int, list[int]], dict[in
     Each hex's neighbours a wheeled or tracked unit of the unit's side may step to, the same along a road
     only, and by hex whether any such step enters it ("terrain accessible by vehicle", 15.0).
     """
-    from normandy_lab.rules.gts.movement import movement_costs
-
     gmap = game_map(state.system)
     e = gmap.edges
     cost = movement_costs(state, replace(unit, mechanized=True)).cost

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from normandy_lab.rules.section import Marker, MarkerValueError, hexes_on_map
+from normandy_lab.rules.gts.air import interdiction_problem
+from normandy_lab.rules.gts.naval import marker_problem
+from normandy_lab.rules.gts.supply import designation_problem
+from normandy_lab.rules.section import Marker, MarkerValueError, hex_on_map, hexes_on_map
 
 if TYPE_CHECKING:
     from normandy_lab.engine.state import GameState
@@ -29,8 +32,6 @@ def _check_designation(state: GameState, divisions: Any) -> None:
 
     An empty designation is the morning before the analyst names the three (the scenario's default).
     """
-    from normandy_lab.rules.gts.supply import designation_problem
-
     problem = designation_problem(state, list(divisions)) if divisions else None
     if problem:
         raise MarkerValueError(problem, "name three different divisions of the count, or none (17.3)")
@@ -38,8 +39,6 @@ def _check_designation(state: GameState, divisions: Any) -> None:
 
 def _check_planes(state: GameState, planes: Any) -> None:
     """17.1: the planes on interdiction are at most what the day's weather allows."""
-    from normandy_lab.rules.gts.air import interdiction_problem
-
     problem = interdiction_problem(state, planes)
     if problem:
         raise MarkerValueError(problem, "lower the number, or change the weather")
@@ -57,16 +56,12 @@ def _check_abandoned(state: GameState, ids: Any) -> None:
 
 def _read_markers(raw: Any, rules: Any) -> dict[str, str]:
     """4.4.3: each force's marker hex, canonical on the map; a force not given keeps its default."""
-    from normandy_lab.rules.section import hex_on_map
-
     given = {k: hex_on_map(rules, v, (k,)) for k, v in dict(raw or {}).items()}
     return {**rules.markers["assault_force_markers"], **given}
 
 
 def _check_markers(state: GameState, markers: Any) -> None:
     """4.4.1, 4.4.3: each Assault Force marker in its sector, on an Impassable hex along the coast."""
-    from normandy_lab.rules.gts.naval import marker_problem
-
     for force, hex_id in dict(markers).items():
         problem = marker_problem(state, force, hex_id)
         if problem:

@@ -18,12 +18,16 @@ from typing import Any
 import numpy as np
 
 from normandy_lab.engine.reasons import EXEMPT, NOT_DESIGNATED
-from normandy_lab.engine.report import SupplyReport, UnitSupply
+from normandy_lab.engine.report import Route, SupplyReport, UnitSupply
 from normandy_lab.engine.state import GameState
+from normandy_lab.grids import grid
+from normandy_lab.rules.gts import paths  # the module, so a test may stand in for paths.linked_up
 from normandy_lab.rules.gts.data import (
     ALWAYS_SUPPLIED,
     DESIGNATED,
     EIGHTY_SECOND,
+    LZ_4,
+    LZ_5,
     NINETIETH,
     SUPPLY_LIMITS_FROM,
     US_DIVISIONS,
@@ -39,8 +43,6 @@ NON_SUPPLIED_EFFECTS = (
 
 def division_status(state: GameState) -> dict[str, tuple[bool, str, str]]:
     """Return, for each American division, (supplied, rule, why in words) on the state's day."""
-    from normandy_lab.rules.gts.paths import linked_up
-
     named = set(state.markers["supplied_divisions"])
     limits = state.date >= SUPPLY_LIMITS_FROM
     out = {}
@@ -57,7 +59,11 @@ def division_status(state: GameState) -> dict[str, tuple[bool, str, str]]:
             out[division] = (False, "17.3", f"not yet ashore (it arrives on {arrives:%-d June}, INFERRED)")
         else:
             why = "not one of the three divisions designated Supplied today (17.3)"
-            if division == EIGHTY_SECOND and state.markers["hypothetical_82nd"] and not linked_up(state).ok:
+            if (
+                division == EIGHTY_SECOND
+                and state.markers["hypothetical_82nd"]
+                and not paths.linked_up(state).ok
+            ):
                 why = "not linked up with Utah Beach, so it may not be designated (17.3, 17.6)"
             out[division] = (False, "17.3", why)
     return out
@@ -65,8 +71,6 @@ def division_status(state: GameState) -> dict[str, tuple[bool, str, str]]:
 
 def designation_problem(state: GameState, divisions: Any) -> str | None:
     """Say why ``divisions`` cannot be today's three Supplied divisions (None: they can)."""
-    from normandy_lab.rules.gts.paths import linked_up
-
     if not isinstance(divisions, (list, tuple)) or not all(isinstance(d, str) for d in divisions):
         return f"name the Supplied divisions as a list, not {divisions!r}"
     if state.date < SUPPLY_LIMITS_FROM:
@@ -82,7 +86,7 @@ def designation_problem(state: GameState, divisions: Any) -> str | None:
         )
     if len(set(divisions)) != len(divisions) or len(divisions) != DESIGNATED:
         return f"exactly {DESIGNATED} different divisions are designated Supplied each day (17.3)"
-    if EIGHTY_SECOND in divisions and state.markers["hypothetical_82nd"] and not linked_up(state).ok:
+    if EIGHTY_SECOND in divisions and state.markers["hypothetical_82nd"] and not paths.linked_up(state).ok:
         return "the 82nd, dropped on the western zones, may not be designated before it links up (17.3, 17.6)"
     return None
 
@@ -133,8 +137,6 @@ class NoRanges:
     """A designation has no ranges: no HQ or source reaches any hex (the report's contract, kept empty)."""
 
     def __init__(self, state: GameState) -> None:
-        from normandy_lab.grids import grid
-
         self.state = state
         self.n = len(grid(state.system))
 
@@ -152,18 +154,15 @@ class NoRanges:
         The link-up is the western 82nd's with Utah Beach; a remount path is drawn for each unit under an
         Abandoned Transport marker (``abandoned_transport``); each held or broken at its first break.
         """
-        from normandy_lab.engine.report import Route
-        from normandy_lab.rules.gts.paths import linked_up, remount_path
-
         found = []
         if self.state.markers["hypothetical_82nd"]:
-            link = linked_up(self.state)
+            link = paths.linked_up(self.state)
             label = f"the 82nd's link-up from {self.state.markers['supply_drop_zone']}: {link.words}"
             found.append(Route(label, "17.6", tuple(link.path), link.ok, link.first_break))
         for unit_id in self.state.markers["abandoned_transport"]:
             if self.state.unit(unit_id).status != "active":
                 continue
-            remount = remount_path(self.state, unit_id)
+            remount = paths.remount_path(self.state, unit_id)
             label = f"{unit_id} remounting its transport: {remount.words}"
             found.append(Route(label, "15.0", tuple(remount.path), remount.ok, remount.first_break))
         return found
@@ -216,12 +215,9 @@ def eighty_second_supply(state: GameState) -> str:
     without link-up its TQ drops by 2.  A Storm puts the missions back a day; there were four
     (Indianapolis to Memphis).
     """
-    from normandy_lab.rules.gts.data import LZ_4, LZ_5
-    from normandy_lab.rules.gts.paths import linked_up
-
     if not state.markers["hypothetical_82nd"]:
         return "the 82nd dropped on its historical zones: 17.6 does not apply"
-    link = linked_up(state)
+    link = paths.linked_up(state)
     if link.ok:
         return f"{link.words}: no TQ penalty"
     if state.date >= SUPPLY_LIMITS_FROM.replace(day=11):

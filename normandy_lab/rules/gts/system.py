@@ -6,8 +6,26 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from normandy_lab.errors import RefusedError
 from normandy_lab.rules.base import RuleSet, no_marker_edit
-from normandy_lab.rules.gts.data import EIGHTY_SECOND, OPENING_NIGHT, TURNS
+from normandy_lab.rules.gts.air import interdiction_limit, interdiction_table
+from normandy_lab.rules.gts.data import (
+    ALWAYS_SUPPLIED,
+    EIGHTY_SECOND,
+    OPENING_NIGHT,
+    SUPPLY_LIMITS_FROM,
+    TURNS,
+    US_DIVISIONS,
+    WEATHER_EFFECTS,
+)
+from normandy_lab.rules.gts.movement import movement_costs
+from normandy_lab.rules.gts.supply import (
+    NON_SUPPLIED_EFFECTS,
+    determine,
+    division_status,
+    eighty_second_supply,
+)
+from normandy_lab.rules.section import checked
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import SupplyReport
@@ -44,14 +62,10 @@ class GtsRules(RuleSet):
 
     def movement_costs(self, state: GameState, unit: Any, in_supply: bool, ma: float) -> Any:
         """Return where a unit may go and what a step costs, by 1.2 and 2.1-2.4 (the TEC is a GAP)."""
-        from normandy_lab.rules.gts.movement import movement_costs
-
         return movement_costs(state, unit)
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Report each unit's supply as the day's designation gives it (17.3, 17.4, 17.6; :mod:`.supply`)."""
-        from normandy_lab.rules.gts.supply import determine
-
         return determine(state)
 
     def supply_lead(self, state: GameState) -> str:
@@ -60,8 +74,6 @@ class GtsRules(RuleSet):
         From 0700 on 8 June a state with no designation reports every American division Non-Supplied;
         that is an unmade choice, not a verdict, and the summary says so before any count.
         """
-        from normandy_lab.rules.gts.data import SUPPLY_LIMITS_FROM
-
         if state.date < SUPPLY_LIMITS_FROM or state.markers["supplied_divisions"]:
             return ""
         return (
@@ -71,10 +83,6 @@ class GtsRules(RuleSet):
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
         """Say what a step puts on the table: the Supplied divisions, the air, the Activation not played."""
-        from normandy_lab.rules.gts.air import interdiction_limit, interdiction_table
-        from normandy_lab.rules.gts.data import WEATHER_EFFECTS
-        from normandy_lab.rules.gts.supply import NON_SUPPLIED_EFFECTS, division_status
-
         if phase.name == "Supply Designation":
             status = division_status(state)
             results: dict[str, Any] = {
@@ -83,8 +91,6 @@ class GtsRules(RuleSet):
                 for division, (ok, _, why) in status.items()
             }  # fmt: skip
             if state.markers["hypothetical_82nd"]:
-                from normandy_lab.rules.gts.supply import eighty_second_supply
-
                 results["82nd supply (17.6)"] = eighty_second_supply(state)
             return results
         if phase.kind == "air":
@@ -110,9 +116,6 @@ class GtsRules(RuleSet):
         (LZ 4 or LZ 5), ``hypothetical_82nd`` (it dropped on the western zones), ``abandoned_transport``
         and ``assault_force_markers`` (4.4.3: orders ``{"force": "UtS", "hex": "17.029"}``).
         """
-        from normandy_lab.errors import RefusedError
-        from normandy_lab.rules.section import checked
-
         if name == "abandoned_transport" and isinstance(value, str):  # one unit id alone
             value = [value]
         if name == "assault_force_markers" and isinstance(value, list):
@@ -139,8 +142,6 @@ class GtsRules(RuleSet):
         A misspelt division would otherwise stand outside the count as corps troops, supplied without a
         word; corps troops give no formation.
         """
-        from normandy_lab.rules.gts.data import ALWAYS_SUPPLIED, US_DIVISIONS
-
         formation = entry.get("formation")
         if entry.get("side") != "allied" or formation is None:
             return None
