@@ -9,20 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from normandy_lab.rules.bfn.scenario import scenario_markers
+from normandy_lab.rules.bfn.schema import BfnScenarioSchema, BfnUnitSchema
 from normandy_lab.rules.section import ScenarioFormat
 
 
 def scenario_schema() -> Any:
     """Return BfN's scenario schema: the core narrowed to BfN, and its section (rules/bfn/schema.py)."""
-    from normandy_lab.rules.bfn.schema import BfnScenarioSchema
-
     return BfnScenarioSchema
 
 
 def unit_schema() -> Any:
     """Return BfN's unit schema: its unit types and sizes (3.4)."""
-    from normandy_lab.rules.bfn.schema import BfnUnitSchema
-
     return BfnUnitSchema
 
 

@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from normandy_lab.engine.sequence import current_phase
 from normandy_lab.engine.state import GameState, Unit
 from normandy_lab.network import edge_arrays
 from normandy_lab.rules.base import MoveCosts
@@ -126,8 +127,6 @@ def allowance(state: GameState, unit: Unit, in_supply: bool = True, isolated: bo
     7.5o: an isolated mechanized unit (no line of any length to a friendly
     corps HQ) has an allowance of 2, and none in the Mechanized Movement Phase.
     """
-    from normandy_lab.engine.sequence import current_phase
-
     rules = state.rules
     ma = float(unit.ma if unit.ma is not None else rules.unit_defaults[unit.type]["ma"])
     ma = max(0.0, ma - rules.air_ma_penalty(state, unit))  # BfN 11.2: before any other effect

@@ -35,7 +35,9 @@ from normandy_lab.engine.search import FAR, SIXTHS
 from normandy_lab.engine.state import GameState, Unit
 from normandy_lab.errors import RefusedError
 from normandy_lab.rules.api import INF, Situation, as_hexes, as_mp
+from normandy_lab.rules.bfn.attachment import AttachHQ, AttachOption, best_attachments
 from normandy_lab.rules.bfn.lines import Limits, TraceNet
+from normandy_lab.terrain.places import hex_place
 
 if TYPE_CHECKING:
     from normandy_lab.rules.base import RuleSet
@@ -69,8 +71,6 @@ def as_lengths(hexes: int, sixths: int) -> tuple[float, float]:
 
 def _hex_place(system: str, hex_id: str) -> str:
     """Return the place a hex is in or near (the gazetteer is loaded only when a report's words are read)."""
-    from normandy_lab.terrain.places import hex_place
-
     return hex_place(system, hex_id)
 
 
@@ -613,8 +613,6 @@ def attach(
     (:func:`~normandy_lab.rules.bfn.attachment.best_attachments`).
     ``traces`` are the lines found so far (General Supply: ``supplied``).
     """
-    from normandy_lab.rules.bfn.attachment import AttachHQ, AttachOption, best_attachments
-
     supply_rules, units = ctx.rules.supply, ctx.units
     waiting = [q for q in found.plain if not traces[units[q].id].supplied]
     done = Attachments()

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from normandy_lab.engine.state import GameState
+from normandy_lab.engine.zoc import ezoc
 from normandy_lab.grids import grid
+from normandy_lab.network import to_networkx
 from normandy_lab.rules.api import INF, as_mp
 from normandy_lab.rules.bfn.supply import german_sources, side_lines
 from normandy_lab.terrain import terrain_map
@@ -30,8 +32,6 @@ def supply_networkx(state: GameState, side: str) -> dict[str, float]:
     """
     import networkx as nx
 
-    from normandy_lab.engine.zoc import ezoc
-    from normandy_lab.network import to_networkx
 
     rules = state.rules
     graph = to_networkx(terrain_map(state.system, progress=False))

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from normandy_lab.rules.api import Checker, canonical_hex, hex_list
+
 #: The markers of a BfN state and their defaults (a scenario gives its own).
 MARKERS: dict[str, Any] = {
     "beachheads": (),
@@ -34,8 +36,6 @@ class Beachhead:
 
 def scenario_markers(rules: Any, data: Any, path: str, g: Any) -> dict[str, Any]:
     """Read the BfN section of a scenario: beachheads, air, pathfinders, Mulberries, supply cities, CSPs."""
-    from normandy_lab.rules.api import Checker, canonical_hex, hex_list
-
     check = Checker(path)
     beachheads = tuple(
         Beachhead(

@@ -13,8 +13,12 @@ import datetime as dt
 import math
 from typing import Any
 
+from normandy_lab.engine.sequence import calendar_in_force
 from normandy_lab.engine.state import GameState
+from normandy_lab.engine.supply import supply
+from normandy_lab.grids import grid
 from normandy_lab.rules import Phase
+from normandy_lab.rules.bfn.air import map_penalties
 from normandy_lab.rules.bfn.csp import attack_csp_cost, daily_csp_income
 
 
@@ -69,10 +73,6 @@ def phase_results(state: GameState, phase: Phase) -> dict[str, Any]:
       and every possible attack with its strengths and odds (12.4);
     * others -- bookkeeping, nothing to compute here.
     """
-    from normandy_lab.engine.sequence import calendar_in_force
-    from normandy_lab.engine.supply import supply
-    from normandy_lab.rules.bfn.air import map_penalties
-
     rules = state.rules
     results: dict[str, Any] = {}
     if phase.kind == "weather":
@@ -125,9 +125,6 @@ def combat_odds(state: GameState, side: str) -> list[dict[str, Any]]:
     attack over the defense, rounded in the defender's favour).  Combat
     resolution (the CRT) is not implemented yet: this shows what would go in.
     """
-    from normandy_lab.engine.supply import supply
-    from normandy_lab.grids import grid
-
     g = grid(state.system)
     report = supply(state)
     by_hex = state.stacks()

@@ -37,6 +37,7 @@ from normandy_lab.engine.search import SIXTHS
 from normandy_lab.engine.state import GameState
 from normandy_lab.engine.supply import supply
 from normandy_lab.grids import grid
+from normandy_lab.history.lodgement import held_by
 from normandy_lab.network import edge_arrays
 from normandy_lab.rules.api import as_mp, impassable
 from normandy_lab.rules.bfn.lines import TraceNet
@@ -109,8 +110,6 @@ def _on_enemy_ground(state: GameState, tolerance_km: float = 1.5) -> list[SetupP
     Within ``tolerance_km`` of the recorded front a place counts as contested:
     the June fronts are known to about 1.5-2 km (maps/history/README.md).
     """
-    from normandy_lab.history.lodgement import held_by
-
     g = grid(state.system)
     evening = state.date - dt.timedelta(days=1)
     found = []

@@ -47,10 +47,13 @@ from normandy_lab.engine.state import GameState, Unit
 from normandy_lab.engine.zoc import hex_control
 from normandy_lab.grids import grid
 from normandy_lab.rules.api import Situation
+from normandy_lab.rules.bfn.explain import SideReasons
 from normandy_lab.rules.bfn.lines import Limits, TraceNet
 from normandy_lab.rules.bfn.passes import US, SideContext, SideVerdicts, determine_side
+from normandy_lab.rules.bfn.sequence import attack_after_supply
 from normandy_lab.rules.common import edge_road_hexes
 from normandy_lab.terrain import terrain_map
+from normandy_lab.terrain.vocab import VOCABULARIES
 
 
 def german_sources(state: GameState, rules, situation: Situation | None = None) -> list[int]:
@@ -76,8 +79,6 @@ def _city_hexes(system: str, cities: frozenset[str]) -> np.ndarray:
 @lru_cache(maxsize=8)
 def _beach_hexes(system: str) -> np.ndarray:
     """Return the Beach hexes of a map (the landing rows beside a beachhead, 19.4.1)."""
-    from normandy_lab.terrain.vocab import VOCABULARIES
-
     tmap = terrain_map(system, progress=False)
     return tmap.hexes["terrain"].to_numpy() == VOCABULARIES[system].beach
 
@@ -189,8 +190,6 @@ def determine_supply(state: GameState) -> SupplyReport:
     SupplyReport
         ``report[unit_id]`` gives a :class:`UnitSupply`.
     """
-    from normandy_lab.rules.bfn.explain import SideReasons
-
     rules = state.rules
     g = grid(state.system)
     halved = bool(rules.weather_effects[state.weather]["supply_halved"])
@@ -259,6 +258,4 @@ def defensive_support_eligible(report: SupplyReport, unit_id: str) -> bool:
 
 def effective_strength(unit: Unit, report: SupplyReport, attack: int) -> int:
     """Return an attack strength after the unit's supply (7.5): the one rule, :func:`attack_after_supply`."""
-    from normandy_lab.rules.bfn.sequence import attack_after_supply
-
     return attack_after_supply(attack, report[unit.id].general)

@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from normandy_lab.rules.base import RuleSet
+from normandy_lab.rules.bfn.air import air_regions, interdiction_penalty
+from normandy_lab.rules.bfn.movement import allowance, edge_costs, leaving_ezoc_cost
+from normandy_lab.rules.bfn.sequence import new_day, phase_results, supplied_strength
+from normandy_lab.rules.bfn.supply import determine_supply
+from normandy_lab.terrain import terrain_map
 
 INVASION_DAY = dt.date(1944, 6, 6)
 # Unit types that are not ground units: they exert no ZOC (5.1).
@@ -50,14 +55,10 @@ class BfnRules(RuleSet):
 
     def new_day(self, state: GameState, date: Any) -> GameState:
         """Begin a day: its weather (8.0, 8.1o) and the Allies' Combat Supply Points (7.6.2)."""
-        from normandy_lab.rules.bfn.sequence import new_day
-
         return new_day(state, date)
 
     def phase_results(self, state: GameState, phase: Any) -> dict[str, Any]:
         """Compute what a phase does: weather, interdiction, supply at movement, attacks (7.1, 11.2, 12.4)."""
-        from normandy_lab.rules.bfn.sequence import phase_results
-
         return phase_results(state, phase)
 
     def exerts_zoc(self, unit: Any) -> bool:
@@ -66,14 +67,10 @@ class BfnRules(RuleSet):
 
     def movement_costs(self, state: GameState, unit: Any, in_supply: bool, ma: float) -> Any:
         """Return each step's cost: 10.2 roads, the reconstructed 10.6 chart, 7.5 out of supply."""
-        from normandy_lab.rules.bfn.movement import edge_costs
-
         return edge_costs(state, unit, in_supply, ma)
 
     def leaving_ezoc_cost(self, state: GameState, unit: Any, holding: bool) -> float | None:
         """Return the MP to leave an EZOC: 2, none at night or when holding the line (5.2)."""
-        from normandy_lab.rules.bfn.movement import leaving_ezoc_cost
-
         return leaving_ezoc_cost(state, holding)
 
     def unit_problem(self, entry: Any) -> tuple[str, str, str] | None:
@@ -119,15 +116,11 @@ class BfnRules(RuleSet):
 
     def zoc_crosses(self, edges: Any) -> Any:
         """Extend a ZOC across every hexside but all-sea ones, into every hex but City hexes (5.3)."""
-        from normandy_lab.terrain import terrain_map
-
         settlement = terrain_map(self.system, progress=False).hexes["settlement"].to_numpy()
         return ~edges.all_sea & (settlement[edges.dst] != "City")
 
     def movement_allowance(self, state: GameState, unit: Any, in_supply: bool, isolated: bool) -> float:
         """Return the allowance after interdiction, phase, night, supply, isolation (11.2, 10.5-7.5o)."""
-        from normandy_lab.rules.bfn.movement import allowance
-
         return allowance(state, unit, in_supply, isolated)
 
     def supply_ring(self, row: Any) -> str:
@@ -138,24 +131,16 @@ class BfnRules(RuleSet):
 
     def air_regions(self, state: GameState) -> list[Any]:
         """Return every map with its air and AA points and its interdiction penalty (11.1.2, 11.2)."""
-        from normandy_lab.rules.bfn.air import air_regions
-
         return air_regions(state)
 
     def air_ma_penalty(self, state: GameState, unit: Any) -> float:
         """Return the MP interdiction takes from a German unit in the AM and PM turns, by its map (11.2)."""
-        from normandy_lab.rules.bfn.air import interdiction_penalty
-
         return float(interdiction_penalty(state, unit))
 
     def unit_strength(self, state: GameState, unit: Any, in_supply: bool) -> tuple[int, int]:
         """Return (attack, defense): printed or RECONSTRUCTED per step; attack halved out of supply (7.5)."""
-        from normandy_lab.rules.bfn.sequence import supplied_strength
-
         return supplied_strength(state, unit, in_supply)
 
     def determine_supply(self, state: GameState) -> SupplyReport:
         """Determine General and Combat Supply and isolation with the reasons (7.2-7.6, 17.1, 20.3)."""
-        from normandy_lab.rules.bfn.supply import determine_supply
-
         return determine_supply(state)
