@@ -18,6 +18,7 @@ which is what the import order depends on.  Elsewhere each module gets its own i
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -132,3 +133,47 @@ def test_a_circular_top_level_import_is_caught(tmp_path):
     assert results["cyclepkg.rail"][0], results["cyclepkg.rail"][1]
     assert not results["cyclepkg.system"][0]
     assert "partially initialized module" in results["cyclepkg.system"][1]
+
+
+def unexplained_game_function_imports(rules: Path = RULES) -> list[str]:
+    """Return ``file:line`` of each import of the package inside a function of a game package, with no comment.
+
+    A game package is imported only by the registry's loaders, after the core, so its imports of the
+    package belong at its top; one that must stay in a function (a cycle inside the game) says why in a
+    comment on its line or one of the three lines above.
+    """
+    wrong = []
+    for game in GAMES:
+        for path in sorted((rules / game).rglob("*.py")):
+            lines = path.read_text(encoding="utf-8").splitlines()
+            for function in ast.walk(ast.parse("\n".join(lines))):
+                if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                    continue
+                for node in ast.walk(function):
+                    if isinstance(node, ast.ImportFrom):
+                        own = node.level > 0 or (node.module or "").startswith("normandy_lab")
+                    elif isinstance(node, ast.Import):
+                        own = any(a.name.startswith("normandy_lab") for a in node.names)
+                    else:
+                        continue
+                    if own and not any("#" in line for line in lines[max(0, node.lineno - 4) : node.lineno]):
+                        wrong.append(f"{path.relative_to(rules)}:{node.lineno}")
+    return wrong
+
+
+def test_an_import_inside_a_game_function_says_why():
+    """In rules/<game>/, the package's modules are imported at the top; one left in a function says why."""
+    wrong = unexplained_game_function_imports()
+    assert not wrong, "move these to the module's top or say why they stay:\n" + "\n".join(wrong)
+
+
+def test_the_game_function_import_check_finds_an_unexplained_one(tmp_path):
+    """The check above can fail: an uncommented in-function import is found, a commented one is not."""
+    for game in GAMES:
+        (tmp_path / game).mkdir()
+    (tmp_path / "kg" / "rail.py").write_text(
+        "def f():\n    from normandy_lab.rules.kg import supply\n    return supply\n\n\n"
+        "def g():\n    # supply imports this module at its top (a cycle)\n"
+        "    from normandy_lab.rules.kg import supply\n    return supply\n"
+    )
+    assert unexplained_game_function_imports(tmp_path) == ["kg/rail.py:2"]
