@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, get_args, get_origin
 
 from normandy_lab.errors import RefusedError
 from normandy_lab.grids.numbering import add_map_source
@@ -47,6 +47,8 @@ _GAMES: dict[str, Game] = {}
 _LOOKS: dict[str, Look] = {}
 # key -> the scenario format, once built.
 _FORMATS: dict[str, ScenarioFormat] = {}
+#: A game's look or format, as :func:`_built_once` keeps it.
+_Part = TypeVar("_Part")
 
 
 def register_game(game: Game) -> None:
@@ -237,10 +239,7 @@ def look(source: object) -> Look:
     held = _shown_game(source)
     if held is None:
         return Look()
-    if held.key not in _LOOKS:
-        built = held.look() if callable(held.look) else held.look
-        _LOOKS[held.key] = built if built is not None else Look()
-    return _LOOKS[held.key]
+    return _built_once(_LOOKS, held.key, held.look, Look)
 
 
 def scenario_format(source: object) -> ScenarioFormat:
@@ -254,10 +253,18 @@ def scenario_format(source: object) -> ScenarioFormat:
     held = _shown_game(source)
     if held is None:
         return ScenarioFormat()
-    if held.key not in _FORMATS:
-        built = held.format() if callable(held.format) else held.format
-        _FORMATS[held.key] = built if built is not None else ScenarioFormat()
-    return _FORMATS[held.key]
+    return _built_once(_FORMATS, held.key, held.format, ScenarioFormat)
+
+
+def _built_once(cache: dict[str, _Part], key: str, given: Any, empty: Callable[[], _Part]) -> _Part:
+    """Return a game's part (its look or its format) as given, or built by the function given, once a key.
+
+    A game that gives none gets ``empty()``.
+    """
+    if key not in cache:
+        built = given() if callable(given) else given
+        cache[key] = built if built is not None else empty()
+    return cache[key]
 
 
 def scenario_schema(key: str) -> Any:
