@@ -15,6 +15,18 @@ edit, and for a full redraw (every layer re-sent, the worst case: what a
 step costs when everything on the map has changed).
 Targets (issue 5): step and edit <= 100 ms median; <= 1 MB per step.
 Results go to benchmarks/results/explorer.json.
+
+``--class-cycle`` measures instead what a class kernel spends on each of a student's actions in
+``benchmarks/bench_class.py`` (issue 33, section 1): the BfN page made as a class kernel makes it
+(``NORMANDY_LAB_CLASS=1``, :class:`~normandy_lab.views.classroom.ClassPage`), its widgets' comms
+serialising and signing every message as a kernel's would, then Step, weather Storm, Step, weather Overcast
+over and over, each action sent as the page's message (a button's ``click``, the dropdown's new ``index``)
+inside a running event loop, and timed in process CPU until the loop is idle: the deferred *why* line, the
+widgets' state, the map's patch, the heap trimmed after each update and the collector's work included.
+Reports the median CPU per action and, with ``--profile``, the functions that took most of it.  Results
+go to benchmarks/results/explorer_class_cycle.json::
+
+    .venv/bin/python benchmarks/bench_explorer.py --class-cycle [--cycles 8] [--profile]
 """
 
 from __future__ import annotations
@@ -32,7 +44,13 @@ import normandy_lab as nl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--class-cycle", action="store_true", help="a class kernel's CPU per action")
+    parser.add_argument("--cycles", type=int, default=8, help="--class-cycle: rounds of the four actions")
+    parser.add_argument("--profile", action="store_true", help="--class-cycle: a cProfile breakdown too")
     args = parser.parse_args()
+    if args.class_cycle:
+        class_cycle(args.cycles, args.profile)
+        return
     explorer = nl.explore("bfn_1944-06-13_am")
     sent: list[int] = []
 
@@ -101,6 +119,112 @@ def main() -> None:
         f"{'meets' if bytes_ok else 'MISSES'} the 1 MB per step target"
     )
     out = Path(__file__).resolve().parent / "results" / "explorer.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(results, indent=2))
+
+
+CLASS_ACTIONS = ("step", "storm", "step", "overcast")  # benchmarks/bench_class.py's cycle
+
+
+def _kernel_comms() -> None:
+    """Give every widget made from now on a comm that serialises and signs its messages as a kernel's does.
+
+    Without a kernel, ipywidgets' comms drop their messages unserialised: the JSON packing and the HMAC of
+    jupyter_client's session, which a class kernel pays on every widget update, would go unmeasured.
+    """
+    import comm
+    from comm.base_comm import BaseComm
+    from jupyter_client.session import Session
+
+    session = Session(key=b"class-cycle")
+
+    class KernelComm(BaseComm):
+        def publish_msg(self, msg_type, data=None, metadata=None, buffers=None, **keys):  # type: ignore[no-untyped-def]
+            content = dict(data=data or {}, comm_id=self.comm_id, **keys)
+            session.serialize(session.msg(msg_type, content=content, metadata=metadata or {}))
+
+    comm.create_comm = lambda *args, **kwargs: KernelComm(*args, **kwargs)
+
+
+def _message(widget: Any, name: str) -> dict[str, Any]:
+    """Return the comm message a page sends for a student's action (as benchmarks/bench_class.py sends)."""
+    if name == "step":
+        data: dict[str, Any] = {"method": "custom", "content": {"event": "click"}}
+    else:
+        labels = list(widget._options_labels)
+        index = labels.index("Storm" if name == "storm" else "Overcast")
+        data = {"method": "update", "state": {"index": index}, "buffer_paths": []}
+    return {"content": {"data": data, "comm_id": widget.comm.comm_id}, "buffers": []}
+
+
+def class_cycle(cycles: int, profile: bool) -> None:
+    """Time a class kernel's CPU for each action of the class benchmark's cycle (see the module's text)."""
+    import asyncio
+    import cProfile
+    import io
+    import os
+    import pstats
+
+    os.environ["NORMANDY_LAB_CLASS"] = "1"  # as the class server's kernels run: gc.freeze, file controls off
+    _kernel_comms()
+    from normandy_lab.views.classroom import ClassPage
+
+    async def run() -> dict[str, Any]:
+        # The page is made, and shown, inside the loop: as in a kernel, the why line is deferred to it.
+        page = ClassPage("bfn_1944-06-13_am")
+        explorer = page.show(query="")
+        await asyncio.sleep(0)
+        widgets = {"step": explorer.step_button, "storm": explorer.weather, "overcast": explorer.weather}
+        times: dict[str, list[float]] = {name: [] for name in CLASS_ACTIONS}
+        profiler = cProfile.Profile()
+
+        async def act(name: str, measured: bool) -> float:
+            widget = widgets[name]
+            message = _message(widget, name)
+            before = explorer.refresh_count.value
+            if measured and profile:
+                profiler.enable()
+            start = time.process_time()
+            widget._handle_msg(message)
+            for _ in range(5):  # until the loop is idle: the deferred why line and what it schedules
+                await asyncio.sleep(0)
+            spent = time.process_time() - start
+            if measured and profile:
+                profiler.disable()
+            if explorer.refresh_count.value == before:
+                raise RuntimeError(f"the action {name!r} did not update the page")
+            if "Working out why" in explorer.label.value:
+                raise RuntimeError(f"the why line of {name!r} was still deferred when the loop was idle")
+            return spent
+
+        for name in CLASS_ACTIONS:  # one round unmeasured: what the first of each action builds once
+            await act(name, measured=False)
+        labels = ["step (overcast)", "storm", "step (storm)", "overcast"]
+        for _ in range(cycles):
+            for label, name in zip(labels, CLASS_ACTIONS, strict=True):
+                times.setdefault(label, []).append(await act(name, measured=True))
+        results: dict[str, Any] = {
+            "cycles": cycles,
+            "load_average": os.getloadavg()[0],
+            "state_shown": explorer.state.label,
+        }
+        for label in labels:
+            results[f"{label}_cpu_median_s"] = statistics.median(times[label])
+        every = [t for label in labels for t in times[label]]
+        results["action_cpu_median_s"] = statistics.median(every)
+        results["action_cpu_mean_s"] = statistics.fmean(every)
+        if profile:
+            out = io.StringIO()
+            stats = pstats.Stats(profiler, stream=out)
+            stats.sort_stats("cumulative").print_stats(45)
+            stats.sort_stats("tottime").print_stats(30)
+            print(out.getvalue())
+        return results
+
+    results = asyncio.run(run())
+    for key, value in results.items():
+        print(f"{key}: {value:.4f}" if isinstance(value, float) else f"{key}: {value}")
+    out = Path(__file__).resolve().parent / "results" / "explorer_class_cycle.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps(results, indent=2))
 
