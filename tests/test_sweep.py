@@ -275,10 +275,19 @@ def test_a_sweep_on_its_own_local_cluster_writes_nothing_to_stderr():
     import subprocess
     import sys
 
+    # Dask's default dashboard port is held first, as another kernel's cluster on a class server holds it:
+    # with the default address Dask would then warn "Port 8787 is already in use" on stderr.
     code = (
+        "import socket\n"
         "import normandy_lab as nl\n"
         "from normandy_lab.sweeps import grid\n"
         "if __name__ == '__main__':\n"
+        "    holder = socket.socket()\n"
+        "    try:\n"
+        "        holder.bind(('', 8787))\n"
+        "        holder.listen()\n"
+        "    except OSError:\n"
+        "        pass  # held already by someone else: the same case\n"
         "    t = nl.sweep('bfn_1944-06-13_am', grid(weather=['Clear', 'Storm']), progress=False)\n"
         "    print(t.attrs['complete'])\n"
     )
