@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -97,8 +98,27 @@ MAX_SCENARIO_CHARS = 4 * 1024 * 1024
 MAX_UNITS = 5_000
 
 
+#: The last few scenarios read: (text, path) -> (the state, what its checks read from the registry).  An
+#: explorer opened again on the same file read, parsed and checked its YAML each time (0.06 s of parsing,
+#: and the garbage it made started a full collection of a kernel's heap, 0.2-0.3 s; issue 33 section 4).
+_PARSED: dict[tuple[str, str], tuple[GameState, tuple[Any, ...]]] = {}
+_PARSED_KEPT = 8
+
+
+def _registry_seen(system: str) -> tuple[Any, ...]:
+    """Return what a scenario's checks took from the registry: its game, rules, format, grid, every key."""
+    from normandy_lab.rules import available, game, ruleset
+
+    rules = ruleset(system)
+    return (game(system), rules, scenario_format(system), grid(rules.system), tuple(available()))
+
+
 def load_scenario_text(text: str, path: str = "<text>") -> GameState:
     """Parse and validate a scenario given as YAML text.
+
+    The same text under the same path, with the same games registered, is parsed and checked once: a
+    later call returns a new state object equal to the first (states are immutable; a new object, so that
+    what is kept by a state's identity, such as a session's recent supply reports, is not shared).
 
     Raises
     ------
@@ -106,6 +126,26 @@ def load_scenario_text(text: str, path: str = "<text>") -> GameState:
         With the file, line and field, what is wrong and how to fix it; a text longer than
         :data:`MAX_SCENARIO_CHARS` or with more than :data:`MAX_UNITS` units before any unit is checked.
     """
+    kept = _PARSED.get((text, path))
+    if kept is not None:
+        state, seen = kept
+        key = state.variant if isinstance(state.variant, str) else state.system
+        try:
+            now = _registry_seen(key)
+        except Exception:  # the game is no longer registered: checked afresh, refused as a file names it
+            now = (None, None, None, None, ())
+        if all(a is b for a, b in zip(now[:4], seen[:4], strict=True)) and now[4] == seen[4]:
+            return replace(state)
+        del _PARSED[(text, path)]
+    state = _load_scenario_text(text, path)
+    key = state.variant if isinstance(state.variant, str) else state.system
+    _PARSED[(text, path)] = (state, _registry_seen(key))
+    while len(_PARSED) > _PARSED_KEPT:
+        del _PARSED[next(iter(_PARSED))]
+    return replace(state)
+
+
+def _load_scenario_text(text: str, path: str) -> GameState:
     check = Checker(path)
     if len(text) > MAX_SCENARIO_CHARS:
         raise ScenarioError(
