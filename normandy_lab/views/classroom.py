@@ -534,9 +534,40 @@ def parse_arguments(argv: list[str] | None = None) -> argparse.Namespace:
         help="the key of the teacher's lesson links (?teacher=KEY; default: a random one, printed at start)",
     )  # fmt: skip
     parser.add_argument("--token", default="", help="a token students add to the address (default: none)")
+    parser.add_argument(
+        "--no-fork-server", dest="fork_server", action="store_false",
+        help="start every kernel as a new process, not as a fork of one warmed process (default: forked, "
+        "on Linux; docs/class.md, Kernels)",
+    )  # fmt: skip
     parser.add_argument("--root", default=str(CLASS_DIR), help="the folder served (default: class/)")
     parser.add_argument("--template-dir", default="", help="where the Voilà template goes (default: a cache)")
     return parser.parse_args(argv)
+
+
+def start_fork_server(wanted: bool, data: Path) -> Any:
+    """Start the kernels' fork server and write the kernelspec that uses it; return its process, or None.
+
+    The fork server (:mod:`normandy_lab.views.forkserver`) imports what the pages need and warms the engine
+    on each explorer page's scenario, once; every kernel is then a fork of it, sharing those pages.  Started
+    in this process's environment, so call it once the kernels' environment is set.  Without it (``wanted``
+    False, not Linux, the provisioner not installed, or it failed to start) the ``python3`` kernelspec of
+    ``data`` is removed and kernels start the normal way.
+    """
+    import atexit
+
+    from normandy_lab.views import forkserver
+
+    if not (wanted and forkserver.available() and forkserver.registered()):
+        forkserver.write_kernelspec(data, None)
+        return None
+    print("normandy_lab class server: loading the games for the kernels' fork server...", flush=True)
+    process, socket_path = forkserver.start(game_pages().values())
+    forkserver.write_kernelspec(data, socket_path)
+    if process is None:
+        print("normandy_lab class server: no fork server; kernels start the normal way", flush=True)
+        return None
+    atexit.register(forkserver.stop, process)
+    return process
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -557,6 +588,7 @@ def main(argv: list[str] | None = None) -> None:
     else:
         key = ""
         os.environ.pop(TEACHER_ENV, None)
+    start_fork_server(options.fork_server, data)
     config = Config()
     config.VoilaKernelManager.kernel_pools_config = kernel_pools(options.pool, root, dict(options.page_pool))
     config.VoilaConfiguration.default_pool_size = 0
