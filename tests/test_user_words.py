@@ -121,3 +121,18 @@ def test_a_click_turns_the_map_s_hover_tooltips_off_until_the_pointer_moves_away
     [move] = fig.js_event_callbacks["mousemove"]
     assert tap.args["hovers"] == [hover] and "h.active = false" in tap.code
     assert move.args["far"] == HOVER_BACK_PX and "h.active = true" in move.code
+
+
+def test_the_comparison_table_gives_each_reason_with_places_and_counts_one_unit_as_one():
+    """ux-2: the table under two maps side by side gave reasons as hex ids, and "1 units change supply"."""
+    from normandy_lab.engine.edits import destroy_bridge
+    from normandy_lab.engine.whatif import supply_changes
+    from normandy_lab.views.compare import difference_table
+
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    cut = destroy_bridge(state, "B2215", "B2214")  # over the Vire by Isigny: one American unit cut off
+    table, changed = difference_table(state, cut)
+    [row] = supply_changes(state, cut).itertuples()
+    assert changed == [row.Index] and table.startswith("<b>1 unit changes supply</b>")
+    assert "Isigny-sur-Mer" in row.why_after and row.why_after != row.reason_after
+    assert row.why_after in table.replace("&#x27;", "'") and row.reason_after not in table

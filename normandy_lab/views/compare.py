@@ -67,7 +67,7 @@ def difference_table(before: GameState, after: GameState) -> tuple[str, list[str
         f"<td>{html.escape(wording.place_of(after.system, str(row.hex)))}</td>"
         f"<td>{yes_no[bool(row.general_before)]} → {yes_no[bool(row.general_after)]}</td>"
         + (f"<td>{yes_no[bool(row.combat_before)]} → {yes_no[bool(row.combat_after)]}</td>" if combat else "")
-        + f"<td>{html.escape(str(row.reason_after))}</td>"
+        + f"<td>{html.escape(str(row.why_after))}</td>"  # each hex with its place, as in the panel
         "</tr>"
         for row in changes.itertuples()
     ]
@@ -77,7 +77,7 @@ def difference_table(before: GameState, after: GameState) -> tuple[str, list[str
         + "<th>why, after</th></tr>"
     )
     table = (
-        f"<b>{len(rows)} units change supply</b>"
+        f"<b>{len(rows)} {'unit changes' if len(rows) == 1 else 'units change'} supply</b>"
         "<div style='max-height:280px;overflow:auto'>"
         "<table style='font-size:12px;line-height:1.3;border-collapse:collapse'>"
         f"{head}{''.join(rows)}</table>"
