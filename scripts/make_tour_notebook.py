@@ -167,15 +167,13 @@ def build() -> nbformat.NotebookNode:
         ),
         code(
             "edad6986",
-            "from normandy_lab.history.compare import compare_with_history\n"
-            "from normandy_lab.views.launcher import scenario_list\n"
             "from normandy_lab.views.tables import readable\n"
+            "from normandy_lab.views.tour import scenarios_against_history\n"
             "\n"
-            "rows = []\n"
-            "for label, name in scenario_list():\n"
-            "    result = compare_with_history(nl.load_scenario(name))\n"
-            '    rows.append({"scenario": label, **result.row()})\n'
-            "readable(pd.DataFrame(rows))  # labels in full, not cut at 50 characters",
+            "# One row a scenario: compare_with_history(nl.load_scenario(name)).row(), worked out "
+            "once for all the\n"
+            "# scenarios and kept on disk until a scenario, a map or the package changes.\n"
+            "readable(scenarios_against_history())  # labels in full, not cut at 50 characters",
         ),
         md(
             "70a34786",
@@ -195,7 +193,10 @@ def build() -> nbformat.NotebookNode:
         ),
         code(
             "a0c72165",
-            'june19 = nl.side_by_side("1944-06-19")\n'
+            "from normandy_lab.views.tour import kept_side_by_side\n"
+            "\n"
+            'june19 = kept_side_by_side("1944-06-19")  # nl.side_by_side("1944-06-19"), kept on disk '
+            "like the table above\n"
             'readable(june19.disagreements()[["key", "kind", "why"]])',
         ),
         md(
@@ -296,6 +297,15 @@ def build() -> nbformat.NotebookNode:
         code(
             "006c66ed",
             'pd.DataFrame([nl.grid(system).describe() for system in nl.SYSTEMS]).set_index("system")',
+        ),
+        code(
+            "c1a55e0d",
+            "# On the class server, the memory building this page freed goes back to the system "
+            "(elsewhere this only\n"
+            "# collects garbage).\n"
+            "from normandy_lab.views.classroom import release_memory\n"
+            "\n"
+            "release_memory()",
         ),
     ]
     notebook = nbformat.v4.new_notebook(cells=cells)

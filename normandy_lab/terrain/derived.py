@@ -50,19 +50,19 @@ CODE = (
 )  # fmt: skip
 
 
-def _code_files() -> list[Path]:
+def _code_files(parts: tuple[str, ...] = CODE) -> list[Path]:
     root = REPO_ROOT / "normandy_lab"
     found: set[Path] = set()
-    for part in CODE:
+    for part in parts:
         path = root / part
         found.update(path.rglob("*.py") if path.is_dir() else [path] if path.exists() else [])
     return sorted(found)
 
 
-def _code_digest() -> bytes:
-    """Return the hash of the tables' code (:data:`CODE`) as it is on disk now."""
+def _code_digest(parts: tuple[str, ...] = CODE) -> bytes:
+    """Return the hash of the tables' code (:data:`CODE`, or other ``parts`` of the package) on disk now."""
     digest = hashlib.sha256()
-    for path in _code_files():
+    for path in _code_files(parts):
         digest.update(str(path.relative_to(REPO_ROOT)).encode())
         digest.update(path.read_bytes())
     return digest.digest()
@@ -75,8 +75,12 @@ _CODE_DIGEST = _code_digest()
 
 def _data_stamp() -> bytes:
     """Return the path, size and modification time of every file under ``maps/``."""
+    return files_stamp(maps_dir())
+
+
+def files_stamp(root: Path) -> bytes:
+    """Return the hash of the path, size and modification time of every file under ``root``."""
     digest = hashlib.sha256()
-    root = maps_dir()
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         stat = path.stat()
         digest.update(f"{path.relative_to(root)}|{stat.st_size}|{stat.st_mtime_ns}\n".encode())
@@ -101,7 +105,7 @@ def map_key(system: str) -> str:
     return cache_path(system).stem
 
 
-def derived(name: str, build: Callable[[], T], *words: str) -> T:
+def derived(name: str, build: Callable[[], T], *words: str, stamp: bytes = b"") -> T:
     """Return ``build()``, from the disk cache when neither the map data nor the package's code changed.
 
     Parameters
@@ -113,11 +117,15 @@ def derived(name: str, build: Callable[[], T], *words: str) -> T:
         nothing is written.
     words
         What else the table depends on (a system's key, a file's path), as text.
+    stamp
+        What else keys the table's current copy, beyond ``maps/`` and :data:`CODE` (e.g. the hash of other
+        data files and code): a new stamp replaces the copy, as a new version of the code does.
     """
     which = hashlib.sha256("\0".join((name, *words)).encode()).hexdigest()[:8]
     digest = hashlib.sha256(which.encode())
     digest.update(_data_stamp())
     digest.update(_CODE_DIGEST)
+    digest.update(stamp)
     folder = derived_dir()
     path = folder / f"{name}-{which}-{digest.hexdigest()[:20]}.pickle"
     if path in _MEMORY:

@@ -179,13 +179,20 @@ def event_columns() -> dict[str, list]:
     }
 
 
-@lru_cache(maxsize=1)
 def scenario_positions() -> tuple[list[int], list[str], list[dict[str, list]]]:
     """Return, for every historical scenario, its day, a caption and one symbol per formation.
 
     The symbols (Web Mercator) are the formations of :func:`normandy_lab.views.layers.formation_data`:
-    each division or brigade at the middle of its units, with how many of them are out of supply.
+    each division or brigade at the middle of its units, with how many of them are out of supply.  Worked
+    out once and kept on disk (:func:`normandy_lab.views.tour.kept`): it determines the supply of every
+    scenario of the four games, which a kernel that only draws the squares need not load.
     """
+    from normandy_lab.views.tour import kept
+
+    return kept("campaign_positions", _scenario_positions)
+
+
+def _scenario_positions() -> tuple[list[int], list[str], list[dict[str, list]]]:
     from normandy_lab.engine import supply
     from normandy_lab.engine.scenario import SCENARIO_DIR, load_scenario
     from normandy_lab.grids.numbering import SCHEMES
@@ -264,7 +271,7 @@ def campaign_map(width: int = 980, height: int = 720, start: Any = "1944-06-06",
     # The sea over the Allied ground, with its coastline drawn: in August the grey-blue ground fills the
     # view and, drawn over the sea, hid the coast (ux-2).
     fig.multi_polygons(
-        source=ColumnDataSource(polygon_columns(_sea())), fill_color="#e6f1fb", line_color="#5b7fa6",
+        source=ColumnDataSource(_sea_columns()), fill_color="#e6f1fb", line_color="#5b7fa6",
         line_width=1.2,
     )  # fmt: skip
     fig.multi_line(source=front, line_color=FRONT_COLOUR, line_width=2.5, legend_label="front line")
@@ -375,6 +382,13 @@ def campaign_map(width: int = 980, height: int = 720, start: Any = "1944-06-06",
     layout = column(fig, row(toggle, speed, slider, hide_past, whole), readout)
     layout.name = "campaign"
     return layout
+
+
+def _sea_columns() -> dict[str, list]:
+    """Return the sea's polygon columns, kept on disk: the coast data's sea layer is 34 MB in a kernel."""
+    from normandy_lab.views.tour import kept
+
+    return kept("campaign_sea", lambda: polygon_columns(_sea()))
 
 
 @lru_cache(maxsize=1)
