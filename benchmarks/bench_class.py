@@ -11,7 +11,10 @@ each page (the tour, each game's explorer, each lesson) once in Chromium to read
 kernel from ``/proc/<pid>/smaps_rollup``: RSS; USS, the pages that student's kernel alone holds (the private
 dirty ones are its heap); and PSS, USS plus its share of the pages it shares with other kernels (library
 code).  At the end of the class each kernel's PSS is its fair share, with every student's kernel running.
-``--memory-only`` stops there (``--pages`` names the pages of that pass).
+``--memory-only`` stops there (``--pages`` names the pages of that pass) and writes
+``benchmarks/results/class_memory.json``, with what filling the pool took (times, the kernels' and the fork
+server's CPU seconds, their memory).  ``--no-fork-server`` runs the server without its kernels' fork server
+(docs/class.md, "Kernels"): every kernel a new process.
 
 Then ``--students`` students arrive, one every 2 s, on the BfN explorer page:
 
@@ -58,6 +61,7 @@ import psutil
 
 REPO = Path(__file__).resolve().parents[1]
 RESULTS = REPO / "benchmarks" / "results" / "class.json"
+MEMORY_RESULTS = REPO / "benchmarks" / "results" / "class_memory.json"
 PAGE = "voila/render/explorer_bfn.ipynb"
 PAGES = ["01_tour.ipynb", *(f"explorer_{s}.ipynb" for s in ("bfn", "cobra", "kg", "gts"))]
 # The lesson pages (issue 33, section 2): open when their exercises are listed (they have no map).
@@ -322,13 +326,47 @@ def page_memory(base: str, server: psutil.Process, pages: list[str] | None = Non
     return memory
 
 
+def fork_servers(server: psutil.Process) -> list[psutil.Process]:
+    """The class server's kernel fork server (none with ``--no-fork-server``)."""
+    found = []
+    for child in server.children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if "normandy_lab.views.forkserver" in child.cmdline():
+                found.append(child)
+    return found
+
+
+def pool_fill(server: psutil.Process, answers_s: float, ready_s: float, count: int) -> dict[str, Any]:
+    """What filling the pool took: times, the CPU of its kernels and of the fork server, and their memory.
+
+    The CPU seconds are the kernels' own (user + system, each process's total so far, a forked kernel
+    counting from its fork) and the fork server's: on a loaded machine they say what the wall times cannot.
+    """
+    kernels = [psutil.Process(pid) for pid in kernel_pids(server).values()]
+    cpu = [sum(k.cpu_times()[:2]) for k in kernels]
+    zygotes = fork_servers(server)
+    sizes = [memory_of(k.pid) for k in kernels]
+    return {
+        "kernels": len(kernels),
+        "server_answers_s": round(answers_s, 1),
+        "kernels_ready_after_s": round(ready_s, 1),
+        "kernel_cpu_s_mean": round(statistics.mean(cpu), 2) if cpu else None,
+        "kernel_cpu_s_total": round(sum(cpu), 1),
+        "fork_server_cpu_s": round(sum(sum(z.cpu_times()[:2]) for z in zygotes), 1),
+        "fork_server_memory": memory_of(zygotes[0].pid) if zygotes else None,
+        "pool_kernels_memory": per_kernel(sizes) if sizes else None,
+        "load": os.getloadavg(),
+    }
+
+
 def wait_for_quiet_kernels(
     server: psutil.Process, count: int, timeout_s: float = 1800, min_cpu_s: float = 4.0
 ) -> float:
     """Wait until ``count`` kernels run and have finished running their notebooks ahead (all near idle).
 
-    Each must have used ``min_cpu_s`` of CPU (running the explorer's notebook takes more) and then the
-    kernels together less than 15 % of a core for 3 s.
+    Each must have used ``min_cpu_s`` of CPU (running the explorer's notebook takes more: 4 s in a new
+    process; in a kernel forked from the warmed fork server, whose imports and engine are done, ≈ 1 s) and
+    then the kernels together less than 15 % of a core for 3 s.
     """
     start = time.monotonic()
     quiet = 0
@@ -336,11 +374,13 @@ def wait_for_quiet_kernels(
         if time.monotonic() - start > timeout_s:
             raise SystemExit(f"the {count} preheated kernels were not ready in {timeout_s:.0f} s")
         kernels = [psutil.Process(pid) for pid in kernel_pids(server).values() if psutil.pid_exists(pid)]
-        for kernel in kernels:
+        for kernel in [server, *kernels]:
             with contextlib.suppress(psutil.Error):
                 kernel.cpu_percent(None)
         time.sleep(1.0)  # the interval cpu_percent measures over
         busy, worked = 0.0, 0
+        with contextlib.suppress(psutil.Error):
+            busy += server.cpu_percent(None)  # the server too: it sends the notebooks' cells
         for kernel in kernels:
             with contextlib.suppress(psutil.Error):
                 busy += kernel.cpu_percent(None)
@@ -363,6 +403,8 @@ def main() -> None:
     parser.add_argument("--memory-only", action="store_true",
                         help="open each page once for its open time and memory, then stop (no class)")
     parser.add_argument("--pages", default="", help="the pages of that pass, comma-separated (default: all)")
+    parser.add_argument("--no-fork-server", action="store_true",
+                        help="the server's --no-fork-server: every kernel a new process (default: forked)")
     options = parser.parse_args()
 
     port = free_port()
@@ -376,6 +418,9 @@ def main() -> None:
     ahead = options.students + extra if options.ahead is None else options.ahead
     if ahead:
         command += ["--page-pool", f"explorer_bfn.ipynb={ahead}"]
+    if options.no_fork_server:
+        command.append("--no-fork-server")
+    started_at = time.monotonic()
     with log.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     server = psutil.Process(process.pid)
@@ -388,13 +433,23 @@ def main() -> None:
             if time.monotonic() > deadline:
                 raise SystemExit("the class server did not answer")
             time.sleep(0.2)  # polling the server's first answer
-        ready_s = wait_for_quiet_kernels(server, ahead + options.pool * len([*PAGES, *LESSONS]))
-        print(f"{ahead} kernels run ahead in {ready_s:.0f} s", flush=True)
+        answers_s = time.monotonic() - started_at
+        pool = ahead + options.pool * len([*PAGES, *LESSONS])
+        ready_s = wait_for_quiet_kernels(server, pool, min_cpu_s=4.0 if options.no_fork_server else 0.5)
+        fill = pool_fill(server, answers_s, ready_s, pool)
+        print(f"{pool} kernels run ahead in {ready_s:.0f} s after the server answered: {fill}", flush=True)
         print("memory of one kernel per page (each opened alone) ...", flush=True)
         memory = page_memory(base, server, memory_pages)
         for name, row in memory.items():
             print(f"  {name}: {row}", flush=True)
         if options.memory_only:
+            summary = {
+                "when": dt.datetime.now().isoformat(timespec="seconds"), "options": vars(options),
+                "load_at_end": os.getloadavg(), "pool_fill": fill, "memory_per_page": memory,
+            }  # fmt: skip
+            MEMORY_RESULTS.parent.mkdir(parents=True, exist_ok=True)
+            MEMORY_RESULTS.write_text(json.dumps(summary, indent=2))
+            print(json.dumps(summary, indent=2))
             return
 
         print(f"{options.students} students ({options.real} real) for {options.minutes} min ...", flush=True)
@@ -436,7 +491,7 @@ def main() -> None:
             "machine": {"cpus": os.cpu_count(), "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
                         "python": platform.python_version(), "load_at_end": os.getloadavg()},
             "options": vars(options),
-            "kernels_ahead": ahead, "kernels_ready_s": round(ready_s, 1),
+            "kernels_ahead": ahead, "kernels_ready_s": round(ready_s, 1), "pool_fill": fill,
             "memory_per_page": memory,
             "peak": peak,
             "per_kernel_at_the_end": late,

@@ -197,6 +197,20 @@ def test_the_page_came_from_a_preheated_kernel(class_server):
     assert outside == []
 
 
+def test_the_class_kernels_are_forks_of_the_fork_server(class_server):
+    """Each kernel is its own process, forked from the one process that loaded the games (docs/class.md)."""
+    import psutil
+
+    kernels = class_server.kernel_processes()
+    assert kernels
+    for pid in kernels.values():
+        parent = psutil.Process(pid).parent()
+        assert "normandy_lab.views.forkserver" in parent.cmdline(), parent.cmdline()
+        assert parent.parent().pid == class_server.process.pid
+    assert len(set(kernels.values())) == len(kernels)
+    assert "the normal way" not in class_server.log.read_text()
+
+
 def test_two_students_have_their_own_kernels_and_edits_do_not_cross(class_server):
     with _browser() as (student, outside):
         first, second = student(), student()

@@ -289,3 +289,20 @@ def test_the_zygote_ends_with_the_process_that_started_it(tmp_path):
         parent.kill()
         parent.wait()
     wait_until(lambda: ended(zygote_pid), "the zygote to end with its parent")
+
+
+def test_the_zygote_forks_only_while_it_runs_one_thread_and_no_zeromq_context():
+    import subprocess
+
+    script = (
+        "import threading, zmq; from normandy_lab.views import forkserver as f; print(repr(f._unsafe_to_fork())); "
+        "e = threading.Event(); t = threading.Thread(target=e.wait); t.start(); print(repr(f._unsafe_to_fork())); "
+        "e.set(); t.join(); c = zmq.Context.instance(); print(repr(f._unsafe_to_fork())); c.term()"
+    )
+    environment = {**os.environ, **forkserver.SINGLE_THREAD_ENV}
+    said = subprocess.run(
+        [sys.executable, "-c", script], env=environment, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert said[0] == "''"
+    assert "threads run" in said[1]
+    assert "ZeroMQ" in said[2]

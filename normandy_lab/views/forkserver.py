@@ -135,6 +135,26 @@ def _threads() -> int:
         return 1
 
 
+def _unsafe_to_fork() -> str:
+    """Say what would make a fork of this process unsafe for a kernel, or return "" when nothing does.
+
+    Another thread (the child would get only this one, and the locks the others held, locked), a ZeroMQ
+    context (its I/O threads and sockets cannot cross a fork: the kernel makes its own after it), or an
+    asyncio loop made here (the kernel runs its own).
+    """
+    if _threads() > 1:
+        return f"{_threads()} threads run"
+    zmq = sys.modules.get("zmq")
+    if zmq is not None and getattr(zmq.Context, "_instance", None) is not None:
+        return "a ZeroMQ context exists"
+    import asyncio
+
+    with contextlib.suppress(Exception):
+        if asyncio.get_event_loop_policy()._local._loop is not None:  # type: ignore[attr-defined]
+            return "an asyncio loop exists"
+    return ""
+
+
 def _set_parent_death_signal() -> None:
     """Have the kernel send this process SIGTERM when its parent (the class server) dies (Linux prctl)."""
     import ctypes
@@ -302,8 +322,9 @@ def _answer(conn: socket.socket, listener: socket.socket, start_dir: str, childr
         _connection_file(request["argv"])
         if len(fds) < 3:
             raise ValueError("the request did not pass stdin, stdout and stderr")
-        if _threads() > 1:
-            raise RuntimeError(f"the fork server runs {_threads()} threads; forking it is not safe")
+        unsafe = _unsafe_to_fork()
+        if unsafe:
+            raise RuntimeError(f"forking the fork server is not safe: {unsafe}")
         sys.stdout.flush()
         sys.stderr.flush()
         # SIGCHLD is left at its default (the loop reaps): a child cannot be reaped, nor its pid reused,
