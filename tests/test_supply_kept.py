@@ -6,7 +6,9 @@ the engine keeps what it worked out for the last few state objects a session sho
 What is served from there must be exactly what a new determination gives (every verdict, line, reason,
 block and candidate, as the supply snapshot records them), and never for another state: not for an equal
 state that is another object, not for the same units under another weather, a cut bridge or an
-interdicted hex, not under a rule system registered again.
+interdicted hex, not under a rule system registered again.  Only between two states a session shows that
+differ in nothing the game's supply reads (BfN's phase, ``RuleSet.supply_ignores``) is one determination
+shared (issue 33, section 1).
 """
 
 from __future__ import annotations
@@ -150,11 +152,80 @@ def test_only_the_last_few_states_are_kept(june13):
     first = kept(nl.load_scenario(SMALL))
     report = supply(first)
     assert supply(first) is report
-    for k in range(KEPT):
-        supply(kept(first.evolve(seed=k + 1)))  # KEPT other states asked about since
+    hexes = ["C3127", "C3128", "C3227", "C3228", "C3327", "C3027", "C3028"]
+    for k in range(KEPT):  # KEPT other states asked about since, none equal to it but for the phase
+        supply(kept(apply_edit(first, {"op": "interdict", "hex": hexes[k]})))
     again = supply(first)
-    assert again is not report
+    assert again is not report and again.units is not report.units  # determined again
     assert contents(again) == contents(report)
+
+
+# -- issue 33, section 1: a report shared by the states that differ only in what the game's supply ignores
+
+
+def shared(a, b) -> bool:
+    """Whether two reports share their units' reports (one determination, its reasons worked out once)."""
+    return a.units is b.units
+
+
+def test_a_step_that_changes_nothing_else_shows_the_reasons_already_worked_out():
+    """BfN's supply never reads the phase (7.2-7.6): a step in a Storm, which moves no unit, shows the
+    verdicts and reasons of the phase before, read once, told of the new state."""
+    session = Session(SMALL)
+    assert session.apply({"op": "weather", "weather": "Storm"}), session.message
+    storm = session.report
+    assert len(storm.out_of_supply()) > 100  # a Storm's ~200 reasons: what a class kernel explained twice
+    state = session.state
+    session.step()
+    assert session.state.phase_index != state.phase_index and session.state.turn == state.turn
+    report = session.report
+    assert report is not storm and report.state is session.state
+    assert shared(report, storm)
+    assert contents(report) == fresh(session.state) == fresh(state)
+
+
+def test_a_report_is_never_shared_with_a_state_that_differs_in_what_supply_reads(june13):
+    shown = supply(june13)
+    later = kept(june13.evolve(phase_index=june13.phase_index + 1))
+    assert shared(supply(later), shown) and contents(supply(later)) == fresh(later)
+    moved = kept(apply_edit(june13, {"op": "move", "unit": MOVER, "to": "C3327"}))
+    others = {
+        "storm": kept(june13.evolve(weather="Storm")),
+        "bridge cut": kept(apply_edit(june13, {"op": "destroy_bridge", "hexside": a_bridge()})),
+        "hex interdicted": kept(apply_edit(june13, {"op": "interdict", "hex": "C3127"})),
+        "a unit moved": moved,
+        "another turn": kept(june13.evolve(turn="PM")),
+        "the storm, a phase later": kept(june13.evolve(weather="Storm", phase_index=june13.phase_index + 1)),
+        "the unit moved, a phase later": kept(moved.evolve(phase_index=moved.phase_index + 1)),
+    }
+    for name, state in others.items():
+        report = supply(state)
+        for other in others.values():
+            if other is not state and other.evolve(phase_index=state.phase_index) == state:
+                continue  # the phase-later twins: equal but for the phase, they may share
+            assert other is state or not shared(report, supply(other)), name
+        assert not shared(report, shown), name
+        assert contents(report) == fresh(state), name
+    # A phase later, the storm and the move share with their own state only.
+    assert shared(supply(others["the storm, a phase later"]), supply(others["storm"]))
+    assert shared(supply(others["the unit moved, a phase later"]), supply(moved))
+
+
+def test_a_report_is_shared_only_between_states_a_session_shows_under_one_rule_system(june13, monkeypatch):
+    import normandy_lab.rules as registry
+    from normandy_lab.rules.bfn.system import BfnRules
+
+    shown = supply(june13)
+    unmarked = june13.evolve(phase_index=june13.phase_index + 1)  # no session shows it
+    assert not shared(supply(unmarked), shown)
+    again = dataclasses.replace(june13.rules)  # a game registered again: its answers are its own
+    real_get = registry.get
+    with monkeypatch.context() as patch:
+        patch.setattr(registry, "get", lambda system: again if system == june13.system else real_get(system))
+        assert not shared(supply(kept(june13.evolve(phase_index=june13.phase_index + 2))), shown)
+    with monkeypatch.context() as patch:  # a game whose supply may read every field shares nothing
+        patch.setattr(BfnRules, "supply_ignores", frozenset())
+        assert not shared(supply(kept(june13.evolve(phase_index=june13.phase_index + 3))), shown)
 
 
 def test_a_kept_movement_search_is_the_search_of_that_state_only(june13):

@@ -93,6 +93,25 @@ class Recent(Generic[T]):
                 del self._held[next(iter(self._held))]  # dicts keep insertion order: the oldest first
         return answer
 
+    def like(self, state: GameState, same: Callable[[GameState], bool]) -> T | None:
+        """Return the latest answer kept for another live state that ``same`` accepts, or None.
+
+        Only answers of a state under ``state``'s rule system, and none for a state not marked by
+        :func:`keep_for`.  For a function of a state that reads only part of it: ``same(kept)`` must hold
+        only when ``kept`` and ``state`` agree on every part the answers read.
+        """
+        if not kept_for(state):
+            return None
+        rules = state.rules
+        with self._lock:
+            held: list[tuple[weakref.ref[GameState], Any, T]] = list(self._held.values())
+        for ref, kept_rules, answer in reversed(held):  # the most recent first
+            kept = ref()
+            if kept is not None and kept is not state and kept_rules is rules and same(kept):
+                found: T = answer
+                return found
+        return None
+
     def clear(self) -> None:
         """Forget every answer kept."""
         with self._lock:

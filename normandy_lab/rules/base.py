@@ -21,7 +21,7 @@ does (``docs/rule-systems.md``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -95,6 +95,11 @@ class RuleSet:
     #: fingerprint sorts them, so a scenario with them written in another order is the same state.
     unordered_markers: frozenset[str] = frozenset()
     variant: str = ""
+    #: The fields of a state this game's supply determination never reads (BfN: the phase, the dice and the
+    #: log of edits): two states shown by a session that differ in these alone get one determination, its
+    #: reasons worked out once (:func:`normandy_lab.engine.supply.supply`).  None by default: a game whose
+    #: supply may read every field (a phase that changes a ZOC or a source) is determined for every state.
+    supply_ignores: ClassVar[frozenset[str]] = frozenset()
 
     # -- the verdicts a game gives its own way (a game's class overrides them) ----------------
 

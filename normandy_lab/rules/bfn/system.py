@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from normandy_lab.rules.base import RuleSet
 from normandy_lab.rules.bfn.air import air_regions, interdiction_penalty
@@ -40,6 +40,9 @@ class BfnRules(RuleSet):
     sizes: tuple[str, ...] = ()
     stacking_limit: int = 6
     stacking_points: dict[str, int] = field(default_factory=dict)
+    # 7.2-7.6 trace from where the units stand, under the turn's weather and markers, whatever the phase:
+    # a step that changes nothing else shows the supply (and its reasons) of the phase before.
+    supply_ignores: ClassVar[frozenset[str]] = frozenset({"phase_index", "seed", "draws", "log"})
 
     def turn_order(self, date: Any) -> tuple[str, ...]:
         """Return the turns of a date: 6 June has its Night and Invasion turns, then PM (3.7, 16.0)."""
