@@ -136,3 +136,30 @@ def test_the_comparison_table_gives_each_reason_with_places_and_counts_one_unit_
     assert changed == [row.Index] and table.startswith("<b>1 unit changes supply</b>")
     assert "Isigny-sur-Mer" in row.why_after and row.why_after != row.reason_after
     assert row.why_after in table.replace("&#x27;", "'") and row.reason_after not in table
+
+
+def test_every_rule_reading_a_verdict_rests_on_is_said_in_words():
+    """ux-2: the panel said "combat_supply_chain = own_army": each game's look words every value of each
+    reading its verdicts name (the values its options schema allows), and the panel uses those words."""
+    import typing
+
+    from normandy_lab import rules
+    from normandy_lab.rules.bfn.schema import BfnOptionsSchema
+    from normandy_lab.rules.cobra.schema import CobraOptionsSchema
+    from normandy_lab.rules.kg.schema import KgOptionsSchema
+    from normandy_lab.views import wording
+
+    schemas = {"bfn": BfnOptionsSchema, "cobra": CobraOptionsSchema, "kg": KgOptionsSchema}
+    named = {"bfn": "bfn_1944-06-13_am", "cobra": "cobra_1944-07-16_gt15", "kg": "kg_1944-06-19_t14"}
+    for game, schema in schemas.items():
+        words = rules.look(game).reading_words
+        for key, said in words.items():
+            allowed = {v for arg in typing.get_args(schema.model_fields[key].annotation) for v in typing.get_args(arg)}
+            assert set(said) == allowed, (game, key)  # every value the schema allows, and no other
+            assert all(phrase and "_" not in phrase for phrase in said.values()), (game, key)
+        state = nl.load_scenario(named[game])
+        used = {key for row in nl.supply(state).units.values() for key in row.readings}
+        assert used and used <= set(words), (game, used - set(words))
+        row = next(row for row in nl.supply(state).units.values() if row.readings)
+        text = wording.reading_words(state.rules, row.readings)
+        assert "_" not in text and all(words[k][str(v)] in text for k, v in row.readings.items())

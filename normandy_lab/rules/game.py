@@ -147,6 +147,10 @@ class Look:
         ``read_control(state, key)``: what the control ``key`` shows now, for a control that is not one
         marker as it stands (KG's ``mulberry_A`` shows the ``mulberry`` marker's A); None: the marker of
         that name (:meth:`control_value`).
+    reading_words
+        A sentence for each value of each rule reading a verdict may rest on (the options where the
+        rulebook is open), reading -> value -> words, so the panel says what the reading does instead of
+        ``combat_supply_chain = own_army``; a reading without words is shown by its name and value.
     """
 
     sectors: Mapping[str, Extent] = field(default_factory=dict)
@@ -158,6 +162,7 @@ class Look:
     controls: tuple[ControlSpec, ...] = ()
     map_features: frozenset[str] = frozenset()
     read_control: Callable[[GameState, str], Any] | None = None
+    reading_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def control_value(self, state: GameState, key: str) -> Any:
         """Return what the explorer control ``key`` shows on ``state`` (by default the marker so named)."""

@@ -122,10 +122,21 @@ def _length_words(hexes: float, mp: float) -> str:
 
 
 def reading_words(rules: Any, readings: dict[str, Any]) -> str:
-    """Say the rule readings a verdict used in words: "combat supply chain (7.6.1): own army"."""
+    """Say the rule readings a verdict used in words, as the game's look words them (``Look.reading_words``).
+
+    BfN's ``combat_supply_chain = own_army`` is "Combat Supply passes only through HQs of the unit's own
+    army (7.4, 7.6.1)"; a reading the look has no words for is named with its rule and value:
+    "combat supply chain (7.6.1): own army".
+    """
+    from normandy_lab.rules import RuleSet, look
+
     refs = getattr(rules, "rule_refs", {}) or {}
+    words = look(rules).reading_words if isinstance(rules, RuleSet) else {}
     said = []
     for key, value in sorted(readings.items()):
+        if phrase := words.get(key, {}).get(str(value)):
+            said.append(phrase)
+            continue
         rule = f" ({refs[key]})" if key in refs else ""
         said.append(f"{key.replace('_', ' ')}{rule}: {str(value).replace('_', ' ')}")
     return "; ".join(said)

@@ -78,4 +78,29 @@ LOOK = Look(
         "cut": "isolated",
     },
     controls=CONTROLS,
+    # What each reading of rules.bfn.READINGS does, in the rulebook's terms (the panel shows these).
+    reading_words={
+        "german_artillery_attach": {
+            "counts": "German artillery attached to a division takes one of its three places (7.2)",
+            "free": "German artillery attaches to any division without taking one of its places (7.2)",
+        },
+        "combat_supply_chain": {
+            "own_army": "Combat Supply passes only through HQs of the unit's own army (7.4, 7.6.1)",
+            "any_army": "Combat Supply may pass through a corps HQ of the other Allied army (7.4, 7.6.1)",
+        },
+        "isolation_corps_hq": {
+            "in_supply": "a unit is isolated when no line of any length reaches a corps HQ in supply (7.5o)",
+            "any": "a unit is isolated when no line of any length reaches any friendly corps HQ (7.5o)",
+        },
+        "hq_bridging": {
+            "own_line": "an HQ beside a river crosses it on its own line only (7.3.2, 14.2.1)",
+            "for_its_units": "an HQ beside a river lets its units' lines cross the water around its hex "
+            "(7.3.2, 14.2.1)",
+        },
+        "mulberry_sources": {
+            "beach_rows": "with a Mulberry, the beachhead hex and the beach hexes next to it are sources "
+            "(19.4.1)",
+            "beachhead_only": "with a Mulberry, the beachhead hex alone is a source (19.4.1)",
+        },
+    },
 )

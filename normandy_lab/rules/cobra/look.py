@@ -89,4 +89,15 @@ LOOK = Look(
         "hq": "HQ",
     },
     size_marks={"battalion": "II", "regiment": "III", "brigade": "X", "division": "XX", "corps_hq": "XXX"},
+    # How a line is counted where 10.3 is open (rules.cobra.metric), in the panel's words.
+    reading_words={
+        "major_road": {
+            "per_run": "each run along a major road counts as one hex (10.3f)",
+            "per_line": "all the major-road hexes of a line together count as one hex (10.3f)",
+        },
+        "major_river": {
+            "replaces": "crossing a major river off the roads counts six hexes in all (10.3g)",
+            "adds": "crossing a major river off the roads counts six hexes plus the hex entered (10.3g)",
+        },
+    },
 )

@@ -58,4 +58,19 @@ LOOK = Look(
             "flak": "FLAK", "machine_gun": "MG"},
     size_marks={"battalion": "II", "regiment": "III", "brigade": "X", "division": "XX", "corps_hq": "XXX",
                 "army_hq": "XXXX"},
+    # The readings of rules.kg.READINGS a verdict names, in the panel's words.
+    reading_words={
+        "standard_rules": {
+            "by_stage": "the Build-up's supply rules until the Transition, then the standard Killing Ground "
+                        "rules as far as the text gives them (22.7.1, 26.3.2)",
+            "standard": "the standard Killing Ground rules, as far as the text gives them (22.7.1)",
+            "build_up": "the Build-up's supply rules throughout (26.11)",
+        },
+        "german_division_supply": {
+            "hq_or_city": "German non-mech units without a corps may trace to a supported HQ or to an "
+                          "eligible city (26.11.2)",
+            "city_only": "German non-mech units without a corps trace to an eligible city only, the others "
+                         "to HQs (26.11.2)",
+        },
+    },
 )  # fmt: skip
