@@ -324,6 +324,8 @@ PAGE_SCRIPT = r"""
     nlb.stallSince = null;
     nlb.t0 = null;
     nlb.tArm = performance.now();
+    // Under --trace-edits, a user-timing mark ties the page's clock to the trace's.
+    if (nlb.probe?.on) nlb.tMark = performance.mark("nlb-arm").startTime;
     nlb.armed = true;
     return { counter: nlb.snap.counter, label: nlb.snap.label, banner: nlb.snap.banner };
   };
@@ -421,6 +423,62 @@ PAGE_SCRIPT = r"""
     };
     tick();
   });
+  // -- --trace-edits: BokehJS's own work per action (paints, layouts, renderers' data and paint) ----------
+  // Methods of BokehJS's views are wrapped on their prototypes (found from the live views), so every plot of
+  // the page is counted: a paint of the plot, its layout, each renderer's set_data (a source or a filter
+  // changed) and each renderer's paint with its time.  Only under --trace-edits.
+  nlb.probe = { on: false, records: [] };
+  const ownerOf = (obj, name) => {
+    for (let p = obj; p != null; p = Object.getPrototypeOf(p)) {
+      if (Object.prototype.hasOwnProperty.call(p, name)) return p;
+    }
+    return null;
+  };
+  const wrap = (obj, name, kind, who) => {
+    const owner = ownerOf(obj, name);
+    if (owner == null || owner[name].__nlb) return;
+    const original = owner[name];
+    const wrapped = function (...args) {
+      if (!nlb.probe.on) return original.apply(this, args);
+      const t0 = performance.now();
+      const out = original.apply(this, args);
+      nlb.probe.records.push([kind, who(this), t0, performance.now()]);
+      return out;
+    };
+    wrapped.__nlb = true;
+    owner[name] = wrapped;
+  };
+  const plotName = (view) => {
+    const names = (view.model?.renderers ?? []).map((r) => r.data_source?.name).filter(Boolean);
+    return names.includes("floor_hexes") ? "floor" : names.includes("units") ? "explorer" : "other";
+  };
+  const rendererName = (view) => {
+    const m = view.model;
+    const source = m?.data_source?.name ? `${m.type}:${m.data_source.name}` : null;
+    return String(m?.name ?? source ?? m?.type ?? "?");
+  };
+  nlb.instrument = () => {
+    const doc = nlb.docs()[0];
+    if (doc) wrap(doc, "apply_json_patch", "patch", () => "document");
+    for (const name of ["units", "floor_hexes"]) {
+      const plot = nlb.figure(name);
+      if (!plot) continue;
+      wrap(plot, "_actual_paint", "paint", plotName);
+      wrap(plot, "compute_layout", "layout", plotName);
+      wrap(plot, "_after_layout", "after_layout", plotName);
+      for (const view of plot.renderer_views.values()) {
+        // every renderer's paint (glyphs, labels, annotations), and the glyph renderers' set_data
+        wrap(view, "paint", "renderer_paint", rendererName);
+        if (view.glyph != null && typeof view.set_data === "function") {
+          wrap(view, "set_data", "set_data", rendererName);
+        }
+      }
+    }
+    return true;
+  };
+  nlb.probeStart = () => { nlb.probe.records = []; nlb.probe.on = true; };
+  nlb.probeStop = () => { nlb.probe.on = false; return nlb.probe.records; };
+
   nlb.longest = (a, b) => {
     if (nlb.observer) keep(nlb.observer.takeRecords());
     return nlb.longtasks.filter(([s, d]) => s < b && s + d > a).map(([, d]) => d);
@@ -705,6 +763,262 @@ class CellFailedError(Exception):
     """A notebook cell the benchmark ran ended with a traceback."""
 
 
+# -- --trace-edits: where the page spends an action's time -------------------------------------------------
+
+TRACE_CATEGORIES = [
+    "devtools.timeline", "disabled-by-default-devtools.timeline",
+    "disabled-by-default-devtools.timeline.frame", "v8", "v8.execute", "blink.user_timing", "toplevel",
+]  # fmt: skip
+# The main thread's trace events by what they are (DevTools' Performance panel's groups); GC by name.
+SCRIPT_EVENTS = {
+    "FunctionCall", "EvaluateScript", "TimerFire", "EventDispatch", "FireAnimationFrame", "RunMicrotasks",
+    "XHRReadyStateChange", "XHRLoad", "FireIdleCallback", "v8.compile", "v8.run", "v8.callFunction",
+    "V8.Execute", "v8.evaluateModule", "V8.DeserializeContext", "ParseAuthorStyleSheet",
+}  # fmt: skip
+STYLE_EVENTS = {"UpdateLayoutTree", "RecalculateStyles", "ScheduleStyleRecalculation", "InvalidateLayout"}
+LAYOUT_EVENTS = {"Layout", "UpdateLayerTree", "HitTest", "Layerize", "PrePaint", "ResizeObserver"}
+PAINT_EVENTS = {
+    "Paint", "PaintImage", "CompositeLayers", "Commit", "RasterTask", "Decode Image", "UpdateLayer",
+}  # fmt: skip
+#: The actions --trace-edits traces (the edits the issue names, their undo, and the floor's patch).
+LATE_MS = 700  # how long after an action's end BokehJS's work is still recorded
+TRACED_ACTIONS = ("move a unit", "weather", "undo", "floor update: 1,100 hexes recoloured (patch)")
+
+
+def event_group(name: str) -> str:
+    """The group of a main-thread trace event (for its self time): script, style, layout, paint, gc, other."""
+    if "GC" in name or name.startswith("BlinkGC") or name.startswith("ThreadState"):
+        return "gc"
+    if name in SCRIPT_EVENTS or name.startswith(("v8.", "V8.")):
+        return "script"
+    if name in STYLE_EVENTS:
+        return "style"
+    if name in LAYOUT_EVENTS or "IntersectionObserver" in name:
+        return "layout"
+    if name in PAINT_EVENTS:
+        return "paint"
+    return "other"
+
+
+def trace_summary(events: list[dict[str, Any]], window_us: tuple[float, float]) -> dict[str, Any]:
+    """Self time of the page's main thread by group, within a window of the trace's clock (microseconds).
+
+    The main thread is the renderer's ``CrRendererMain`` busiest in the window.  Complete events ('X') and
+    begin/end pairs are nested per thread; an event's self time is its duration less its children's.
+    Counts of the main thread's Paint, Layout and style events and of animation frames are kept too.
+    """
+    start, end = window_us
+    mains = {
+        (e["pid"], e["tid"])
+        for e in events
+        if e.get("ph") == "M" and e.get("name") == "thread_name" and e["args"].get("name") == "CrRendererMain"
+    }
+    spans: dict[tuple[int, int], list[tuple[float, float, str]]] = {}
+    open_: dict[tuple[int, int], list[tuple[float, str]]] = {}
+    for e in sorted((e for e in events if (e.get("pid"), e.get("tid")) in mains), key=lambda e: e["ts"]):
+        key, ph = (e["pid"], e["tid"]), e.get("ph")
+        if ph == "X" and "dur" in e:
+            spans.setdefault(key, []).append((e["ts"], e["ts"] + e["dur"], e["name"]))
+        elif ph == "B":
+            open_.setdefault(key, []).append((e["ts"], e["name"]))
+        elif ph == "E" and open_.get(key):
+            ts, name = open_[key].pop()
+            spans.setdefault(key, []).append((ts, e["ts"], name))
+    if not spans:
+        return {}
+
+    def busy(items: list[tuple[float, float, str]]) -> float:
+        inside = [(a, b) for a, b, n in items if n == "RunTask" and b > start and a < end]
+        return sum(min(b, end) - max(a, start) for a, b in inside)
+
+    main = max(spans, key=lambda k: busy(spans[k]))
+    items = sorted(spans[main], key=lambda s: (s[0], -(s[1] - s[0])))
+    groups = dict.fromkeys(("script", "style", "layout", "paint", "gc", "other"), 0.0)
+    counts: dict[str, int] = {}
+    stack: list[list[Any]] = []  # [start, end, name, children's time]
+
+    def close(item: list[Any]) -> None:
+        a, b, name, children = item
+        clipped = max(0.0, min(b, end) - max(a, start))
+        if clipped <= 0:
+            return
+        own = max(0.0, clipped - children)
+        groups[event_group(name)] += own
+        if stack:
+            stack[-1][3] += clipped
+
+    for a, b, name in items:
+        while stack and stack[-1][1] <= a:
+            close(stack.pop())
+        stack.append([a, b, name, 0.0])
+        if start <= a < end and name in ("Paint", "Layout", "UpdateLayoutTree", "FireAnimationFrame"):
+            counts[name] = counts.get(name, 0) + 1
+    while stack:
+        close(stack.pop())
+    out: dict[str, Any] = {f"{group}_ms": us / 1000 for group, us in groups.items()}
+    out["main_thread_busy_ms"] = busy(items) / 1000
+    out["counts"] = counts
+    return out
+
+
+def profile_summary(profile: dict[str, Any], window_us: tuple[float, float], top: int = 15) -> dict[str, Any]:
+    """The CPU profile's samples within a window: total, and the top functions by self and total time."""
+    nodes = {n["id"]: n for n in profile.get("nodes", [])}
+    parent = {child: n["id"] for n in nodes.values() for child in n.get("children", [])}
+
+    def label(node: dict[str, Any]) -> str:
+        frame = node["callFrame"]
+        url = frame.get("url", "").rsplit("/", 1)[-1][:40]
+        return f"{frame.get('functionName') or '(anonymous)'} {url}:{frame.get('lineNumber', -1) + 1}"
+
+    idle = {"(idle)", "(program)", "(garbage collector)"}
+    self_ms: dict[str, float] = {}
+    total_ms: dict[str, float] = {}
+    ts = profile.get("startTime", 0)
+    sampled = 0.0
+    for node_id, delta in zip(profile.get("samples", []), profile.get("timeDeltas", []), strict=False):
+        ts += delta
+        if not window_us[0] <= ts <= window_us[1] or node_id not in nodes:
+            continue
+        name = nodes[node_id]["callFrame"]["functionName"]
+        ms = delta / 1000
+        if name in idle:
+            self_ms[name] = self_ms.get(name, 0.0) + ms
+            continue
+        sampled += ms
+        self_ms[label(nodes[node_id])] = self_ms.get(label(nodes[node_id]), 0.0) + ms
+        seen = set()
+        walk: int | None = node_id
+        while walk is not None:
+            text = label(nodes[walk])
+            if text not in seen and nodes[walk]["callFrame"]["functionName"] not in ("(root)", ""):
+                seen.add(text)
+                total_ms[text] = total_ms.get(text, 0.0) + ms
+            walk = parent.get(walk)
+    ranked = lambda d: [[k, round(v, 2)] for k, v in sorted(d.items(), key=lambda kv: -kv[1])[:top]]  # noqa: E731
+    return {
+        "js_sampled_ms": sampled,
+        "gc_ms": self_ms.get("(garbage collector)", 0.0),
+        "program_ms": self_ms.get("(program)", 0.0),
+        "top_self": ranked({k: v for k, v in self_ms.items() if k not in idle}),
+        "top_total": ranked(total_ms),
+    }
+
+
+def probe_summary(records: list[list[Any]]) -> dict[str, Any]:
+    """BokehJS's work counted in the page (see nlb.instrument): paints, layouts, set_data, renderer paints."""
+    out: dict[str, Any] = {}
+    for kind, who, t0, t1 in records:
+        if kind in ("paint", "layout", "after_layout"):
+            row = out.setdefault(f"{kind}s", {}).setdefault(who, [0, 0.0])
+        else:
+            row = out.setdefault(kind, {}).setdefault(who, [0, 0.0])
+        row[0] += 1
+        row[1] = round(row[1] + (t1 - t0), 2)
+    return out
+
+
+class Tracer:
+    """Around each traced action: a Chrome trace, a CPU profile and BokehJS's counted work, summarised."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.browser = page.context.browser
+        self.cdp = page.context.new_cdp_session(page)
+        self.cdp.send("Profiler.enable")
+        self.cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+        self.summaries: dict[str, list[dict[str, Any]]] = {}
+        self.instrumented = False
+
+    def start(self) -> None:
+        if not self.instrumented:
+            self.instrumented = bool(self.page.evaluate("() => __nlb.instrument()"))
+        self.browser.start_tracing(page=self.page, categories=TRACE_CATEGORIES)
+        self.cdp.send("Profiler.start")
+        self.page.evaluate("() => __nlb.probeStart()")
+
+    def stop(self, action: str, result: dict[str, Any] | None) -> None:
+        # BokehJS's work after the benchmark's end of the action is kept too: a paint that comes after
+        # the condition held would mean the table times the words, not the picture.
+        self.page.wait_for_timeout(LATE_MS)
+        records = self.page.evaluate("() => __nlb.probeStop()")
+        profile = self.cdp.send("Profiler.stop")["profile"]
+        trace = json.loads(self.browser.stop_tracing())
+        if not result or not result.get("ok"):
+            return
+        events = trace["traceEvents"] if isinstance(trace, dict) else trace
+        marks = [e["ts"] for e in events if e.get("name") == "nlb-arm" and e.get("ph") in "RInb"]
+        t_mark = self.page.evaluate("() => __nlb.tMark")
+        if not marks or t_mark is None:
+            return
+        # trace time (us) of a page time (ms): the mark was made at page time t_mark
+        to_trace = lambda t: marks[-1] + (t - t_mark) * 1000  # noqa: E731
+        window = (to_trace(result["t0"]), to_trace(result["tEnd"]))
+        summary = {"ms": result["tEnd"] - result["t0"]}
+        summary |= trace_summary(events, window)
+        summary["profile"] = profile_summary(profile, window)
+        inside = [r for r in records if r[2] <= result["tEnd"]]
+        summary["bokehjs"] = probe_summary(inside)
+        late = [r for r in records if r[2] > result["tEnd"]]
+        summary["bokehjs_after_the_end"] = probe_summary(late)
+        # from the input to the end of the last paint of a plot (inside the window or after it)
+        paints = [r[3] - result["t0"] for r in records if r[0] == "paint"]
+        summary["to_last_paint_ms"] = max(paints, default=None)
+        summary["patches_at_ms"] = [round(r[2] - result["t0"]) for r in records if r[0] == "patch"]
+        summary["paints_at_ms"] = [
+            [round(r[2] - result["t0"]), round(r[3] - r[2])] for r in records if r[0] == "paint"
+        ]
+        self.summaries.setdefault(action, []).append(summary)
+
+
+def print_traces(summaries: dict[str, list[dict[str, Any]]]) -> None:
+    """Print the medians of each traced action's main-thread time by group, and its BokehJS counts."""
+    groups = ("script", "style", "layout", "paint", "gc", "other")
+    print("\nwhere the page's main thread spent each traced action (medians; ms):")
+    head = (
+        "action", "n", "window", "to paint", "busy", *groups, "JS sampled", "bokeh paints", "late paints",
+        "layouts", "set_data",
+    )  # fmt: skip
+    table = [head]
+    med = lambda xs: statistics.median(xs) if xs else 0.0  # noqa: E731
+    for action, rows in summaries.items():
+        def count(kind: str, part: str = "bokehjs", rows: list = rows) -> str:
+            return f"{med([sum(v[0] for v in r.get(part, {}).get(kind, {}).values()) for r in rows]):g}"
+
+        to_paint = [r["to_last_paint_ms"] for r in rows if r.get("to_last_paint_ms") is not None]
+        table.append(
+            (
+                action, str(len(rows)), f"{med([r['ms'] for r in rows]):.0f}", f"{med(to_paint):.0f}",
+                f"{med([r.get('main_thread_busy_ms', 0) for r in rows]):.0f}",
+                *(f"{med([r.get(f'{g}_ms', 0) for r in rows]):.1f}" for g in groups),
+                f"{med([r['profile']['js_sampled_ms'] for r in rows]):.0f}",
+                count("paints"), count("paints", "bokehjs_after_the_end"), count("layouts"),
+                count("set_data"),
+            )
+        )  # fmt: skip
+    widths = [max(len(str(r[i])) for r in table) for i in range(len(head))]
+    for k, r in enumerate(table):
+        cells = zip(r, widths, strict=True)
+        print("  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(cells)))
+        if k == 0:
+            print("  ".join("-" * w for w in widths))
+    for action, rows in summaries.items():
+        last = rows[-1]
+        print(f"\n{action} (last sample, {last['ms']:.0f} ms):")
+        for part, words in (("bokehjs", "in the window"), ("bokehjs_after_the_end", "after the end")):
+            work = last[part]
+            slow = sorted(work.get("renderer_paint", {}).items(), key=lambda kv: -kv[1][1])[:10]
+            print(
+                f"  {words}: plot paints {work.get('paints', {})}, patches {work.get('patch', {})}, "
+                f"set_data {sorted(work.get('set_data', {}))}; slowest renderers' paints (n, ms) "
+                + ", ".join(f"{k} {v}" for k, v in slow)
+            )
+        print(f"  patches applied at {last['patches_at_ms']} ms, paints (start, ms) {last['paints_at_ms']}")
+        for what in ("total", "self"):
+            ranked = "; ".join(f"{k} {v}" for k, v in last["profile"][f"top_{what}"][:12])
+            print(f"  top functions by {what} time: {ranked}")
+
+
 class Bench:
     """One browser page on JupyterLab: timing actions, and the explorer's controls."""
 
@@ -715,6 +1029,7 @@ class Bench:
         self.page.set_default_timeout(30_000)
         self.page.add_init_script(PAGE_SCRIPT)
         self.wire = Wire(self.page)
+        self.tracer: Tracer | None = None  # --trace-edits: set on the benchmark notebook's page
 
     def close(self) -> None:
         """Give this page's samples their bytes received, then close the page (no beforeunload prompt)."""
@@ -744,12 +1059,17 @@ class Bench:
         recording it) when the condition is not met in time, and CellFailedError when the notebook cell
         ``cell`` (the action runs it) ends with a traceback.
         """
+        traced = self.tracer is not None and action in TRACED_ACTIONS
+        if traced:
+            self.tracer.start()
         self.page.evaluate("() => __nlb.arm()")
         act()
         timeout_ms = min(timeout_s, MAX_WAIT_S) * 1000
         result = self.page.evaluate(
             "([c, a, ms, cell]) => __nlb.waitFor(c, a, ms, cell)", [cond, arg, timeout_ms, cell]
         )
+        if traced:
+            self.tracer.stop(action, result)
         if result.get("failed"):
             lines = [line for line in result["failed"].splitlines() if line.strip()]
             raise CellFailedError(f"{action or cond}: the cell failed: {lines[-1] if lines else '?'}")
@@ -982,13 +1302,75 @@ def open_once(bench: Bench) -> None:
     bench.page.wait_for_timeout(300)
     floor = bench.run_cell("open the floor figure", CELL["floor"], "fresh", "floor_hexes")
     bench.settle(500, 60)
+    if TRACE_OPEN is not None:  # --trace-open: the page's CPU profile from the cell run to a quiet page
+        bench.wire.cdp.send("Profiler.enable")
+        bench.wire.cdp.send("Profiler.setSamplingInterval", {"interval": 250})
+        bench.wire.cdp.send("Profiler.start")
     explorer = bench.run_cell("open the explorer (warm kernel)", CELL["explorer"], "fresh", "units")
     bench.wait("cellDone", CELL["explorer"], 60)
+    if TRACE_OPEN is not None:
+        bench.settle(800, 60)
+        profile = bench.wire.cdp.send("Profiler.stop")["profile"]
+        TRACE_OPEN.append(open_profile_summary(profile, explorer["ms"]))
+        bench.wire.cdp.send("Profiler.disable")
     print(
         f"  warm-up {warm['ms'] / 1000:.1f} s, floor {floor['ms']:.0f} ms, explorer {explorer['ms']:.0f} ms",
         flush=True,
     )
     bench.settle(800, 60)
+
+
+#: Under --trace-open, one summary per warm opening of the page's CPU profile (``open_profile_summary``).
+TRACE_OPEN: list[dict[str, Any]] | None = None
+
+
+def open_profile_summary(profile: dict[str, Any], open_ms: float, top: int = 25) -> dict[str, Any]:
+    """Sum a DevTools CPU profile of an opening: busy time by script and the functions with most self time.
+
+    Samples are attributed to the node they hit (self time); ``(idle)`` is the page waiting (for the kernel,
+    mostly), ``(program)`` the browser's own work outside scripts, ``(garbage collector)`` V8's.
+    """
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    deltas = profile.get("timeDeltas", [])
+    self_ms: dict[int, float] = {}
+    for node_id, delta in zip(profile.get("samples", []), [*deltas[1:], 0], strict=True):
+        self_ms[node_id] = self_ms.get(node_id, 0.0) + delta / 1000
+
+    def where(node: dict[str, Any]) -> tuple[str, str]:
+        frame = node["callFrame"]
+        script = frame["url"].rsplit("/", 1)[-1].split("?")[0] or frame["functionName"] or "(anonymous)"
+        name = frame["functionName"] or "(anonymous)"
+        return script, f"{name} {script}:{frame['lineNumber'] + 1}"
+
+    by_script: dict[str, float] = {}
+    by_function: dict[str, float] = {}
+    for node_id, ms in self_ms.items():
+        script, function = where(nodes[node_id])
+        by_script[script] = by_script.get(script, 0.0) + ms
+        by_function[function] = by_function.get(function, 0.0) + ms
+    idle = by_script.get("(idle)", 0.0)
+    total = sum(by_script.values())
+    rank = lambda table: [(k, round(v, 1)) for k, v in sorted(table.items(), key=lambda kv: -kv[1])]  # noqa: E731
+    return {
+        "open_ms": round(open_ms, 1),
+        "profiled_ms": round(total, 1),
+        "busy_ms": round(total - idle, 1),
+        "by_script": rank(by_script)[:top],
+        "by_function": rank({k: v for k, v in by_function.items() if not k.startswith("(idle)")})[:top],
+    }
+
+
+def print_open_profiles(summaries: list[dict[str, Any]]) -> None:
+    """Print each opening's page CPU: busy time, the scripts and functions with most self time."""
+    print("\nthe page's CPU while the explorer opened (--trace-open; self time, ms):")
+    for n, summary in enumerate(summaries, 1):
+        print(
+            f"  opening {n}: {summary['open_ms']:.0f} ms to the map; page busy {summary['busy_ms']:.0f} of "
+            f"{summary['profiled_ms']:.0f} ms profiled"
+        )
+        print("    scripts: " + ", ".join(f"{k} {v:.0f}" for k, v in summary["by_script"][:8]))
+        for name, ms in summary["by_function"][:12]:
+            print(f"    {ms:7.1f}  {name}")
 
 
 def steps(bench: Bench, repeat: int) -> None:
@@ -1307,11 +1689,14 @@ def guarded(results: Results, name: str, run: Callable[[], Any]) -> Any:
 
 def bench_explorer(
     browser: Any, url: str, results: Results, repeat: int, root: Path, edits_only: bool = False,
-    only_opening: bool = False,
+    only_opening: bool = False, trace: bool = False,
 ) -> dict[str, Any]:
     """The benchmark notebook: warm-up, BokehJS, floor, explorer, then every action (or the edits only)."""
     bench = Bench(browser, url, results)
     extra: dict[str, Any] = {}
+    if trace:
+        bench.tracer = Tracer(bench.page)
+        extra["traces"] = bench.tracer.summaries
     try:
         run_bench_notebook(bench, results, repeat, root, extra, edits_only, only_opening)
     finally:
@@ -1593,14 +1978,32 @@ def main() -> None:
         "the floor; no notebooks; results to benchmarks/results/browser-edits.json",
     )
     parser.add_argument(
+        "--trace-edits",
+        action="store_true",
+        help="as --edits-only, and each move, weather change, undo and floor patch is traced in the page "
+        "(Chrome trace, CPU profile, BokehJS's paints, layouts and renderers counted): the main thread's "
+        "time by script, style, layout, paint and GC, and the top functions, are printed (the timings "
+        "include the tracing's cost); results to benchmarks/results/browser-trace.json",
+    )
+    parser.add_argument(
         "--only-opening",
         action="store_true",
         help="the openings alone: warm and cold open, the floor, Run All of 02 (not the tour); results to "
         "benchmarks/results/browser-opening.json",
     )
+    parser.add_argument(
+        "--trace-open",
+        action="store_true",
+        help="profile the page's CPU (DevTools) during each warm opening of the explorer and print where it "
+        "went (self time by script and function); the summaries go to the results file",
+    )
     args = parser.parse_args()
+    global TRACE_OPEN
+    TRACE_OPEN = [] if args.trace_open else None
+    args.edits_only = args.edits_only or args.trace_edits
     args.skip_notebooks = args.skip_notebooks or args.edits_only
     results_file = RESULTS.with_name("browser-edits.json") if args.edits_only else RESULTS
+    results_file = RESULTS.with_name("browser-trace.json") if args.trace_edits else results_file
     results_file = RESULTS.with_name("browser-opening.json") if args.only_opening else results_file
 
     from playwright.sync_api import sync_playwright
@@ -1624,7 +2027,8 @@ def main() -> None:
             try:
                 info = machine(browser.version)
                 run = lambda: bench_explorer(  # noqa: E731
-                    browser, url, results, args.repeat, root, args.edits_only, args.only_opening
+                    browser, url, results, args.repeat, root, args.edits_only, args.only_opening,
+                    args.trace_edits,
                 )
                 extra = guarded(results, "benchmark notebook", run) or {}
                 guarded(results, "shut down the benchmark's kernel", lambda: shutdown_kernels(url))
@@ -1641,13 +2045,17 @@ def main() -> None:
     document = document_bytes(rows)
     print()
     print_table(rows, document)
+    if extra.get("traces"):
+        print_traces(extra["traces"])
+    if TRACE_OPEN:
+        print_open_profiles(TRACE_OPEN)
     if results.notes:
         print("\nnotes:\n" + "\n".join(f"  - {n}" for n in results.notes))
     report = {
         "machine": info,
         "settings": {
             "repeat": args.repeat, "skip_notebooks": args.skip_notebooks, "edits_only": args.edits_only,
-            "only_opening": args.only_opening,
+            "only_opening": args.only_opening, "trace_edits": args.trace_edits,
             "viewport": VIEWPORT,
         },
         "targets": {
@@ -1663,6 +2071,8 @@ def main() -> None:
         "actions": rows,
         "document_at_open": document,
         "bridges": extra.get("bridges"),
+        "traces": extra.get("traces"),
+        "open_profiles": TRACE_OPEN,
         "errors": results.errors,
         "notes": results.notes,
     }

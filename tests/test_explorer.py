@@ -340,6 +340,31 @@ def test_an_edit_reaches_the_page_as_one_patch(explorer, monkeypatch):
     assert explorer.state.weather == explorer.states[0].weather
 
 
+def test_the_update_count_changes_after_the_maps_patch_is_sent(explorer, monkeypatch):
+    """The count tells the page (and the browser benchmark) an update is all there: never before the map's patch."""
+    from test_mapwidget import _patches
+
+    sent: list = []
+    order: list[str] = []
+
+    def send(content, buffers=None):
+        sent.append((content, []))
+        order.append("map")
+
+    def counted(_change):
+        order.append("count")
+
+    monkeypatch.setattr(explorer.map_widget, "send", send)
+    explorer.refresh_count.observe(counted, names="value")
+    try:
+        explorer.weather.value = "Storm"
+    finally:
+        explorer.refresh_count.unobserve(counted, names="value")
+    assert len(_patches(sent)) == 1 and "count" in order
+    assert order.index("count") > max(i for i, part in enumerate(order) if part == "map")
+    explorer.undo()
+
+
 def test_inspecting_a_hex_lists_everything_about_it(explorer):
     unit = explorer.state.units[0]
     explorer.click_hex(unit.hex)

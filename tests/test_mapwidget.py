@@ -62,3 +62,34 @@ def test_what_was_changed_before_an_exception_still_reaches_the_page(widget):
     assert len(_patches(sent)) == 1
     a.data = {"x": [8], "y": [8]}  # and the widget is not left holding
     assert len(_patches(sent)) == 2
+
+
+def test_what_waits_for_the_patch_goes_after_it(widget):
+    # The explorer's update counter must not reach the page before the map's picture (issue 33, section 4).
+    from normandy_lab.views.mapwidget import after_the_patch
+
+    map_widget, a, b, sent = widget
+    order: list[str] = []
+    after_the_patch(lambda: order.append("at once"))  # no block running
+    with map_widget.one_patch():
+        a.data = {"x": [5], "y": [5]}
+        after_the_patch(lambda: order.append(f"counted after {len(_patches(sent))} patch"))
+        with map_widget.one_patch():
+            b.data = {"x": [6], "y": [6]}
+            after_the_patch(lambda: order.append("second"))
+        assert order == ["at once"]  # still held
+    assert order == ["at once", "counted after 1 patch", "second"]
+
+
+def test_what_waits_for_the_patch_runs_when_a_block_fails(widget):
+    from normandy_lab.views.mapwidget import after_the_patch
+
+    map_widget, a, _, sent = widget
+    counted: list[int] = []
+    with pytest.raises(RuntimeError), map_widget.one_patch():
+        a.data = {"x": [7], "y": [7]}
+        after_the_patch(lambda: counted.append(len(_patches(sent))))
+        raise RuntimeError("a redraw failed half way")
+    assert counted == [1]
+    after_the_patch(lambda: counted.append(0))  # and nothing is left holding
+    assert counted == [1, 0]

@@ -9,19 +9,39 @@ inside :meth:`MapWidget.one_patch` and sends them together as one ``PATCH-DOC`` 
 a bokeh server sends a whole callback's changes, so BokehJS applies them in one go and paints once.
 
 Outside :meth:`~MapWidget.one_patch` a change goes at once, as before.
+
+What must reach the page *after* the map's patch (the explorer's update counter, which tells the page and
+the browser benchmark that an update is all sent) is handed to :func:`after_the_patch`: while a patch is
+held it waits for the patch to be sent.  Sent before the held patch, the counter told the page the update
+was done while the map's new picture was still on its way (a move's paint came 20-150 ms after it).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from bokeh.protocol import Protocol
 from jupyter_bokeh.widgets import BokehModel
 
-__all__ = ["MapWidget"]
+__all__ = ["MapWidget", "after_the_patch"]
+
+#: The widgets holding a patch now, outermost first (a side-by-side view holds two at once).
+_HOLDING: list[MapWidget] = []
+
+
+def after_the_patch(callback: Callable[[], Any]) -> None:
+    """Call ``callback`` once the changes held by every :meth:`MapWidget.one_patch` block are sent.
+
+    At once when no block is running; otherwise when the outermost block ends, after its patch (also when
+    it ends by an exception), in the order the callbacks were handed over.
+    """
+    if _HOLDING:
+        _HOLDING[0]._after.append(callback)
+    else:
+        callback()
 
 
 class MapWidget(BokehModel):  # type: ignore[misc]  # jupyter_bokeh ships no type information
@@ -29,6 +49,8 @@ class MapWidget(BokehModel):  # type: ignore[misc]  # jupyter_bokeh ships no typ
 
     #: The document changes held while a :meth:`one_patch` block runs (None: none is running).
     _held: list[Any] | None = None
+    #: What :func:`after_the_patch` was handed while this widget's outermost block runs.
+    _after: list[Callable[[], Any]]
 
     @contextmanager
     def one_patch(self) -> Iterator[None]:
@@ -40,13 +62,18 @@ class MapWidget(BokehModel):  # type: ignore[misc]  # jupyter_bokeh ships no typ
         if self._held is not None:
             yield
             return
-        self._held = []
+        self._held, self._after = [], []
+        _HOLDING.append(self)
         try:
             yield
         finally:
+            _HOLDING.remove(self)
             events, self._held = self._held, None
             if events:
                 self._send_patch(events)
+            waiting, self._after = self._after, []
+            for callback in waiting:
+                after_the_patch(callback)  # another widget's block may still be holding
 
     def _document_patched(self, event: Any) -> None:
         if event.setter is self:  # a change the page itself made: it has it already

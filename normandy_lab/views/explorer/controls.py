@@ -384,8 +384,15 @@ class Controls:
         )
 
     def bump(self) -> None:
-        """Count one more update (last of every update: the browser can tell it is all sent)."""
-        self.refresh_count.value = str(int(self.refresh_count.value) + 1)
+        """Count one more update (last of every update: the browser can tell it is all sent).
+
+        Counted once the map's held patch is sent (views/mapwidget.py), so the count never reaches the
+        page before the map's new picture.
+        """
+        # Imported here: the map widget's module loads jupyter_bokeh, which building controls never needs.
+        from normandy_lab.views.mapwidget import after_the_patch
+
+        after_the_patch(lambda: setattr(self.refresh_count, "value", str(int(self.refresh_count.value) + 1)))
 
     def show_edits(self, edits: Sequence[dict[str, Any]]) -> None:
         """List the study's edits (phase steps excepted), each with a ✕ that calls ``remove_edit``."""
