@@ -52,7 +52,7 @@ from normandy_lab.engine.search import FAR, NO_COSTS, SIXTHS, components, search
 from normandy_lab.network import edge_arrays
 from normandy_lab.rules.api import INF, as_hexes, as_mp, impassable, water_names
 from normandy_lab.rules.bfn.lines import Limits
-from normandy_lab.rules.bfn.passes import determine_side, may_attach, may_leave_division
+from normandy_lab.rules.bfn.passes import AnyLength, determine_side, may_attach, may_leave_division
 
 if TYPE_CHECKING:
     from normandy_lab.engine.report import UnitSupply
@@ -245,6 +245,7 @@ class _Explainer:
     def __init__(self, det: SideVerdicts, reports: dict[str, UnitSupply]):
         self.det, self.reports = det, reports
         self._trials: dict[tuple[float, float], SideVerdicts] = {}
+        self._any_length = AnyLength()  # the trials' unit range searches, at any length, searched once
         # unit id -> what it may use, with its distances (for a unit, not an HQ: see _supplied)
         self._ways: dict[str, list[_Candidate]] = {}
         self.lines = det.ctx.lines
@@ -516,7 +517,9 @@ class _Explainer:
             limits = self.det.ctx.limits
             longer = Limits(hexes=limits.hexes + key[0], mp=limits.mp + key[1], division=limits.division)
             longer_ctx = self.det.ctx.with_limits(longer)
-            self._trials[key] = determine_side(longer_ctx, verdicts_only=True, hqs=self.det)
+            self._trials[key] = determine_side(
+                longer_ctx, verdicts_only=True, hqs=self.det, any_length=self._any_length
+            )
         return self._trials[key]
 
     def _extension(self, over: float, unit: str) -> tuple[float, float]:

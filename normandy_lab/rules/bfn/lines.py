@@ -43,6 +43,8 @@ from normandy_lab.terrain import ROAD_CLASSES, terrain_map
 # Unit ranges are searched this far (in sixths of an MP) beyond the limit, to
 # tell by how much a unit out of supply misses it.
 RANGE_SLACK_MP = 6 * 6
+# A search limit no line reaches (sixths of an MP across the whole map are far fewer), far below FAR.
+ANY_LENGTH = 2**40
 
 
 @lru_cache(maxsize=8)
@@ -459,6 +461,32 @@ class TraceNet:
         )  # fmt: skip
         return _Ranges(*result)
 
+    def ranges_at_any_length(
+        self, groups: list[list[int]], asked: list[list[int]], query: np.ndarray
+    ) -> _Ranges:
+        """Return the distances :meth:`ranges` asks about, at any length: no limit, no line, no range.
+
+        What the counterfactuals of one side's explanations share (each asks the same groups with longer
+        ranges): one search a group, each trial's distances then cut at its limits (:meth:`_Ranges.within`).
+        """
+        gr = self.graph
+        c = self.costs
+        group_ptr = np.zeros(len(groups) + 1, dtype=np.int64)
+        np.cumsum([len(t) for t in groups], out=group_ptr[1:])
+        asked_ptr = np.zeros(len(asked) + 1, dtype=np.int64)
+        np.cumsum([len(a) for a in asked], out=asked_ptr[1:])
+        result = self._run(
+            group_ranges, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr,
+            c.rev_open, c.rev_first, c.fwd_first,
+            self.blocked, (c.rev_ones, c.rev_mp), (c.rev_ones, c.rev_first_mp), (c.fwd_ones, c.fwd_first_mp),
+            np.array([ANY_LENGTH, ANY_LENGTH]), np.array([-1, -1]),  # every distance; no range kept
+            group_ptr, _flat_ints(groups),
+            asked_ptr, _flat_ints(asked),
+            np.zeros(int(asked_ptr[-1]), dtype=np.bool_),
+            query,
+        )  # fmt: skip
+        return _Ranges(*result)
+
     def usable(self) -> np.ndarray:
         """Return the edges (rows of :func:`~normandy_lab.network.edge_arrays`) a line may take."""
         e = edge_arrays(self.g.system)
@@ -492,6 +520,21 @@ class _Ranges:
 
     def covered(self, group: int) -> np.ndarray:
         return self.cover[self.cover_ptr[group] : self.cover_ptr[group + 1]]
+
+    def within(self, limits: Limits) -> _Ranges:
+        """Return these distances at any length (:meth:`TraceNet.ranges_at_any_length`) cut at ``limits``.
+
+        Exactly the distances a search to the limits finds: a bounded search settles every hex within
+        the limit at its shortest distance and reaches no other.  No lines and no ranges (a covered
+        group raises IndexError): what a counterfactual's verdicts read only.
+        """
+        dist = self.dist.copy()
+        for metric, limit in enumerate((limits.hexes_n, limits.mp_n)):
+            part = dist[:, metric, :]
+            part[part > limit] = FAR
+        slots = np.zeros(dist.size, dtype=np.int64)
+        none = np.empty(0, dtype=np.int64)
+        return _Ranges(dist, slots, slots, none, none, none)
 
 
 @dataclass

@@ -374,12 +374,43 @@ class UnitLines:
         return self.line_ids[int(self.ranges.line_start[slot]) : int(self.ranges.line_stop[slot])]
 
 
+class AnyLength:
+    """The unit range searches of one side's counterfactuals at any length, searched once (7.3.1).
+
+    The explanations of a side's units out of supply determine it again and again with longer unit ranges
+    (:meth:`.explain._Explainer.trial`), the HQs' verdicts kept: the same groups of targets asked about the
+    same units each time, only the limits longer.  Searched once at any length, each trial's distances are
+    those cut at its limits (:meth:`.lines._Ranges.within`: exactly what a search to the limits finds).
+    The sources' group takes every source (a search to the limits leaves out those too far to reach any
+    unit, which changes no distance within them).
+    """
+
+    def __init__(self) -> None:
+        self._asked: tuple[int, ...] | None = None
+        self._ranges: Any = None
+
+    def ranges(self, ctx: SideContext, groups: list[Any], asked: list[Any], limits: Limits) -> Any:
+        """Return the distances a search of ``groups`` to ``limits`` finds (lines and ranges not kept)."""
+        shape = (len(groups), *(len(a) for a in asked))
+        if self._ranges is None or self._asked != shape:
+            every = [list(ctx.sources), *groups[1:]]
+            self._ranges = ctx.lines.ranges_at_any_length(every, asked, ctx.at)
+            self._asked = shape
+        return self._ranges.within(limits)
+
+
 def unit_lines(
-    ctx: SideContext, corps: CorpsVerdicts, divisions: DivisionVerdicts, keep_lines: bool = True
+    ctx: SideContext,
+    corps: CorpsVerdicts,
+    divisions: DivisionVerdicts,
+    keep_lines: bool = True,
+    any_length: AnyLength | None = None,
 ) -> UnitLines:
     """7.2, 7.3.1: every other unit within 6 hexes or 6 MP of a source or of its supplying HQ.
 
     ``keep_lines=False`` keeps no line (the traces' ``path`` empty): the verdicts and distances only.
+    ``any_length`` (with ``keep_lines=False``): the searches at any length of the same side's groups (a
+    counterfactual of its explanations, with the same HQ verdicts), cut at these limits.
     """
     state, limits, units = ctx.state, ctx.limits, ctx.units
     supply_rules = ctx.rules.supply
@@ -441,7 +472,10 @@ def unit_lines(
             wanted.append(np.ones(len(asked[-1]), dtype=bool))
     if not keep_lines:
         wanted = [np.zeros(len(a), dtype=bool) for a in asked]
-    ranges = ctx.lines.ranges(groups, asked, ctx.at, limits, lines_wanted=wanted)
+    if any_length is not None and not keep_lines:
+        ranges = any_length.ranges(ctx, groups, asked, limits)
+    else:
+        ranges = ctx.lines.ranges(groups, asked, ctx.at, limits, lines_wanted=wanted)
     line_ids = ctx.ids[ranges.lines].tolist()
     supplied_divs = [u for u in div_order if div_ok[u.id]]
     # Each unit's own options in the order they are tried (-1: not open to it).
@@ -911,7 +945,10 @@ class SideVerdicts:
 
 
 def determine_side(
-    ctx: SideContext, verdicts_only: bool = False, hqs: SideVerdicts | None = None
+    ctx: SideContext,
+    verdicts_only: bool = False,
+    hqs: SideVerdicts | None = None,
+    any_length: AnyLength | None = None,
 ) -> SideVerdicts:
     """Determine one side's supply, pass by pass (7.2-7.6).
 
@@ -919,7 +956,8 @@ def determine_side(
     Supply, no isolation): what a counterfactual of the explanations asks (how much more range supplies a
     unit).  ``hqs``: a determination of the same side whose HQ verdicts stand (the corps and division
     HQs' lines depend on neither unit range, 7.2), so that a counterfactual with longer unit ranges
-    does not search them again.
+    does not search them again; ``any_length`` shares the counterfactuals' unit range searches
+    (:class:`AnyLength`, with ``verdicts_only`` and ``hqs``).
     """
     if hqs is not None and hqs.ctx.limits.division != ctx.limits.division:
         raise RefusedError(
@@ -927,7 +965,8 @@ def determine_side(
         )
     corps = hqs.corps if hqs is not None else corps_hqs(ctx)
     divisions = hqs.divisions if hqs is not None else division_hqs(ctx, corps)
-    found = unit_lines(ctx, corps, divisions, keep_lines=not verdicts_only)
+    shared = any_length if hqs is not None else None  # the groups are the same only with the same HQs
+    found = unit_lines(ctx, corps, divisions, keep_lines=not verdicts_only, any_length=shared)
     traces = {**corps.traces, **divisions.traces, **found.traces}
     if ctx.readings["hq_bridging"] == "for_its_units":
         traces.update(bridged_lines(ctx, found))
