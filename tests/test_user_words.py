@@ -163,3 +163,15 @@ def test_every_rule_reading_a_verdict_rests_on_is_said_in_words():
         row = next(row for row in nl.supply(state).units.values() if row.readings)
         text = wording.reading_words(state.rules, row.readings)
         assert "_" not in text and all(words[k][str(v)] in text for k, v in row.readings.items())
+
+
+def test_a_comparison_s_titles_say_what_differs_on_a_line_of_its_own():
+    """ux-2: "Storm (was Overcast): 13 June 1944, AM — Allied Artillery Ready (allied)" was cut at the right
+    map's edge; what differs now has its own line, the state's label the next."""
+    from normandy_lab.engine.edits import set_weather
+    from normandy_lab.views.compare import compare
+
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    left, right = compare(state, set_weather(state, "Storm")).figures
+    assert left.title.text == f"as it is\n{state.label}"
+    assert right.title.text == f"Storm (was {state.weather})\n{state.label}"

@@ -179,8 +179,10 @@ def compare(
     # The maps are half as wide as the explorer's: the key goes as one line of words under them.
     left.legend[0].visible = False
     right.legend[0].visible = False
-    left.title.text = f"{titles[0]}: {before.label}"
-    right.title.text = f"{titles[1]}: {after.label}"
+    # What differs on a line of its own, the state's label under it: on one line the label ran off the
+    # right map's 470 px, cut mid-word (ux-2).
+    left.title.text = f"{titles[0]}\n{before.label}"
+    right.title.text = f"{titles[1]}\n{after.label}"
     table, changed = difference_table(before, after)
     right_layers.set_features("changed", layers.unit_positions(drawn["units"], changed))
     key = (
