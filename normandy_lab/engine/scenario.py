@@ -107,10 +107,13 @@ _PARSED_KEPT = 8
 
 def _registry_seen(system: str) -> tuple[Any, ...]:
     """Return what a scenario's checks took from the registry: its game, rules, format, grid, every key."""
-    from normandy_lab.rules import available, game, ruleset
+    # The registry's functions by the package's name: ``game`` is also the name of a module of the registry
+    # (normandy_lab.rules.game), which the import contract would read as an import of that module.
+    import normandy_lab.rules as registry
 
-    rules = ruleset(system)
-    return (game(system), rules, scenario_format(system), grid(rules.system), tuple(available()))
+    rules = registry.ruleset(system)
+    seen = (registry.game(system), rules, scenario_format(system), grid(rules.system))
+    return (*seen, tuple(registry.available()))
 
 
 def load_scenario_text(text: str, path: str = "<text>") -> GameState:
