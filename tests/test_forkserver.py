@@ -145,6 +145,21 @@ def test_a_forked_kernel_runs_code_in_its_own_process_with_the_servers_environme
     asyncio.run(check())
 
 
+def test_a_forked_kernel_answers_the_widgets_comms_though_ipywidgets_was_imported_before_it(kernelspec):
+    # ipywidgets registers its comm targets when it is imported in a running kernel: the zygote imported it
+    # before any kernel ran, and a page's widgets must still answer a front end that asks for their states.
+    async def check():
+        manager, client = await started()
+        try:
+            targets = await run(client, "import comm; print(sorted(comm.get_comm_manager().targets))")
+            assert "'jupyter.widget'" in targets and "'jupyter.widget.control'" in targets
+        finally:
+            pid = await stopped(manager, client)
+        wait_until(lambda: ended(pid), "the kernel to end")
+
+    asyncio.run(check())
+
+
 def test_two_forked_kernels_are_separate_processes_with_their_own_state(kernelspec):
     async def check():
         (first, one), (second, two) = await started(), await started()

@@ -232,6 +232,20 @@ def _retitle(argv: list[str]) -> None:
             ctypes.memmove(start, text.ljust(end - start, b"\0"), end - start)
 
 
+def _kernel_hooks() -> None:
+    """Do again, in a kernel, what libraries the zygote imported do at import when they find a kernel running.
+
+    ipywidgets registers its comm targets (``jupyter.widget``, and ``jupyter.widget.control``, on which a
+    front end asks for every widget's state) only when imported in a running kernel; tqdm's ``auto`` module
+    picks the notebook's progress bar then.  The zygote imported them with no kernel.
+    """
+    widgets = sys.modules.get("ipywidgets")
+    if widgets is not None:
+        widgets.register_comm_target()
+    for name in ("tqdm.auto", "tqdm.autonotebook"):
+        sys.modules.pop(name, None)  # imported again, in the kernel, when next asked for
+
+
 def _become_kernel(request: dict[str, Any], fds: list[int], start_dir: str) -> None:
     """In the forked child: take the request's session, streams, folder and environment, run the kernel."""
     code = 1
@@ -266,8 +280,12 @@ def _become_kernel(request: dict[str, Any], fds: list[int], start_dir: str) -> N
         connection = _connection_file(request["argv"])
         sys.argv = [request["argv"][0], "-f", connection]
         _retitle(request["argv"])
+        # What launch_instance does, with the libraries' kernel hooks between the kernel's making and its run.
         # ipykernel reads JPY_PARENT_PID when it is imported, here in the zygote's past: given again.
-        IPKernelApp.launch_instance(argv=["-f", connection, f"--IPKernelApp.parent_handle={os.getppid()}"])
+        app = IPKernelApp.instance()
+        app.initialize(["-f", connection, f"--IPKernelApp.parent_handle={os.getppid()}"])
+        _kernel_hooks()
+        app.start()
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 0
