@@ -1,7 +1,7 @@
 """Formation symbols and their labels never overlap at the explorer's default zoom (issue 33, section 3).
 
 Geometric: each symbol's screen boxes (its square with the echelon mark, its name with the supply bar) at the
-default view of every game's first scenario, in the smallest frame the explorer gives that view (70 % x 60 %
+default view of every scenario of every game, in the smallest frame the explorer gives that view (70 % x 60 %
 of a 1366x768 window; tests/test_explorer_browser.py measures it).  Place names are drawn over the symbols.
 """
 
@@ -27,9 +27,7 @@ from normandy_lab.views.declutter import (
 from normandy_lab.views.explorer import _default_extent
 from normandy_lab.views.mapview import to_mercator
 
-FIRST = [
-    min(p.stem for p in Path(SCENARIO_DIR).glob(f"{game}_*.yaml")) for game in ("bfn", "cobra", "kg", "gts")
-]
+SCENARIOS = sorted(p.stem for p in Path(SCENARIO_DIR).glob("*.yaml"))
 
 
 def _default_view(name: str) -> tuple[object, dict, float]:
@@ -40,7 +38,11 @@ def _default_view(name: str) -> tuple[object, dict, float]:
     return state, data, metres_per_pixel((float(x0), float(y0), float(x1), float(y1)), NOMINAL_FRAME_PX)
 
 
-@pytest.mark.parametrize("name", FIRST)
+def test_every_game_has_scenarios_here():
+    assert {name.split("_")[0] for name in SCENARIOS} == {"bfn", "cobra", "kg", "gts"}
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
 def test_no_two_symbols_overlap_at_the_default_zoom_and_every_unit_keeps_its_symbol(name):
     _, data, scale = _default_view(name)
     laid = declutter(data, scale, layers.worse_ring_colour)
@@ -77,6 +79,13 @@ def test_the_symbols_of_13_june_did_overlap_before_they_were_laid_out():
     _, data, scale = _default_view("bfn_1944-06-13_am")
     assert len(overlaps(boxes(data, scale))) > 50
     assert len(declutter(data, scale, layers.worse_ring_colour)["key"]) < len(data["key"])
+
+
+def test_the_late_july_front_needs_more_passes_than_the_60_once_allowed():
+    """25 July's 86 symbols: moving apart and grouping alternate about 70 times before nothing overlaps, and
+    the 60 passes the layout used to be allowed left 32 overlaps there (the check above can fail)."""
+    _, data, scale = _default_view("bfn_1944-07-25_am")
+    assert len(overlaps(boxes(declutter(data, scale, layers.worse_ring_colour, rounds=60), scale))) > 10
 
 
 def test_overlaps_sees_a_name_over_a_square_and_not_two_symbols_side_by_side():
