@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument(
         "--every-state-new",
         action="store_true",
-        help="--class-cycle: forget the engine's kept reports before each action (each state determined anew)",
+        help="--class-cycle: forget the kept reports before each action (each state determined anew)",
     )
     args = parser.parse_args()
     if args.class_cycle:
@@ -182,7 +182,7 @@ def class_cycle(cycles: int, profile: bool, every_state_new: bool = False) -> No
         await asyncio.sleep(0)
         widgets = {"step": explorer.step_button, "storm": explorer.weather, "overcast": explorer.weather}
         times: dict[str, list[float]] = {name: [] for name in CLASS_ACTIONS}
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.process_time)  # CPU, as the table: the machine may be shared
 
         async def act(name: str, measured: bool) -> float:
             widget = widgets[name]
@@ -221,6 +221,8 @@ def class_cycle(cycles: int, profile: bool, every_state_new: bool = False) -> No
             results[f"first round {label}_cpu_s"] = spent
         for label in labels:
             results[f"{label}_cpu_median_s"] = statistics.median(times[label])
+        for label in labels:
+            results[f"{label}_cpu_s"] = [round(t, 4) for t in times[label]]
         every = [t for label in labels for t in times[label]]
         results["action_cpu_median_s"] = statistics.median(every)
         results["action_cpu_mean_s"] = statistics.fmean(every)

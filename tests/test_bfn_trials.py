@@ -14,6 +14,7 @@ import pytest
 
 import normandy_lab as nl
 from normandy_lab.engine.lines import Situation
+from normandy_lab.errors import RefusedError
 from normandy_lab.rules.bfn import passes
 from normandy_lab.rules.bfn.lines import Limits, TraceNet
 from normandy_lab.rules.bfn.passes import AnyLength, determine_side
@@ -58,7 +59,7 @@ def test_a_trial_cut_from_the_search_at_any_length_is_the_trial_searched_to_its_
     for side in ("allied", "german"):
         ctx = side_context(state, side, TraceNet(state, side, situation), limits, situation)
         det = determine_side(ctx)
-        shared = AnyLength()
+        shared = AnyLength(det)
         for hexes, mp in EXTENSIONS:
             longer = ctx.with_limits(Limits(limits.hexes + hexes, limits.mp + mp, limits.division))
             searched = determine_side(longer, verdicts_only=True, hqs=det)
@@ -67,6 +68,8 @@ def test_a_trial_cut_from_the_search_at_any_length_is_the_trial_searched_to_its_
         assert shared._ranges is not None  # the search at any length was made, and served every trial
         with pytest.raises(IndexError):  # a trial keeps no range: reading one fails, it is never empty
             cut.unit_lines.ranges.covered(0)
+        with pytest.raises(RefusedError):  # it serves the trials of its own determination only
+            determine_side(longer, verdicts_only=True, hqs=determine_side(ctx), any_length=shared)
 
 
 def test_the_reasons_of_a_storm_are_those_of_trials_searched_to_their_limits(monkeypatch):

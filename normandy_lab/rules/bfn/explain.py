@@ -245,7 +245,7 @@ class _Explainer:
     def __init__(self, det: SideVerdicts, reports: dict[str, UnitSupply]):
         self.det, self.reports = det, reports
         self._trials: dict[tuple[float, float], SideVerdicts] = {}
-        self._any_length = AnyLength()  # the trials' unit range searches, at any length, searched once
+        self._any_length = AnyLength(det)  # the trials' unit range searches, at any length, searched once
         # unit id -> what it may use, with its distances (for a unit, not an HQ: see _supplied)
         self._ways: dict[str, list[_Candidate]] = {}
         self.lines = det.ctx.lines

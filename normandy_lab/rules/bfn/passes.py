@@ -383,18 +383,26 @@ class AnyLength:
     those cut at its limits (:meth:`.lines._Ranges.within`: exactly what a search to the limits finds).
     The sources' group takes every source (a search to the limits leaves out those too far to reach any
     unit, which changes no distance within them).
+
+    Parameters
+    ----------
+    hqs
+        The side's determination whose HQ verdicts every trial keeps (``determine_side(..., hqs=)``): the
+        groups are its HQs, on its map of blocked hexes; it serves no other.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, hqs: SideVerdicts) -> None:
+        self.hqs = hqs
         self._asked: tuple[int, ...] | None = None
         self._ranges: Any = None
 
     def ranges(self, ctx: SideContext, groups: list[Any], asked: list[Any], limits: Limits) -> Any:
         """Return the distances a search of ``groups`` to ``limits`` finds (lines and ranges not kept)."""
+        if ctx.lines is not self.hqs.ctx.lines or ctx.side != self.hqs.ctx.side:
+            raise RefusedError("AnyLength: searches of another side or map; determine them to their limits")
         shape = (len(groups), *(len(a) for a in asked))
         if self._ranges is None or self._asked != shape:
-            every = [list(ctx.sources), *groups[1:]]
-            self._ranges = ctx.lines.ranges_at_any_length(every, asked, ctx.at)
+            self._ranges = ctx.lines.ranges_at_any_length(groups, asked, ctx.at)
             self._asked = shape
         return self._ranges.within(limits)
 
@@ -440,7 +448,11 @@ def unit_lines(
     # (units of no division), the pathfinders (7.4, 7.5, 17.1: airborne units, 6-7 June), each
     # division HQ (its own units, and, when in supply, the units of no division, which may
     # attach to it), and the corps HQs passing on Combat Supply, by army (7.6.1).
-    groups = [ctx.lines.near(ctx.sources, ctx.at[plain], limits), corps.hexes]
+    if keep_lines:
+        any_length = None  # its searches keep no line
+    # A counterfactual's search at any length takes every source (AnyLength).
+    sources = ctx.sources if any_length is not None else ctx.lines.near(ctx.sources, ctx.at[plain], limits)
+    groups = [sources, corps.hexes]
     asked: list[Any] = [plain, sorted(headless)]
     # Lines are kept where a unit may trace its own supply; other distances only compare.
     wanted = [np.ones(len(plain), dtype=bool), np.ones(len(headless), dtype=bool)]
@@ -472,7 +484,7 @@ def unit_lines(
             wanted.append(np.ones(len(asked[-1]), dtype=bool))
     if not keep_lines:
         wanted = [np.zeros(len(a), dtype=bool) for a in asked]
-    if any_length is not None and not keep_lines:
+    if any_length is not None:
         ranges = any_length.ranges(ctx, groups, asked, limits)
     else:
         ranges = ctx.lines.ranges(groups, asked, ctx.at, limits, lines_wanted=wanted)
@@ -965,8 +977,9 @@ def determine_side(
         )
     corps = hqs.corps if hqs is not None else corps_hqs(ctx)
     divisions = hqs.divisions if hqs is not None else division_hqs(ctx, corps)
-    shared = any_length if hqs is not None else None  # the groups are the same only with the same HQs
-    found = unit_lines(ctx, corps, divisions, keep_lines=not verdicts_only, any_length=shared)
+    if any_length is not None and any_length.hqs is not hqs:  # the groups are the same with its HQs only
+        raise RefusedError("determine_side: any_length= serves the trials of its own hqs= only")
+    found = unit_lines(ctx, corps, divisions, keep_lines=not verdicts_only, any_length=any_length)
     traces = {**corps.traces, **divisions.traces, **found.traces}
     if ctx.readings["hq_bridging"] == "for_its_units":
         traces.update(bridged_lines(ctx, found))
