@@ -117,3 +117,25 @@ def test_place_names_are_drawn_over_the_symbols():
     situation = [i for i, a in enumerate(labels) if str(a.name or "").startswith("labels:")]
     assert places and situation and min(places) > max(situation)
     assert all(labels[i].background_fill_color is not None for i in places)
+
+
+def test_a_layout_is_reused_for_the_same_positions_with_the_new_supply():
+    """The layout depends on where the symbols are, not on their supply: after a storm at the same positions
+    the explorer reuses the layout (a few ms a redraw) and the symbols carry the storm's rings and bars,
+    exactly as a layout made afresh, which is the layout pass's own result."""
+    from normandy_lab.engine.edits import set_weather
+    from normandy_lab.views import declutter as module
+
+    state, data, scale = _default_view("bfn_1944-06-13_am")
+    storm = set_weather(state, "Storm")
+    storm_data = layers.formation_data(storm, nl.supply(storm))
+    module._PLANS.clear()
+    before = declutter(data, scale, layers.worse_ring_colour)
+    reused = declutter(storm_data, scale, layers.worse_ring_colour)
+    assert len(module._PLANS) == 1  # one layout, made once
+    module._PLANS.clear()
+    fresh = declutter(storm_data, scale, layers.worse_ring_colour)
+    direct = module._layout(storm_data, scale, layers.worse_ring_colour, None)
+    del direct["rows"], direct["lead"]
+    assert reused == fresh == direct
+    assert reused["x"] == before["x"] and reused["bar"] != before["bar"]

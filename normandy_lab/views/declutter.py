@@ -113,6 +113,8 @@ def _merge(data: dict[str, list], i: int, j: int, worst: Any) -> None:
         "echelon": "XX" if "XX" in (data["echelon"][i], data["echelon"][j]) else "X",
         "glyph": data["glyph"][big],
         "members": members,
+        "rows": data["rows"][big] + data["rows"][small],
+        "lead": data["lead"][big],
         "hx": hx,
         "hy": hy,
         "x": round(hx, 1),
@@ -175,9 +177,36 @@ def declutter(
         The same columns, fewer rows where symbols were grouped.  Overlaps of symbols of opposite sides
         that :data:`MAX_SHIFT_PX` cannot clear are left (:func:`overlaps` finds them).
     """
+    key = (scale, rounds, tuple(zip(*(data[c] for c in _GEOMETRY), strict=True)))
+    plan = _PLANS.pop(key, None)
+    if plan is None:
+        laid = _layout(data, scale, worst, rounds)
+        plan = list(zip(laid["rows"], laid["lead"], laid["x"], laid["y"], strict=True))
+    _PLANS[key] = plan  # the most recent last
+    while len(_PLANS) > _PLANS_KEPT:
+        del _PLANS[next(iter(_PLANS))]
+    return _apply(data, plan, worst)
+
+
+#: What a layout depends on: where the symbols are, their names' lengths, sides and unit counts; not the
+#: supply (ring, bar, counts out), so a weather change or a cut bridge reuses the layout of those positions.
+_GEOMETRY = ("side", "key", "x", "y", "short", "units")
+#: Recent layouts, geometry -> plan: each symbol's input rows (in grouping order), lead row and position.
+_PLANS: dict[tuple, list[tuple[list[int], int, float, float]]] = {}
+_PLANS_KEPT = 16
+
+
+def _layout(data: dict[str, list], scale: float, worst: Any, rounds: int | None) -> dict[str, list]:
+    """Lay the symbols out (merge and move apart until nothing overlaps); see :func:`declutter`.
+
+    Returns the columns with the helpers ``rows`` (the input rows each symbol stands for) and ``lead`` (the
+    row it is named after).
+    """
     out = {column: list(values) for column, values in data.items()}
     out["members"] = [[key] for key in out["key"]]
     out["lead_short"] = list(out["short"])
+    out["rows"] = [[row] for row in range(len(out["key"]))]
+    out["lead"] = list(range(len(out["key"])))
     out["hx"], out["hy"] = [float(x) for x in out["x"]], [float(y) for y in out["y"]]
     for _ in range(rounds if rounds is not None else 4 * len(out["key"]) + 40):
         b = boxes(out, scale)
@@ -194,4 +223,35 @@ def declutter(
             _push_apart(out, b, i, j, scale)
             b = boxes(out, scale)
     del out["members"], out["lead_short"], out["hx"], out["hy"]
+    return out
+
+
+def _apply(
+    data: dict[str, list], plan: list[tuple[list[int], int, float, float]], worst: Any
+) -> dict[str, list]:
+    """Return the symbols of ``data`` grouped and placed as ``plan`` says, with ``data``'s supply."""
+    out: dict[str, list] = {column: [] for column in data}
+    for rows, lead, x, y in plan:
+        row = {column: values[lead] for column, values in data.items()}
+        if len(rows) > 1:
+            keys = [data["key"][r] for r in rows]
+            units = sum(data["units"][r] for r in rows)
+            gone = sum(data["out"][r] for r in rows)
+            cells = round(6 * (units - gone) / units)
+            line = data["line"][rows[0]]
+            for r in rows[1:]:
+                line = worst(line, data["line"][r])
+            row.update(
+                key=GROUP_JOIN.join(keys),
+                name=", ".join(keys),
+                short=f"{data['short'][lead]} +{len(rows) - 1}",
+                units=units,
+                out=gone,
+                bar="▰" * cells + "▱" * (6 - cells),
+                line=line,
+                echelon="XX" if any(data["echelon"][r] == "XX" for r in rows) else "X",
+            )
+        row["x"], row["y"] = x, y
+        for column in out:
+            out[column].append(row[column])
     return out
