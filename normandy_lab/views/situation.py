@@ -59,6 +59,41 @@ FEATURE_LAYERS: dict[str, tuple[str, ...]] = {
     "changed": ("x", "y", "unit_id"),
 }  # fmt: skip
 
+#: Installed in the page when a map's view first changes: BokehJS's ``LabelSet`` measures and draws every
+#: label at every paint, also those far outside the map's frame, which it then clips away.  Zoomed in to
+#: click a unit, the explorer's map has about 1,850 labels (three per counter, the place names of every
+#: rank) of which a few dozen are in view, and their text was most of an edit's repaint (issue 33,
+#: section 4).  The patched paint skips a label whose anchor lies farther outside the frame than its text
+#: could reach (64 px and 24 px a character: more than any of the map's fonts), so what is drawn does not
+#: change.  Labels that are not clipped to the frame, and a BokehJS whose label set looks otherwise, are
+#: painted as before.  Once per page: every label set of the page shares the prototype.
+CULL_LABELS_JS = """
+const bokeh = typeof Bokeh !== "undefined" ? Bokeh : null;
+const proto = bokeh?.require?.("models/annotations/label_set")?.LabelSetView?.prototype;
+if (proto == null || proto._nl_culled || typeof proto._paint_data !== "function") return;
+const paint_all = proto._paint_data;
+proto._paint_data = function (ctx) {
+    const frame = this.plot_view?.frame?.bbox;
+    if (!this.needs_clip || frame == null || this.sx == null || typeof this.x_offset?.get !== "function") {
+        return paint_all.call(this, ctx);
+    }
+    const {left, right, top, bottom} = frame;
+    for (let i = 0, end = this.text.length; i < end; i++) {
+        const sx_i = this.sx[i] + this.x_offset.get(i);
+        const sy_i = this.sy[i] - this.y_offset.get(i);
+        const text_i = this.text.get(i);
+        const angle_i = this.angle.get(i);
+        if (!isFinite(sx_i + sy_i + angle_i) || text_i == null) continue;
+        const reach = 64 + 24 * String(text_i).length;
+        if (sx_i < left - reach || sx_i > right + reach) continue;
+        if (sy_i < top - reach || sy_i > bottom + reach) continue;
+        this._paint_text(ctx, i, `${text_i}`, sx_i, sy_i, angle_i);
+    }
+};
+proto._nl_culled = true;
+proto._nl_paint_all = paint_all;  // what BokehJS would do (the tests compare both pictures)
+"""
+
 #: Lines of supply in a colour no basemap layer uses (cyan over a dark casing).
 LINE_COLOUR, LINE_CASING = "#00d5ff", "#08304a"
 #: The view width (in hexes across) below which counters replace formation symbols.
@@ -287,6 +322,8 @@ def add_state_layers(fig: Any, system: str, prefix: str = "") -> StateLayers:
     )  # fmt: skip
     fig.x_range.js_on_change("start", switch)
     fig.x_range.js_on_change("end", switch)
+    # Zoomed out the few labels are in view; once the view changes (a zoom in), off-frame labels are skipped.
+    fig.x_range.js_on_change("start", CustomJS(code=CULL_LABELS_JS))
     _place_names_on_top(fig)
     _arrange_legend(fig)
     return layers
