@@ -151,26 +151,40 @@ def test_kernels_writing_the_same_table_at_once_leave_one_whole_copy(cache):
     assert tour.kept("table", lambda: "not read") == list(range(100_000))
 
 
-def test_a_warm_tour_loads_no_game_for_its_tables():
-    """Once kept, the campaign map and the tour's tables load no game package and no terrain map."""
-    tables = (
-        "from normandy_lab.views.campaign import campaign_map\n"
-        "from normandy_lab.views import tour\n"
-        "campaign_map(); tour.scenarios_against_history()\n"
-        "tour.kept_side_by_side('1944-06-19').disagreements()\n"
-    )
-    # A process that keeps them (if another has not yet, under this code), then one that reads them.
-    subprocess.run([sys.executable, "-c", tables], capture_output=True, check=True, cwd=REPO)
+def _toy(*words: str) -> list[str]:
+    return ["worked out here", *words]
+
+
+def test_a_table_the_other_process_could_not_write_is_worked_out_here(cache, monkeypatch):
+    monkeypatch.setitem(tour.TABLES, "toy", (__name__, "_toy"))
+    monkeypatch.setattr(sys, "executable", str(cache / "no-python-here"))
+    assert tour.table("toy", "1944-06-19") == ["worked out here", "1944-06-19"]
+    d._MEMORY.clear()
+    assert tour.table("toy", "1944-06-19") == ["worked out here", "1944-06-19"]  # and kept
+
+
+def test_the_tour_loads_no_game_for_its_tables_cold_or_warm(tmp_path):
+    """On a cold cache the tables are worked out by another process; the tour's own loads no game or map."""
     code = (
-        "import sys\n"
+        "import pathlib, sys\n"
+        "from normandy_lab.terrain import derived\n"
+        "derived.derived_dir = lambda: pathlib.Path(sys.argv[1])\n"
         "import normandy_lab.terrain as terrain\n"
         "def refused(*args, **kwargs):\n"
         "    raise AssertionError(f'a terrain map was loaded: {args}')\n"
         "terrain.terrain_map = refused\n"
-        + tables
-        + "games = [m for m in sys.modules if m.split('.')[:3] in (['normandy_lab', 'rules', g] for g in\n"
+        "from normandy_lab.views.campaign import campaign_map\n"
+        "from normandy_lab.views import tour\n"
+        "campaign_map(); tour.scenarios_against_history()\n"
+        "tour.kept_side_by_side('1944-06-19').disagreements()\n"
+        "games = [m for m in sys.modules if m.split('.')[:3] in (['normandy_lab', 'rules', g] for g in\n"
         "         ('bfn', 'cobra', 'kg', 'gts'))]\n"
-        "print(games)\n"
+        "kept = {p.name.split('-')[0] for p in pathlib.Path(sys.argv[1]).glob('*.pickle')}\n"
+        "print(games, sorted(kept & set(tour.TABLES)))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
-    assert out.returncode == 0 and out.stdout.strip() == "[]", out.stdout + out.stderr
+    for _ in ("cold", "warm"):
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, cwd=REPO
+        )
+        assert out.returncode == 0, out.stdout + out.stderr
+        assert out.stdout.strip() == f"[] {sorted(tour.TABLES)}", out.stdout + out.stderr

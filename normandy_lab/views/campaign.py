@@ -187,9 +187,9 @@ def scenario_positions() -> tuple[list[int], list[str], list[dict[str, list]]]:
     out once and kept on disk (:func:`normandy_lab.views.tour.kept`): it determines the supply of every
     scenario of the four games, which a kernel that only draws the squares need not load.
     """
-    from normandy_lab.views.tour import kept
+    from normandy_lab.views.tour import table
 
-    return kept("campaign_positions", _scenario_positions)
+    return table("campaign_positions")
 
 
 def _scenario_positions() -> tuple[list[int], list[str], list[dict[str, list]]]:
@@ -386,9 +386,13 @@ def campaign_map(width: int = 980, height: int = 720, start: Any = "1944-06-06",
 
 def _sea_columns() -> dict[str, list]:
     """Return the sea's polygon columns, kept on disk: the coast data's sea layer is 34 MB in a kernel."""
-    from normandy_lab.views.tour import kept
+    from normandy_lab.views.tour import table
 
-    return kept("campaign_sea", lambda: polygon_columns(_sea()))
+    return table("campaign_sea")
+
+
+def _sea_table() -> dict[str, list]:
+    return polygon_columns(_sea())
 
 
 @lru_cache(maxsize=1)

@@ -16,16 +16,27 @@ memory once read), under a key that also holds :func:`tour_stamp`:
   change a verdict, and a kept table is never one the code would no longer give;
 * the versions of the package, Python, numpy and pandas (the copies are pickles of their objects).
 
-A warm tour then reads a few hundred kB and loads no map, no engine and no scenario for these tables.
+A warm tour then reads a few hundred kB and loads no map, no engine and no scenario for these tables.  A
+table not kept yet (a new version of the code or of a scenario) is worked out in a separate Python process
+(:func:`table`), which writes it and ends: the kernel that asked only reads it, so even the first tour after
+an update stays small (built in the kernel, the maps and engines stayed in it: 344 MB).  Kernels asking for
+the same table at once (a class's pool filled at the server's start) take turns on a lock, and those after
+the first read what it wrote.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import importlib
 import platform
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
+from normandy_lab.terrain import derived as _derived
 from normandy_lab.terrain.derived import _code_digest, derived, files_stamp
 
 T = TypeVar("T")
@@ -65,6 +76,73 @@ def kept(name: str, build: Callable[[], T], *words: str) -> T:
     return derived(name, build, *words, stamp=tour_stamp())
 
 
+#: The tour's tables, by name: the function (module, name) that works one out from its words.
+TABLES = {
+    "campaign_positions": ("normandy_lab.views.campaign", "_scenario_positions"),
+    "campaign_sea": ("normandy_lab.views.campaign", "_sea_table"),
+    "tour_history": ("normandy_lab.views.tour", "_history_rows"),
+    "tour_side_by_side": ("normandy_lab.views.tour", "_side_by_side_parts"),
+}
+#: How long a process working a table out may take before the kernel works it out itself (seconds).
+APART_TIMEOUT_S = 900
+
+
+class _NotKeptError(Exception):
+    """No current copy of the table is on disk."""
+
+
+def _not_kept() -> Any:
+    raise _NotKeptError
+
+
+def _builder(name: str, words: tuple[str, ...]) -> Callable[[], Any]:
+    module, function = TABLES[name]
+    build = getattr(importlib.import_module(module), function)
+    return lambda: build(*words)
+
+
+def table(name: str, *words: str) -> Any:
+    """Return one of the tour's :data:`TABLES`, kept on disk; a missing one is worked out in another process.
+
+    That process (``python -m normandy_lab.views.tour NAME WORDS...``) loads the scenarios, maps and engines
+    the table needs and writes it; this one reads it.  Should it fail (no Python to start, a cache that cannot
+    be written, another version of the code on disk by then), the table is worked out here, as before.
+    """
+    try:
+        return kept(name, _not_kept, *words)
+    except _NotKeptError:
+        pass
+    with _turn(name):
+        try:  # another kernel may have written it while this one waited for its turn
+            return kept(name, _not_kept, *words)
+        except _NotKeptError:
+            pass
+        folder = _derived.derived_dir()
+        command = [sys.executable, "-m", "normandy_lab.views.tour", str(folder), name, *words]
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            subprocess.run(command, check=True, capture_output=True, timeout=APART_TIMEOUT_S)
+        return kept(name, _builder(name, words), *words)
+
+
+@contextlib.contextmanager
+def _turn(name: str) -> Iterator[None]:
+    """Hold table ``name``'s lock: one process works a table out at a time (no lock where none can be had)."""
+    try:
+        import fcntl
+
+        folder = _derived.derived_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = open(folder / f"{name}.lock", "a+b")  # noqa: SIM115 (held across the yield)
+    except (ImportError, OSError):  # no fcntl (not a POSIX system), or a cache that cannot be written
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        handle.close()  # releases the lock
+
+
 def _history_rows() -> list[dict[str, Any]]:
     from normandy_lab.engine.scenario import load_scenario
     from normandy_lab.history.compare import compare_with_history
@@ -89,10 +167,10 @@ def scenarios_against_history() -> Any:
     """
     import pandas as pd
 
-    return pd.DataFrame(kept("tour_history", _history_rows))
+    return pd.DataFrame(table("tour_history"))
 
 
-def _side_by_side_parts(day: str) -> tuple[Any, dict[str, str], Any]:
+def _side_by_side_parts(day: str) -> tuple[Any, dict[str, str], Any]:  # (date, scenarios, table)
     from normandy_lab.sidebyside import side_by_side
 
     found = side_by_side(day)
@@ -114,5 +192,16 @@ def kept_side_by_side(date: Any) -> Any:
     from normandy_lab.sidebyside import SideBySide, date_arg
 
     day = date_arg("side_by_side", date).isoformat()
-    found_date, scenarios, table = kept("tour_side_by_side", lambda: _side_by_side_parts(day), day)
-    return SideBySide(found_date, dict(scenarios), table.copy())
+    found_date, scenarios, verdicts = table("tour_side_by_side", day)
+    return SideBySide(found_date, dict(scenarios), verdicts.copy())
+
+
+def main(arguments: list[str]) -> None:
+    """Work out the table named in ``arguments`` (``FOLDER NAME WORDS...``) and write it to ``FOLDER``."""
+    folder, name, *words = arguments
+    _derived.derived_dir = lambda: Path(folder)  # the asking process's cache, wherever it is
+    kept(name, _builder(name, tuple(words)), *words)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
