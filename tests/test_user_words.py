@@ -94,6 +94,12 @@ def test_the_campaign_key_shows_each_side_s_squares_and_the_sea_is_drawn_over_th
     [fig] = list(layout.select({"type": figure_type}))
     fills = [r.glyph.fill_color for r in fig.renderers if type(r.glyph).__name__ == "MultiPolygons"]
     assert fills.index("#e6f1fb") > fills.index("#4f7fbf")  # the sea after (over) the Allied ground
+    # ux-2: the squares hid Saint-Lô and Villers-Bocage.  The place names are labels (drawn over every glyph,
+    # the squares among them) on a pale box.
+    from bokeh.models import LabelSet
+
+    names = [a for a in fig.center if isinstance(a, LabelSet) and "Saint-Lô" in a.source.data.get("name", [])]
+    assert names and all(a.background_fill_color is not None and a.background_fill_alpha > 0.5 for a in names)
 
 
 def test_a_basemap_keeps_its_key_beside_the_map():
