@@ -9,7 +9,8 @@
 # Options (environment): PYTHON (interpreter for the venv, default python3.11
 # or python3), LAB_PORT (default 8888), PYTEST_ARGS (extra pytest arguments); for the class server
 # CLASS_HOST (default 0.0.0.0: every address of the machine), CLASS_PORT (default 8866), CLASS_POOL
-# (kernels started ahead per page, default 1); arguments after "class" go to the server (--help).
+# (kernels started ahead per page, default 1); arguments after "class" go to the server (--help), e.g.
+# --no-fork-server (every kernel a new process, not a fork of one that has loaded the games).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -71,7 +72,9 @@ case "${1:-}" in
     exec "$VENV/bin/python" -m pytest ${PYTEST_ARGS:-} tests notebooks --nbmake
     ;;
   class)
-    ensure_venv "lab"  # Voilà is in the lab extra
+    # Voilà is in the lab extra; the (editable) install also registers the entry point of the kernels' fork
+    # server (pyproject.toml), re-done whenever pyproject.toml changes.
+    ensure_venv "lab"
     shift
     exec "$VENV/bin/python" -m normandy_lab.views.classroom --host="${CLASS_HOST:-0.0.0.0}" \
       --port="${CLASS_PORT:-8866}" --pool="${CLASS_POOL:-1}" "$@"
