@@ -715,7 +715,9 @@ def test_the_map_key_and_the_zones_box_only_for_a_game_that_draws_them(explorer)
     for scenario, shown in ((SCENARIO, set()), ("kg_1944-06-07_t02", {"rule zones"}),
                             ("gts_1944-06-08_0700", {"paths a rule tests", "where a tested path breaks"})):  # fmt: skip
         explorer = explorer if scenario == SCENARIO else nl.explore(scenario)
+        explorer.show_key.value = True  # the key's entries are made when it is first opened
         items = [item for legend in explorer.fig.legend for item in legend.items]
+        explorer.show_key.value = False
         labels = {str(getattr(item.label, "value", item.label)) for item in items}
         for words in ("rule zones", "paths a rule tests", "where a tested path breaks"):
             listed = any(label.startswith(words) for label in labels)

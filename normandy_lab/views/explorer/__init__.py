@@ -31,6 +31,7 @@ from normandy_lab.errors import NormandyLabError, RefusedError
 from normandy_lab.grids import grid
 from normandy_lab.session import Session
 from normandy_lab.views import layers, wording
+from normandy_lab.views.basemap import show_key
 from normandy_lab.views.explorer._common import (
     ENEMY,
     FRONT_VIEW,
@@ -133,7 +134,7 @@ class Explorer:
         return Callbacks(
             apply=self.apply, undo=self.undo, redo=self.redo, redraw=self.refresh, go_to=self.go_to,
             save=self._save_from_box, export=self._export_from_box, open=self._open_from_picker,
-            show_key=lambda shown: setattr(self.fig.legend[0], "visible", shown),
+            show_key=lambda shown: show_key(self.fig, shown),  # the key is built when first opened
             remove_edit=self._remove_from_button,
         )  # fmt: skip
 
