@@ -472,6 +472,16 @@ def test_map_fills_a_laptop_and_a_projector(lab):
                 "() => Object.values(Bokeh.index).find(v => v.model.type === 'Figure')"
                 ".model.below.filter(m => m.type === 'Legend').some(l => l.visible)"
             )
+        # Opened, the key lists every layer with its swatch (its entries reach the page only now).
+        page.get_by_role("button", name="map key").first.click()
+        page.wait_for_function(
+            "() => Object.values(Bokeh.index).find(v => v.model.type === 'Figure').model.below"
+            ".some(m => m.type === 'Legend' && m.visible && m.items.length > 20"
+            " && m.items.every(i => i.renderers.length > 0))",
+            timeout=60_000,
+        )
+        settle(page)
+        page.screenshot(path=str(SHOTS / "11_map_key_opened.png"))
     assert outside == [], f"the page fetched from outside localhost: {outside[:5]}"
 
 

@@ -8,6 +8,8 @@ vector layers: no tile server is reachable offline.  Each layer is one bokeh
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -77,6 +79,34 @@ def from_mercator(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 _LOADED_BUNDLES: set[str] = set()
+
+
+@contextmanager
+def collection_after_the_cell() -> Iterator[None]:
+    """Hold Python's cyclic garbage collector while a map is built; in a kernel, let it run once idle.
+
+    Building a map makes tens of thousands of objects that live on (bokeh's models), and every few
+    openings they set off a full collection of the kernel's heap (hundreds of thousands of objects of
+    terrain, rules and tables): 0.2-0.6 s of CPU in the middle of an opening, the largest part of how much
+    two warm openings differed (issue 33, section 4).  In a kernel (an event loop running) the collector
+    is switched on again by a callback of the loop, once the cell has sent the map, so a collection that
+    falls due runs while the page builds the map; with no loop (a script, the tests) at the block's end.
+    A collector the caller had switched off stays off.
+    """
+    import asyncio
+    import gc
+
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        try:
+            asyncio.get_running_loop().call_soon(gc.enable)
+        except RuntimeError:
+            gc.enable()
 
 
 def show_inline(widgets: bool = False, force: bool = False) -> None:

@@ -752,12 +752,13 @@ def explore(source: Any, **kwargs: Any) -> Explorer:
         For a source that is none of these (``None``, a number), or a scenario that is not there
         (:class:`~normandy_lab.engine.scenario.ScenarioNotFoundError`, with the nearest names).
     """
-    from normandy_lab.views.mapview import show_inline
+    from normandy_lab.views.mapview import collection_after_the_cell, show_inline
 
     # Outside a notebook there is nothing to load BokehJS into.
     with contextlib.suppress(Exception):
         show_inline()
-    return Explorer(source, **kwargs)
+    with collection_after_the_cell():  # no full collection of the heap in the middle of an opening
+        return Explorer(source, **kwargs)
 
 
 __all__ = [
