@@ -5,6 +5,10 @@ clips away; ``views.situation.CULL_LABELS_JS`` (installed when the view first ch
 map is opened as a standalone page in Chromium, zoomed in on a unit as a person does before clicking it,
 and painted with the culling and with BokehJS's own paint: the pictures must be identical, pixel for pixel,
 and the culled paint must have drawn far fewer labels.  Zoomed out, at the campaign's extent, likewise.
+
+The hex layers' radius and angle come from the terrain's centre columns through a transform that the page
+keeps per column (``views.hexcells.NGON_TRANSFORM_JS``): a layer's new filter transforms no column again,
+and every hex is still drawn where the linear models put it.
 """
 
 from __future__ import annotations
@@ -90,3 +94,51 @@ def test_labels_out_of_the_frame_are_skipped_and_the_picture_is_the_same(tmp_pat
     assert counts["culled"] == counts["restore"] <= counts["all"]
     if half_m:  # zoomed in on one unit: a few dozen labels of the ~1,850 are in view
         assert counts["all"] > 1000 and counts["culled"] < counts["all"] / 5, counts
+
+
+# A hex layer's filter changed twice: BokehJS's radius and angle of its hexes, and of the terrain's, against
+# the linear models (views.hexcells.cell_model); and how often the page transformed a whole column.
+JS_HEX_LAYER = """async ([models, indices]) => {
+    const doc = Bokeh.documents[0];
+    const fig = doc.roots().find((root) => root.x_range != null);
+    const view = [...Bokeh.index.query(() => true)].find((v) => v.canvas_view != null && v.model === fig);
+    const layer = [...view.renderer_views.values()].find((r) => r.model.name === "layer:range");
+    const terrain = [...view.renderer_views.values()].find((r) => r.model.name === "layer:terrain");
+    let computed = 0;
+    const from = Float64Array.from;
+    Float64Array.from = function (...args) { computed += 1; return from.apply(this, args); };
+    try {
+        for (const chosen of [indices, indices.slice(1)]) {
+            layer.model.view.filter.indices = chosen;
+            await layer.set_data();
+        }
+    } finally {
+        Float64Array.from = from;
+    }
+    const source = terrain.model.data_source;
+    const column = (name) => source.data instanceof Map ? source.data.get(name) : source.data[name];
+    const worst = (glyph, rows) => {
+        let err = 0;
+        rows.forEach((row, k) => {
+            err = Math.max(err, Math.abs(glyph.radius.get(k) - (models.radius[0] + models.radius[1] * column("y")[row])));
+            err = Math.max(err, Math.abs(-glyph.angle.get(k) - (models.angle[0] + models.angle[1] * column("x")[row])));
+        });
+        return err;
+    };
+    const all = Array.from({length: source.get_length()}, (_, k) => k);
+    return {computed, layer: worst(layer.glyph, indices.slice(1)), terrain: worst(terrain.glyph, all)};
+}"""
+
+
+def test_hex_layers_draw_from_the_terrain_columns_transformed_once(tmp_path, standalone_page):
+    import normandy_lab as nl
+    from normandy_lab.views.hexcells import cell_model
+
+    explorer = nl.explore("bfn_1944-06-13_am", width=1000, height=760)
+    page_path = explorer.export_html(tmp_path / "map.html")
+    with standalone_page(page_path, 1100, 900) as (page, _outside):
+        settle(page)
+        found = page.evaluate(JS_HEX_LAYER, [cell_model("bfn"), list(range(100, 4000, 37))])
+    assert found["computed"] == 0, "a whole terrain column was transformed again for a hex layer"
+    # float32 centres and radians as float32 in BokehJS: within a millimetre and a microradian
+    assert found["layer"] < 1e-3 and found["terrain"] < 1e-3, found

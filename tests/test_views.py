@@ -190,5 +190,12 @@ def test_a_few_changed_rows_reach_the_page_as_a_patch_of_those_rows():
     assert not layers.set_features("units", moved)  # nothing differs: nothing is sent
     many = dict(moved, x=[-1.0] * 8)  # most rows changed: whole columns are the smaller message
     assert layers.set_features("units", many) and isinstance(events[-1], ColumnDataChangedEvent)
-    fewer = {key: column[:5] for key, column in many.items()}  # rows gone: whole columns
+    # ... but only the columns that changed (a weather change: 5 of the units' 19 columns), in one event
+    assert events[-1].cols == ["x"] and {key: list(column) for key, column in source.data.items()} == many
+    assert source.data["x"] is not many["x"]  # the source's own list: a later patch leaves the caller's
+    both = dict(many, x=[-2.0] * 8, label=["b"] * 8)
+    assert layers.set_features("units", both) and sorted(events[-1].cols) == ["label", "x"]
+    fewer = {key: column[:5] for key, column in both.items()}  # rows gone: whole columns
     assert layers.set_features("units", fewer) and isinstance(events[-1], ColumnDataChangedEvent)
+    assert sorted(events[-1].cols or []) in ([], ["label", "x", "xs"])  # every column, the source's data
+    assert {key: list(column) for key, column in source.data.items()} == fewer

@@ -122,11 +122,30 @@ def ngon_specs(system: str) -> dict[str, Any]:
     specs = {}
     for name, column in (("radius", "y"), ("angle", "x")):
         a, b = cell_model(system)[name]
-        transform = CustomJSTransform(
-            args={"a": a, "b": b}, v_func="return Float64Array.from(xs, (v) => a + b * v)"
-        )
+        transform = CustomJSTransform(args={"a": a, "b": b}, v_func=NGON_TRANSFORM_JS)
         specs[name] = {"field": column, "transform": transform}
     return specs
+
+
+#: The radius or angle of every hex from its centre's y or x (``a + b * v``).  Every hex layer is a filtered
+#: view of the one terrain source, and BokehJS transforms the whole column again whenever a layer's filter
+#: changes (a move changes two layers): the result is kept per column and model, in the page, for as long as
+#: the column lives (the terrain's columns never change).
+NGON_TRANSFORM_JS = """
+const kept = (globalThis.__nl_ngon_transforms ??= new Map());
+const key = `${a} ${b}`;
+let by_column = kept.get(key);
+if (by_column === undefined) {
+    by_column = new WeakMap();
+    kept.set(key, by_column);
+}
+let out = by_column.get(xs);
+if (out === undefined) {
+    out = Float64Array.from(xs, (v) => a + b * v);
+    by_column.set(xs, out);
+}
+return out;
+"""
 
 
 def packed_ids(system: str) -> tuple[str, int]:

@@ -132,7 +132,13 @@ class StateLayers:
         rows = changed_rows(source.data, data)
         if rows is None:
             # Columns of their own: a later patch changes the source's lists in place, never the caller's.
-            source.data = {key: list(column) for key, column in data.items()}
+            columns = changed_columns(source.data, data)
+            if columns is None:
+                source.data = {key: list(column) for key, column in data.items()}
+            else:
+                # The same rows, many changed (a weather change: 238 of 329 units' supply), in a few
+                # columns: only those travel, as one change of the source (5 of the units' 19 columns).
+                source.data.update({key: list(data[key]) for key in columns})
         else:
             source.patch(
                 {
@@ -170,6 +176,18 @@ def changed_rows(old: dict[str, Any], new: dict[str, Any]) -> list[int] | None:
     (count,) = lengths
     rows = [row for row in range(count) if any(old[key][row] != new[key][row] for key in new)]
     return rows if len(rows) <= PATCH_SHARE * count else None
+
+
+def changed_columns(old: dict[str, Any], new: dict[str, Any]) -> list[str] | None:
+    """Return the columns that differ between two sets of columns of the same rows, or None.
+
+    None when the columns or the number of rows differ: the columns are then replaced all together.
+    """
+    if old.keys() != new.keys() or not new:
+        return None
+    if len({len(column) for column in (*old.values(), *new.values())}) != 1:
+        return None
+    return [key for key in new if list(old[key]) != list(new[key])]
 
 
 def empty_columns(name: str) -> dict[str, list]:
