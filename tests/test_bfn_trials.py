@@ -1,9 +1,9 @@
-"""Issue 33, section 1: the counterfactual trials of BfN's explanations share one search at any length.
+"""Issue 33, section 1: the counterfactual trials of BfN's explanations share their searches.
 
 A reason "out of range by 2 hexes" stands on trials: the side determined again with longer unit ranges
 (7.3.1), its HQs' verdicts kept (:meth:`normandy_lab.rules.bfn.explain._Explainer.trial`).  Each trial
-searched the same groups of targets to its own limits; now one search at any length serves them all, cut at
-each trial's limits (:class:`normandy_lab.rules.bfn.passes.AnyLength`).  What a trial gives must be exactly
+searched the same groups of targets to its own limits; now, after the first few, one search to twice the
+limits asked (again, further, when a trial asks beyond) serves them, cut at each trial's limits (:class:`normandy_lab.rules.bfn.passes.AnyLength`).  What a trial gives must be exactly
 what a search to its limits gives: every distance, verdict and attachment, and so every reason.
 """
 
@@ -21,7 +21,8 @@ from normandy_lab.rules.bfn.passes import AnyLength, determine_side
 from normandy_lab.rules.bfn.supply import side_context
 
 # Longer ranges as the explanations ask them (hexes, MP): a sixth of an MP, whole hexes, far beyond.
-EXTENSIONS = [(0.0, 1 / 6), (1.0, 1.0), (1.0, 0.5), (3.0, 2.5), (6.0, 6.0), (20.0, 20.0)]
+# Each past the last searched to, then one within it again.
+EXTENSIONS = [(0.0, 1 / 6), (1.0, 1.0), (1.0, 0.5), (3.0, 2.5), (6.0, 6.0), (20.0, 20.0), (2.0, 1.5)]
 
 
 def limits_of(state) -> Limits:
@@ -52,7 +53,8 @@ def trial_record(verdicts) -> dict:
 
 @pytest.mark.parametrize("weather", ["Storm", "Clear"])
 @pytest.mark.parametrize("scenario", ["bfn_1944-06-13_am", "bfn_1944-07-18_am"])
-def test_a_trial_cut_from_the_search_at_any_length_is_the_trial_searched_to_its_limits(scenario, weather):
+def test_a_trial_cut_from_the_shared_search_is_the_trial_searched_to_its_limits(scenario, weather, monkeypatch):
+    monkeypatch.setattr(AnyLength, "FIRST_ALONE", 0)  # every trial from the shared search
     state = nl.load_scenario(scenario).evolve(weather=weather)
     situation = Situation.of(state)
     limits = limits_of(state)
@@ -65,7 +67,7 @@ def test_a_trial_cut_from_the_search_at_any_length_is_the_trial_searched_to_its_
             searched = determine_side(longer, verdicts_only=True, hqs=det)
             cut = determine_side(longer, verdicts_only=True, hqs=det, any_length=shared)
             assert trial_record(cut) == trial_record(searched), (side, hexes, mp)
-        assert shared._ranges is not None  # the search at any length was made, and served every trial
+        assert shared._bound[0] >= limits.hexes + 20  # searched again, further: the trials asked beyond
         with pytest.raises(IndexError):  # a trial keeps no range: reading one fails, it is never empty
             cut.unit_lines.ranges.covered(0)
         with pytest.raises(RefusedError):  # it serves the trials of its own determination only

@@ -43,8 +43,6 @@ from normandy_lab.terrain import ROAD_CLASSES, terrain_map
 # Unit ranges are searched this far (in sixths of an MP) beyond the limit, to
 # tell by how much a unit out of supply misses it.
 RANGE_SLACK_MP = 6 * 6
-# A search limit no line reaches (sixths of an MP across the whole map are far fewer), far below FAR.
-ANY_LENGTH = 2**40
 
 
 @lru_cache(maxsize=8)
@@ -461,13 +459,14 @@ class TraceNet:
         )  # fmt: skip
         return _Ranges(*result)
 
-    def ranges_at_any_length(
-        self, groups: list[list[int]], asked: list[list[int]], query: np.ndarray
+    def ranges_to(
+        self, groups: list[list[int]], asked: list[list[int]], query: np.ndarray, bound: tuple[int, int]
     ) -> _Ranges:
-        """Return the distances :meth:`ranges` asks about, at any length: no limit, no line, no range.
+        """Return the distances :meth:`ranges` asks about, to ``bound`` (hexes, MP sixths): no line, no range.
 
         What the counterfactuals of one side's explanations share (each asks the same groups with longer
-        ranges): one search a group, each trial's distances then cut at its limits (:meth:`_Ranges.within`).
+        ranges): one search a group, each trial's distances then cut at its limits (:meth:`_Ranges.within`,
+        exact for limits within ``bound``).
         """
         gr = self.graph
         c = self.costs
@@ -479,7 +478,7 @@ class TraceNet:
             group_ranges, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr,
             c.rev_open, c.rev_first, c.fwd_first,
             self.blocked, (c.rev_ones, c.rev_mp), (c.rev_ones, c.rev_first_mp), (c.fwd_ones, c.fwd_first_mp),
-            np.array([ANY_LENGTH, ANY_LENGTH]), np.array([-1, -1]),  # every distance; no range kept
+            np.array(bound, dtype=np.int64), np.array([-1, -1]),  # no range kept
             group_ptr, _flat_ints(groups),
             asked_ptr, _flat_ints(asked),
             np.zeros(int(asked_ptr[-1]), dtype=np.bool_),
@@ -522,7 +521,7 @@ class _Ranges:
         return self.cover[self.cover_ptr[group] : self.cover_ptr[group + 1]]
 
     def within(self, limits: Limits) -> _Ranges:
-        """Return these distances at any length (:meth:`TraceNet.ranges_at_any_length`) cut at ``limits``.
+        """Return these distances (:meth:`TraceNet.ranges_to`, to a bound no lower) cut at ``limits``.
 
         Exactly the distances a search to the limits finds: a bounded search settles every hex within
         the limit at its shortest distance and reaches no other.  No lines and no ranges (a covered

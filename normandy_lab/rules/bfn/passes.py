@@ -375,14 +375,16 @@ class UnitLines:
 
 
 class AnyLength:
-    """The unit range searches of one side's counterfactuals at any length, searched once (7.3.1).
+    """The unit range searches of one side's counterfactuals, searched once for many (7.3.1).
 
     The explanations of a side's units out of supply determine it again and again with longer unit ranges
     (:meth:`.explain._Explainer.trial`), the HQs' verdicts kept: the same groups of targets asked about the
-    same units each time, only the limits longer.  Searched once at any length, each trial's distances are
-    those cut at its limits (:meth:`.lines._Ranges.within`: exactly what a search to the limits finds).
-    The sources' group takes every source (a search to the limits leaves out those too far to reach any
-    unit, which changes no distance within them).
+    same units each time, only the limits longer (a Storm's ~200 units asked 150 trials).  After the first
+    few trials (searched to their own limits: a side with few units out asks few), the groups are searched
+    once to twice the limits asked, again to twice as far when a trial asks beyond, and each trial's
+    distances are those cut at its limits (:meth:`.lines._Ranges.within`: exactly what a search to the
+    limits finds).  The sources' group then takes every source (a search to the limits leaves out those
+    too far to reach any unit, which changes no distance within them).
 
     Parameters
     ----------
@@ -391,19 +393,32 @@ class AnyLength:
         groups are its HQs, on its map of blocked hexes; it serves no other.
     """
 
+    #: The trials searched to their own limits before the shared search is made.
+    FIRST_ALONE = 3
+
     def __init__(self, hqs: SideVerdicts) -> None:
         self.hqs = hqs
-        self._asked: tuple[int, ...] | None = None
+        self._shape: tuple[int, ...] | None = None
+        self._bound = (-1, -1)  # the limits (hexes, MP sixths) searched to
         self._ranges: Any = None
+        self._asked = 0
+
+    def shared(self) -> bool:
+        """Tell whether this trial takes the shared search (:meth:`ranges`): after the first few."""
+        self._asked += 1
+        return self._asked > self.FIRST_ALONE
 
     def ranges(self, ctx: SideContext, groups: list[Any], asked: list[Any], limits: Limits) -> Any:
         """Return the distances a search of ``groups`` to ``limits`` finds (lines and ranges not kept)."""
         if ctx.lines is not self.hqs.ctx.lines or ctx.side != self.hqs.ctx.side:
             raise RefusedError("AnyLength: searches of another side or map; determine them to their limits")
         shape = (len(groups), *(len(a) for a in asked))
-        if self._ranges is None or self._asked != shape:
-            self._ranges = ctx.lines.ranges_at_any_length(groups, asked, ctx.at)
-            self._asked = shape
+        need = (int(limits.hexes_n), int(limits.mp_n))
+        beyond = need[0] > self._bound[0] or need[1] > self._bound[1]
+        if self._ranges is None or self._shape != shape or beyond:
+            bound = (max(need[0], 2 * self._bound[0], 2), max(need[1], 2 * self._bound[1], 2))
+            self._ranges = ctx.lines.ranges_to(groups, asked, ctx.at, bound)
+            self._shape, self._bound = shape, bound
         return self._ranges.within(limits)
 
 
@@ -417,8 +432,8 @@ def unit_lines(
     """7.2, 7.3.1: every other unit within 6 hexes or 6 MP of a source or of its supplying HQ.
 
     ``keep_lines=False`` keeps no line (the traces' ``path`` empty): the verdicts and distances only.
-    ``any_length`` (with ``keep_lines=False``): the searches at any length of the same side's groups (a
-    counterfactual of its explanations, with the same HQ verdicts), cut at these limits.
+    ``any_length`` (with ``keep_lines=False``): the searches shared by the counterfactuals of the same
+    side's explanations (with the same HQ verdicts), cut at these limits (:class:`AnyLength`).
     """
     state, limits, units = ctx.state, ctx.limits, ctx.units
     supply_rules = ctx.rules.supply
@@ -448,8 +463,8 @@ def unit_lines(
     # (units of no division), the pathfinders (7.4, 7.5, 17.1: airborne units, 6-7 June), each
     # division HQ (its own units, and, when in supply, the units of no division, which may
     # attach to it), and the corps HQs passing on Combat Supply, by army (7.6.1).
-    if keep_lines:
-        any_length = None  # its searches keep no line
+    if keep_lines or (any_length is not None and not any_length.shared()):
+        any_length = None  # searched to its own limits: lines kept, or one of a side's first trials
     # A counterfactual's search at any length takes every source (AnyLength).
     sources = ctx.sources if any_length is not None else ctx.lines.near(ctx.sources, ctx.at[plain], limits)
     groups = [sources, corps.hexes]
