@@ -50,13 +50,15 @@ def zygote(tmp_path_factory):
     saved = dict(os.environ)
     os.environ.update(classroom.kernel_environment(folder))
     try:
-        process, path = forkserver.start([], folder / "private")
+        process, path = forkserver.start([])  # in a private folder of its own, as the class server starts it
     finally:
         os.environ.clear()
         os.environ.update(saved)
     assert process is not None and path is not None, "the fork server did not start"
+    assert path.parent.name.startswith(forkserver.PRIVATE_PREFIX) and path.parent.stat().st_mode & 0o777 == 0o700
     yield process, path
     forkserver.stop(process)
+    assert not path.parent.exists()  # its socket and folder went with it
 
 
 @pytest.fixture
@@ -304,6 +306,7 @@ def test_the_zygote_ends_with_the_process_that_started_it(tmp_path):
         parent.kill()
         parent.wait()
     wait_until(lambda: ended(zygote_pid), "the zygote to end with its parent")
+    wait_until(lambda: not (tmp_path / "z" / "forkserver.sock").exists(), "the zygote to remove its socket")
 
 
 def test_the_zygote_forks_only_while_it_runs_one_thread_and_no_zeromq_context():

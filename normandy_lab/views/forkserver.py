@@ -81,6 +81,8 @@ SINGLE_THREAD_ENV = {
     "MKL_NUM_THREADS": "1",
     "NUMBA_NUM_THREADS": "1",
 }
+#: The name of the private folder :func:`start` makes for the socket begins so (the zygote removes it).
+PRIVATE_PREFIX = "normandy-class-"
 #: The longest a request waits for the zygote's answer before the kernel is started the normal way.
 REQUEST_TIMEOUT = 30.0
 _HEADER = struct.Struct("!I")
@@ -381,6 +383,8 @@ def serve(path: str | Path, scenarios: Iterable[str] = (), imports: Iterable[str
     import gc
 
     parent = os.getppid()
+    # Ended by the server (SIGTERM, also sent when the server dies), it still removes its socket (below).
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(0))
     _set_parent_death_signal()
     if os.getppid() != parent:  # the server died before the signal was set
         return
@@ -395,8 +399,9 @@ def serve(path: str | Path, scenarios: Iterable[str] = (), imports: Iterable[str
     path = Path(path)
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(path.parent, 0o700)
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
+    for stale in (path, Path(str(path) + ".new")):
+        with contextlib.suppress(FileNotFoundError):
+            stale.unlink()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(str(path) + ".new")
     os.chmod(str(path) + ".new", 0o600)
@@ -406,9 +411,13 @@ def serve(path: str | Path, scenarios: Iterable[str] = (), imports: Iterable[str
     children: dict[int, int] = {}  # pidfd -> pid of each running kernel
     try:
         while os.getppid() == parent:
-            ready, _, _ = select.select([listener, *children], [], [], 1.0)
+            # poll, not select: a class of a hundred kernels has a hundred pidfds here.
+            poller = select.poll()
+            for fd in [listener.fileno(), *children]:
+                poller.register(fd, select.POLLIN)
+            ready = {fd for fd, _event in poller.poll(1000)}
             _reap(children, [fd for fd in ready if fd in children])
-            if listener in ready:
+            if listener.fileno() in ready:
                 conn, _address = listener.accept()
                 conn.settimeout(REQUEST_TIMEOUT)
                 _answer(conn, listener, start_dir, children)
@@ -416,6 +425,9 @@ def serve(path: str | Path, scenarios: Iterable[str] = (), imports: Iterable[str
         listener.close()
         with contextlib.suppress(OSError):
             path.unlink()
+        if path.parent.name.startswith(PRIVATE_PREFIX):  # the folder start() made for it
+            with contextlib.suppress(OSError):
+                path.parent.rmdir()
 
 
 # -- the class server's side ---------------------------------------------------------------------------------
@@ -433,7 +445,7 @@ def start(
     """
     if not available():
         return None, None
-    private = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix="normandy-class-"))
+    private = Path(folder) if folder is not None else Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX))
     private.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(private, 0o700)
     path = private / "forkserver.sock"
@@ -548,6 +560,16 @@ def write_kernelspec(data: str | Path, socket_path: str | Path | None) -> Path |
     return folder
 
 
+def _readable(fd: int, timeout: float | None) -> bool:
+    """Return whether ``fd`` (a pidfd: its process has ended) is readable within ``timeout`` seconds.
+
+    With poll, not select: the server of a large class holds more than select's 1024 descriptors.
+    """
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(None if timeout is None else int(timeout * 1000)))
+
+
 class ForkedKernel:
     """A kernel forked by the zygote, seen through its pidfd, with the parts of ``Popen`` a provisioner uses.
 
@@ -565,17 +587,14 @@ class ForkedKernel:
 
     def poll(self) -> int | None:
         """Return None while the kernel runs, else its (nominal) exit code."""
-        if self.returncode is None and self.pidfd is not None:
-            ready, _, _ = select.select([self.pidfd], [], [], 0)
-            if ready:
-                self._ended()
+        if self.returncode is None and self.pidfd is not None and _readable(self.pidfd, 0):
+            self._ended()
         return self.returncode
 
     def wait(self, timeout: float | None = None) -> int:
         """Wait until the kernel ends and return its (nominal) exit code."""
         if self.returncode is None and self.pidfd is not None:
-            ready, _, _ = select.select([self.pidfd], [], [], timeout)
-            if not ready:
+            if not _readable(self.pidfd, timeout):
                 raise subprocess.TimeoutExpired(f"kernel {self.pid}", timeout or 0.0)
             self._ended()
         return self.returncode if self.returncode is not None else 0
