@@ -139,3 +139,21 @@ def test_a_layout_is_reused_for_the_same_positions_with_the_new_supply():
     del direct["rows"], direct["lead"]
     assert reused == fresh == direct
     assert reused["x"] == before["x"] and reused["bar"] != before["bar"]
+
+
+def test_the_maps_side_by_side_lay_their_symbols_out_for_their_own_size():
+    """ux-2: the two 470 px maps of a comparison piled the symbols up; they are laid out for that size."""
+    from normandy_lab.engine.edits import set_weather
+    from normandy_lab.views.compare import compare
+    from normandy_lab.views.sectors import front_extent
+    from normandy_lab.views.sequence import symbol_scale
+
+    state = nl.load_scenario("bfn_1944-06-13_am")
+    figures = compare(state, set_weather(state, "Storm")).figures
+    scale = symbol_scale(front_extent(state), 470, 460)
+    raw = _default_view("bfn_1944-06-13_am")[1]
+    assert len(overlaps(boxes(raw, scale))) > 50  # as they were
+    for fig in figures:
+        sources = {id(r.data_source): r.data_source.data for r in fig.renderers if "bar" in r.data_source.data}
+        [data] = sources.values()
+        assert data["short"] and overlaps(boxes(data, scale)) == []

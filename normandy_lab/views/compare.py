@@ -33,15 +33,16 @@ class Comparison:
         display(self.app)
 
 
-def _fill(state: GameState, fig: Any, prefix: str) -> tuple[Any, dict[str, dict[str, list]]]:
+def _fill(state: GameState, fig: Any, prefix: str, scale: float) -> tuple[Any, dict[str, dict[str, list]]]:
     """Draw one state's situation over a basemap, as a sequence page draws each state (no lines).
 
+    The formation symbols are laid out for ``scale`` (the maps' first view) so that none overlaps another.
     Returns the layers and the contents drawn.
     """
     from normandy_lab.views.sequence import state_frame
     from normandy_lab.views.situation import add_state_layers
 
-    features, hexes, _ = state_frame(state)
+    features, hexes, _ = state_frame(state, scale)
     shown = add_state_layers(fig, state.system, prefix=prefix)
     shown.set_features("bridges", layers.bridge_data(state.system))
     for name, indices in hexes.items():
@@ -174,8 +175,12 @@ def compare(
         source = getattr(label, "source", None)
         if source is not None and source.name in shared:
             label.source = shared[source.name]
-    _fill(before, left, "before:")
-    right_layers, drawn = _fill(after, right, "after:")
+    from normandy_lab.views.sequence import symbol_scale
+
+    # Half as wide as the explorer's map: without a layout of their own the symbols piled up (ux-2).
+    scale = symbol_scale(area, width, height)
+    _fill(before, left, "before:", scale)
+    right_layers, drawn = _fill(after, right, "after:", scale)
     # The maps are half as wide as the explorer's: the key goes as one line of words under them.
     left.legend[0].visible = False
     right.legend[0].visible = False

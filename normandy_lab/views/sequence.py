@@ -21,19 +21,28 @@ FEATURE_NAMES = (
 HEX_NAMES = ("zoc_allied", "zoc_german", "interdiction")
 
 
-def state_frame(state: GameState) -> tuple[dict[str, dict[str, list]], dict[str, list[int]], str]:
+def state_frame(
+    state: GameState, scale: float | None = None
+) -> tuple[dict[str, dict[str, list]], dict[str, list[int]], str]:
     """Return one state's precomputed page content: feature layers' columns, hex layers' indices, caption.
 
-    The engine's supply report is computed once and serves all three.
+    The engine's supply report is computed once and serves all three.  With ``scale`` (Web Mercator metres a
+    pixel of the map's first view, :func:`symbol_scale`) the formation symbols are laid out so that none
+    overlaps another at that view (:func:`normandy_lab.views.declutter.declutter`), as in the explorer.
     """
     report = supply(state)
+    formations = layers.formation_data(state, report)
+    if scale:
+        from normandy_lab.views.declutter import declutter
+
+        formations = declutter(formations, scale, layers.worse_ring_colour)
     features = {
         "regional": layers.regional_interdiction_data(state),
         "history": layers.history_front_data(state),
         "implied": layers.implied_front_data(state),
         "paths": layers.path_data(state, report),
         "units": layers.unit_data(state, report),
-        "formations": layers.formation_data(state, report),
+        "formations": formations,
         "broken_bridges": layers.broken_bridge_data(state),
     }
     hexes = {
@@ -42,6 +51,18 @@ def state_frame(state: GameState) -> tuple[dict[str, dict[str, list]], dict[str,
         "interdiction": layers.interdiction_hexes(state),
     }
     return features, hexes, f"{state.label} — {layers.supply_summary(state, report)}"
+
+
+def symbol_scale(extent: tuple[float, float, float, float], width: int, height: int) -> float:
+    """Return the scale (Web Mercator metres a pixel) of a map of ``width`` x ``height`` showing ``extent``.
+
+    The plot frame is the figure less its axes and toolbar (60 px each way, as the explorer counts).
+    """
+    from normandy_lab.views.declutter import metres_per_pixel
+    from normandy_lab.views.mapview import to_mercator
+
+    (x0, x1), (y0, y1) = to_mercator([extent[0], extent[2]], [extent[1], extent[3]])
+    return metres_per_pixel((float(x0), float(y0), float(x1), float(y1)), (width - 60, height - 60))
 
 
 def sequence_document(states: Sequence[GameState], width: int = 900, height: int = 720):  # -> bokeh layout
@@ -59,8 +80,10 @@ def sequence_document(states: Sequence[GameState], width: int = 900, height: int
     if len(systems) != 1:
         raise RefusedError(f"all states of a sequence must use one map; got {sorted(systems)}")
     first = states[0]
-    fig = basemap(first.system, extent=_default_extent(first), width=width, height=height)
-    computed = [state_frame(s) for s in states]
+    extent = _default_extent(first)
+    fig = basemap(first.system, extent=extent, width=width, height=height)
+    scale = symbol_scale(extent, width, height)
+    computed = [state_frame(s, scale) for s in states]
     captions = [caption for _, _, caption in computed]
     shown = add_state_layers(fig, first.system)
     shown.set_features("bridges", layers.bridge_data(first.system))
