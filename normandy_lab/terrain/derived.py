@@ -59,7 +59,7 @@ def _code_files(parts: tuple[str, ...] = CODE) -> list[Path]:
     return sorted(found)
 
 
-def _code_digest(parts: tuple[str, ...] = CODE) -> bytes:
+def code_digest(parts: tuple[str, ...] = CODE) -> bytes:
     """Return the hash of the tables' code (:data:`CODE`, or other ``parts`` of the package) on disk now."""
     digest = hashlib.sha256()
     for path in _code_files(parts):
@@ -70,7 +70,7 @@ def _code_digest(parts: tuple[str, ...] = CODE) -> bytes:
 
 # Read once, as this module is imported (with the drawing code, views.basemap): a process keeps the key of
 # the code it runs, and never saves a table built by old code under the key of code edited since.
-_CODE_DIGEST = _code_digest()
+_CODE_DIGEST = code_digest()
 
 
 def _data_stamp() -> bytes:

@@ -37,13 +37,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from normandy_lab.terrain import derived as _derived
-from normandy_lab.terrain.derived import _code_digest, derived, files_stamp
+from normandy_lab.terrain.derived import code_digest, derived, files_stamp
 
 T = TypeVar("T")
 
 # Every module of the package (a path under normandy_lab/ that is the package itself), read once as this
 # module is imported: a process keys its tables by the code it runs (terrain.derived's rule).
-_PACKAGE_DIGEST = _code_digest(("",))
+_PACKAGE_DIGEST = code_digest(("",))
 
 
 def tour_stamp() -> bytes:
