@@ -190,8 +190,14 @@ def test_every_date_the_docs_promise_has_two_games():
             side_by_side(day)
 
 
-def test_a_game_registered_later_gets_its_own_marker_and_its_title(monkeypatch):
-    """The side-by-side figure draws any registered game: no table of the four keys to extend (issue 32)."""
+def test_a_game_registered_later_gets_its_own_marker_and_its_title():
+    """The side-by-side figure draws any registered game: no table of the four keys to extend (issue 32).
+
+    A game whose look names a marker (the toy on its own map: a star) is drawn with it; a game whose look
+    names none gets one that no other game has.  (It used to register a bare rule system on BfN's map, which
+    is shown as BfN, with BfN's marker: it passed only after another test had registered the toy game.)
+    """
+    import dataclasses
     import sys
     from pathlib import Path
 
@@ -199,9 +205,15 @@ def test_a_game_registered_later_gets_its_own_marker_and_its_title(monkeypatch):
     from normandy_lab.sidebyside import marker_of, system_name
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from toy_system import toy_rules
+    import toy_game  # registers the toy game, with its own look
 
-    monkeypatch.setitem(rules._REGISTRY, "toy", toy_rules)
-    markers = {marker_of(k) for k in ("bfn", "cobra", "kg", "gts", "toy")}
-    assert len(markers) == 5  # the toy's is one no other game has
-    assert system_name("toy") == toy_rules().title and system_name("kg") == rules.get("kg").title
+    plain = dataclasses.replace(toy_game.GAME, key="toy_plain", title="Toy, plain", look=None, map_data=None)
+    rules.register_game(plain)
+    try:
+        keys = ("bfn", "cobra", "kg", "gts", "toy", "toy_plain")
+        markers = [marker_of(k) for k in keys]
+        assert len(set(markers)) == len(keys), markers  # the plain toy's is one no other game has
+        assert marker_of("toy") == toy_game.LOOK.marker
+        assert system_name("toy") == rules.get("toy").title and system_name("kg") == rules.get("kg").title
+    finally:
+        rules.unregister_game("toy_plain")
