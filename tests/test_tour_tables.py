@@ -151,6 +151,22 @@ def test_kernels_writing_the_same_table_at_once_leave_one_whole_copy(cache):
     assert tour.kept("table", lambda: "not read") == list(range(100_000))
 
 
+def test_a_side_by_side_with_a_game_registered_here_is_worked_out_here(cache, monkeypatch):
+    import normandy_lab.rules as rules
+    import normandy_lab.sidebyside as sidebyside
+
+    monkeypatch.setattr(rules, "available", lambda: [*tour.PACKAGE_GAMES, "toy"])
+    monkeypatch.setattr(sidebyside, "side_by_side", lambda day: f"worked out here for {day}")
+    assert tour.kept_side_by_side("1944-06-19") == "worked out here for 1944-06-19"
+    assert not list(cache.glob("*.pickle"))
+
+
+def test_the_package_games_are_the_registry_s_own():
+    from normandy_lab.rules import available
+
+    assert tuple(sorted(available())) == tour.PACKAGE_GAMES
+
+
 def _toy(*words: str) -> list[str]:
     return ["worked out here", *words]
 

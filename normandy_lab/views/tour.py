@@ -16,6 +16,10 @@ memory once read), under a key that also holds :func:`tour_stamp`:
   change a verdict, and a kept table is never one the code would no longer give;
 * the versions of the package, Python, numpy and pandas (the copies are pickles of their objects).
 
+They are the package's own games' verdicts on its own scenarios, as a new process works them out: a rule
+system registered in a notebook under a game's key does not reach them (a game registered under a new key
+does reach :func:`kept_side_by_side`, which then works its table out in the asking process, unkept).
+
 A warm tour then reads a few hundred kB and loads no map, no engine and no scenario for these tables.  A
 table not kept yet (a new version of the code or of a scenario) is worked out in a separate Python process
 (:func:`table`), which writes it and ends: the kernel that asked only reads it, so even the first tour after
@@ -83,6 +87,8 @@ TABLES = {
     "tour_history": ("normandy_lab.views.tour", "_history_rows"),
     "tour_side_by_side": ("normandy_lab.views.tour", "_side_by_side_parts"),
 }
+#: The games the package registers itself, the only ones a process working a table out knows.
+PACKAGE_GAMES = ("bfn", "cobra", "gts", "kg")
 #: How long a process working a table out may take before the kernel works it out itself (seconds).
 APART_TIMEOUT_S = 900
 
@@ -189,9 +195,14 @@ def kept_side_by_side(date: Any) -> Any:
         As :func:`normandy_lab.side_by_side` does, for a date that is not one, or one that fewer than two
         games cover.
     """
-    from normandy_lab.sidebyside import SideBySide, date_arg
+    from normandy_lab.rules import available
+    from normandy_lab.sidebyside import SideBySide, date_arg, side_by_side
 
     day = date_arg("side_by_side", date).isoformat()
+    if tuple(sorted(available())) != PACKAGE_GAMES:
+        # A game registered in this process (register()) takes part in its side by side: neither the key nor
+        # the process that works tables out knows it, so its verdicts are worked out here and not kept.
+        return side_by_side(day)
     found_date, scenarios, verdicts = table("tour_side_by_side", day)
     return SideBySide(found_date, dict(scenarios), verdicts.copy())
 
