@@ -65,7 +65,8 @@ def zygote(tmp_path_factory):
 def kernelspec(zygote, tmp_path, monkeypatch):
     """The class server's python3 kernelspec, first on JUPYTER_PATH as the server puts it."""
     _, path = zygote
-    forkserver.write_kernelspec(tmp_path, path)
+    forkserver.write_kernelspec(tmp_path)
+    monkeypatch.setenv(forkserver.SOCKET_ENV, str(path))  # as the server names its fork server's socket
     monkeypatch.setenv("JUPYTER_PATH", os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("JUPYTER_PATH")])))
     return tmp_path
 
@@ -111,7 +112,7 @@ def test_the_class_servers_kernelspec_names_the_provisioner_and_overrides_ipyker
     assert spec.argv[1:3] == ["-m", "ipykernel_launcher"] and spec.interrupt_mode == "signal"
     assert forkserver.registered()  # the entry point jupyter_client loads it by
     # Without a fork server the spec goes, and ipykernel's own is found again.
-    assert forkserver.write_kernelspec(kernelspec, None) is None
+    assert forkserver.write_kernelspec(kernelspec, use=False) is None
     assert "kernel_provisioner" not in KernelSpecManager().get_kernel_spec("python3").metadata
 
 
@@ -130,6 +131,7 @@ def test_a_forked_kernel_runs_code_in_its_own_process_with_the_servers_environme
             assert parent_of(pid) == process.pid  # a fork of the zygote, not a new process of the server
             said = await run(client, "import os; print(os.getpid(), os.environ['NORMANDY_LAB_TEST_MARK'], 6 * 7)")
             assert said == f"{pid} given at launch 42"
+            assert await run(client, f"import os; print(os.environ.get({forkserver.SOCKET_ENV!r}))") == "None"
             # The allocator's setting reached the zygote (read at its start) and so every kernel.
             environ = Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
             assert b"MALLOC_MMAP_THRESHOLD_=262144" in environ
@@ -207,7 +209,8 @@ def test_an_interrupt_stops_a_running_cell_and_a_kill_ends_the_kernel(kernelspec
 
 def test_without_a_fork_server_a_kernel_starts_the_normal_way(tmp_path, monkeypatch):
     # A kernelspec naming a socket no zygote listens on: the zygote died, or was never started.
-    forkserver.write_kernelspec(tmp_path, tmp_path / "gone" / "forkserver.sock")
+    forkserver.write_kernelspec(tmp_path)
+    monkeypatch.setenv(forkserver.SOCKET_ENV, str(tmp_path / "gone" / "forkserver.sock"))
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
 
     async def check():
@@ -232,7 +235,8 @@ def test_a_fork_server_that_refuses_leaves_the_kernel_to_start_the_normal_way(tm
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(str(path))
     listener.listen(1)
-    forkserver.write_kernelspec(tmp_path, path)
+    forkserver.write_kernelspec(tmp_path)
+    monkeypatch.setenv(forkserver.SOCKET_ENV, str(path))
     monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
 
     async def check():
@@ -283,10 +287,27 @@ def test_the_class_server_starts_its_kernels_through_the_fork_server_unless_told
     assert classroom.parse_arguments(["--no-fork-server"]).fork_server is False
 
 
-def test_without_the_fork_server_the_class_server_writes_no_kernelspec(tmp_path):
-    forkserver.write_kernelspec(tmp_path, tmp_path / "forkserver.sock")
+def test_without_the_fork_server_the_class_server_names_no_socket_for_its_kernels(tmp_path, monkeypatch):
+    monkeypatch.setenv(forkserver.SOCKET_ENV, str(tmp_path / "an earlier one.sock"))
     assert classroom.start_fork_server(False, tmp_path) is None
-    assert not (tmp_path / "kernels" / "python3").exists()
+    assert forkserver.SOCKET_ENV not in os.environ  # so the provisioner starts kernels the normal way
+    assert (tmp_path / "kernels" / "python3" / "kernel.json").exists()  # the spec, shared, names no socket
+
+
+def test_a_kernel_started_with_no_socket_named_starts_the_normal_way(tmp_path, monkeypatch):
+    forkserver.write_kernelspec(tmp_path)
+    monkeypatch.delenv(forkserver.SOCKET_ENV, raising=False)
+    monkeypatch.setenv("JUPYTER_PATH", str(tmp_path))
+
+    async def check():
+        manager, client = await started()
+        try:
+            assert not manager.provisioner.forked and parent_of(manager.provisioner.pid) == os.getpid()
+        finally:
+            pid = await stopped(manager, client)
+        wait_until(lambda: ended(pid), "the kernel to end")
+
+    asyncio.run(check())
 
 
 def test_the_zygote_ends_with_the_process_that_started_it(tmp_path):

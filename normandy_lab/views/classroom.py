@@ -549,23 +549,29 @@ def start_fork_server(wanted: bool, data: Path) -> Any:
 
     The fork server (:mod:`normandy_lab.views.forkserver`) imports what the pages need and warms the engine
     on each explorer page's scenario, once; every kernel is then a fork of it, sharing those pages.  Started
-    in this process's environment, so call it once the kernels' environment is set.  Without it (``wanted``
-    False, not Linux, the provisioner not installed, or it failed to start) the ``python3`` kernelspec of
-    ``data`` is removed and kernels start the normal way.
+    in this process's environment, so call it once the kernels' environment is set; its socket is then
+    named in this process's environment (``forkserver.SOCKET_ENV``) for the provisioner.  Without it
+    (``wanted`` False, not Linux, or it failed to start) kernels start the normal way; when the provisioner
+    is not installed the ``python3`` kernelspec of ``data`` is removed (a spec naming a provisioner
+    jupyter_client cannot find would make the kernel unavailable).
     """
     import atexit
 
     from normandy_lab.views import forkserver
 
-    if not (wanted and forkserver.available() and forkserver.registered()):
-        forkserver.write_kernelspec(data, None)
+    os.environ.pop(forkserver.SOCKET_ENV, None)
+    if not (forkserver.available() and forkserver.registered()):
+        forkserver.write_kernelspec(data, use=False)
+        return None
+    forkserver.write_kernelspec(data)
+    if not wanted:
         return None
     print("normandy_lab class server: loading the games for the kernels' fork server...", flush=True)
     process, socket_path = forkserver.start(game_pages().values())
-    forkserver.write_kernelspec(data, socket_path)
     if process is None:
         print("normandy_lab class server: no fork server; kernels start the normal way", flush=True)
         return None
+    os.environ[forkserver.SOCKET_ENV] = str(socket_path)
     atexit.register(forkserver.stop, process)
     return process
 

@@ -23,7 +23,8 @@ Three parts:
   through its pidfd (:class:`ForkedKernel`, which looks like the ``Popen`` the local provisioner expects).
 * :func:`start` and :func:`write_kernelspec`, for the class server: start the zygote, wait until it listens,
   and write a ``python3`` kernelspec naming the provisioner into the server's Jupyter data folder (the first
-  of ``JUPYTER_PATH``, so it overrides ipykernel's own spec of that name).
+  of ``JUPYTER_PATH``, so it overrides ipykernel's own spec of that name); the server's environment gives
+  the provisioner the socket (:data:`SOCKET_ENV`).
 
 Linux only (``fork``, ``pidfd_open``, ``SCM_RIGHTS``); elsewhere the class server does not start it.
 """
@@ -48,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from jupyter_client.provisioning import LocalProvisioner
-from traitlets import Float, Unicode
+from traitlets import Float, Unicode, default
 
 #: The provisioner's name, as registered under ``jupyter_client.kernel_provisioners`` in pyproject.toml.
 PROVISIONER_NAME = "normandy-fork-server"
@@ -81,6 +82,8 @@ SINGLE_THREAD_ENV = {
     "MKL_NUM_THREADS": "1",
     "NUMBA_NUM_THREADS": "1",
 }
+#: The variable of the class server's environment that gives its provisioner the fork server's socket.
+SOCKET_ENV = "NORMANDY_LAB_FORK_SERVER"
 #: The name of the private folder :func:`start` makes for the socket begins so (the zygote removes it).
 PRIVATE_PREFIX = "normandy-class-"
 #: The longest a request waits for the zygote's answer before the kernel is started the normal way.
@@ -535,26 +538,26 @@ def request_kernel(
     return int(answer["pid"]), fds[0]
 
 
-def write_kernelspec(data: str | Path, socket_path: str | Path | None) -> Path | None:
-    """Write (or, without a socket, remove) the ``python3`` kernelspec of the class server's data folder.
+def write_kernelspec(data: str | Path, use: bool = True) -> Path | None:
+    """Write (or, with ``use`` False, remove) the ``python3`` kernelspec of the class server's data folder.
 
     The spec is ipykernel's own (same command line, interrupt by signal) with the provisioner named in its
-    metadata, so Voilà's kernels for the class notebooks (kernelspec ``python3``) start through the zygote.
-    Returns the spec's folder, or None when it was removed (``--no-fork-server``, or no zygote).
+    metadata, so Voilà's kernels for the class notebooks (kernelspec ``python3``) start through it.  It names
+    no socket: the provisioner reads the one of its own server's fork server from that server's environment
+    (:data:`SOCKET_ENV`), and without one starts kernels the normal way; two class servers that share a data
+    folder share the spec and keep their own fork servers.  Returns the spec's folder, or None when removed.
     """
     import shutil
 
     folder = Path(data) / "kernels" / "python3"
-    if socket_path is None:
+    if not use:
         shutil.rmtree(folder, ignore_errors=True)
         return None
     from ipykernel.kernelspec import get_kernel_dict
 
     spec = get_kernel_dict()
-    spec.setdefault("metadata", {})["kernel_provisioner"] = {
-        "provisioner_name": PROVISIONER_NAME,
-        "config": {"socket_path": str(socket_path)},
-    }
+    provisioner = {"provisioner_name": PROVISIONER_NAME, "config": {}}
+    spec.setdefault("metadata", {})["kernel_provisioner"] = provisioner
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "kernel.json").write_text(json.dumps(spec, indent=1), encoding="utf-8")
     return folder
@@ -631,16 +634,24 @@ class ForkServerProvisioner(LocalProvisioner):  # type: ignore[misc]
     :class:`ForkedKernel` instead of a ``Popen``.
     """
 
-    socket_path = Unicode("", config=True, help="The zygote's socket (empty: launch the normal way).")
+    socket_path = Unicode(
+        config=True, help=f"The zygote's socket (default: ${SOCKET_ENV}; empty: launch the normal way)."
+    )
     request_timeout = Float(REQUEST_TIMEOUT, config=True, help="Seconds to wait for the zygote's answer.")
 
     #: Whether the running kernel was forked by the zygote (False: started the normal way).
     forked = False
 
+    @default("socket_path")
+    def _socket_from_environment(self) -> str:
+        return os.environ.get(SOCKET_ENV, "")
+
     async def launch_kernel(self, cmd: list[str], **kwargs: Any) -> Any:
         """Ask the zygote for the kernel; on any failure, launch it as the local provisioner does."""
         import asyncio
 
+        if isinstance(kwargs.get("env"), dict):
+            kwargs["env"].pop(SOCKET_ENV, None)  # the server's, not the kernel's
         if self.socket_path and available() and Path(self.socket_path).exists():
             try:
                 streams = [_devnull(), *_stream_fds(kwargs)]
@@ -678,14 +689,14 @@ def _devnull() -> int:
 def _stream_fds(kwargs: dict[str, Any]) -> list[int]:
     """Return the stdout and stderr descriptors the kernel writes to: the launch's, else this process's."""
     found = []
-    for name, default in (("stdout", 1), ("stderr", 2)):
+    for name, inherited in (("stdout", 1), ("stderr", 2)):
         given = kwargs.get(name)
         if isinstance(given, int) and given >= 0:
             found.append(given)
         elif given is not None and hasattr(given, "fileno"):
             found.append(given.fileno())
         else:
-            found.append(default)
+            found.append(inherited)
     return found
 
 
@@ -704,6 +715,6 @@ if __name__ == "__main__":  # pragma: no cover - the zygote's command line
 
 
 __all__ = [
-    "PROVISIONER_NAME", "WARM_IMPORTS", "ForkServerProvisioner", "ForkedKernel", "available", "ping",
-    "registered", "request_kernel", "serve", "start", "stop", "warm", "write_kernelspec",
+    "PROVISIONER_NAME", "SOCKET_ENV", "WARM_IMPORTS", "ForkServerProvisioner", "ForkedKernel", "available",
+    "ping", "registered", "request_kernel", "serve", "start", "stop", "warm", "write_kernelspec",
 ]  # fmt: skip
