@@ -345,3 +345,26 @@ def test_the_zygote_forks_only_while_it_runs_one_thread_and_no_zeromq_context():
     assert said[0] == "''"
     assert "threads run" in said[1]
     assert "ZeroMQ" in said[2]
+
+
+def test_an_idle_forked_kernel_is_culled_and_its_process_ends(kernelspec, tmp_path):
+    # The class server's culling (--cull-idle) is jupyter_server's mapping kernel manager, as in Voilà: a
+    # forked kernel idle past the timeout, no page connected, is shut down and its process ends.
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    async def check():
+        manager = AsyncMappingKernelManager(
+            root_dir=str(tmp_path), cull_idle_timeout=1, cull_interval=1, cull_connected=False
+        )
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        kernel = manager.get_kernel(kernel_id)
+        pid = kernel.provisioner.pid
+        assert kernel.provisioner.forked and not ended(pid)
+        deadline = time.monotonic() + WAIT_S
+        while kernel_id in manager.list_kernel_ids():  # the culler runs on this loop, every second
+            assert time.monotonic() < deadline, "the idle kernel was not culled"
+            await asyncio.sleep(0.1)
+        wait_until(lambda: ended(pid), "the culled kernel's process to end")
+        await manager.shutdown_all()
+
+    asyncio.run(check())
