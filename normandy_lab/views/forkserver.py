@@ -48,7 +48,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from jupyter_client.provisioning import LocalProvisioner
+from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from traitlets import Float, Unicode, default
 
 #: The provisioner's name, as registered under ``jupyter_client.kernel_provisioners`` in pyproject.toml.
@@ -288,9 +288,9 @@ def _become_kernel(request: dict[str, Any], fds: list[int], start_dir: str) -> N
         # What launch_instance does, with the libraries' kernel hooks between the kernel's making and its run.
         # ipykernel reads JPY_PARENT_PID when it is imported, here in the zygote's past: given again.
         app = IPKernelApp.instance()
-        app.initialize(["-f", connection, f"--IPKernelApp.parent_handle={os.getppid()}"])
+        app.initialize(["-f", connection, f"--IPKernelApp.parent_handle={os.getppid()}"])  # type: ignore[no-untyped-call]
         _kernel_hooks()
-        app.start()
+        app.start()  # type: ignore[no-untyped-call]
         code = 0
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 0
@@ -625,7 +625,7 @@ class ForkedKernel:
         self.send_signal(signal.SIGTERM)
 
 
-class ForkServerProvisioner(LocalProvisioner):  # type: ignore[misc]
+class ForkServerProvisioner(LocalProvisioner):
     """Launch a kernel as a fork of the class server's zygote, else the normal way (a new process).
 
     Named in the class server's ``python3`` kernelspec (:func:`write_kernelspec`).  Everything but the launch
@@ -641,6 +641,8 @@ class ForkServerProvisioner(LocalProvisioner):  # type: ignore[misc]
 
     #: Whether the running kernel was forked by the zygote (False: started the normal way).
     forked = False
+    #: The kernel's process: a ``Popen`` started the normal way, else a :class:`ForkedKernel`.
+    process: Any = None
 
     @default("socket_path")
     def _socket_from_environment(self) -> str:
