@@ -91,3 +91,26 @@ def test_the_reasons_of_a_storm_are_those_of_trials_searched_to_their_limits(mon
     alone = contents(state.rules.determine_supply(state))
     assert len(calls) > 20  # the explanations made their trials
     assert alone == shared
+
+
+def test_the_attachments_kept_for_a_group_are_its_own_and_never_changed_by_a_reader():
+    """7.2: the trials ask the same groups of units and HQs again; the answers kept are the flow's."""
+    from normandy_lab.rules.bfn.attachment import AttachHQ, AttachOption, _solve_uncached, best_attachments
+
+    # Four corps units that reach one division HQ (3 places, 7.2); two reach another HQ too.
+    options = [
+        AttachOption("u1", "A", 6, False), AttachOption("u2", "A", 7, False),
+        AttachOption("u3", "A", 8, False), AttachOption("u4", "A", 9, False),
+        AttachOption("u3", "B", 30, False), AttachOption("u4", "B", 31, False),
+    ]  # fmt: skip
+    hqs = [AttachHQ("A", 3, 1), AttachHQ("B", 3, 1)]
+    first = best_attachments(hqs, options)
+    assert first == _solve_uncached({hq.formation: hq for hq in hqs}, options)
+    assert sorted(first) == ["u1", "u2", "u3", "u4"]  # the flow sends one of them to B
+    first["u1"] = "changed by a reader"
+    again = best_attachments(hqs, options)
+    assert again["u1"] == "A"
+    # Another HQ's places, the same options: another answer, not the kept one.
+    one_place = best_attachments([AttachHQ("A", 1, 1), AttachHQ("B", 3, 1)], options)
+    assert one_place == _solve_uncached({"A": AttachHQ("A", 1, 1), "B": AttachHQ("B", 3, 1)}, options)
+    assert list(one_place.values()).count("A") == 1

@@ -22,6 +22,7 @@ only one HQ reaches behind one that several reach).
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from dataclasses import dataclass
 
@@ -106,6 +107,23 @@ def _groups(options: list[AttachOption]) -> list[list[AttachOption]]:
 
 
 def _solve(known: dict[str, AttachHQ], options: list[AttachOption]) -> dict[str, str]:
+    """Return the attachments of one group of units and HQs sharing options (a copy: callers may change it).
+
+    A pure function of the group's options, in order, and its HQs' places: the counterfactual trials of a
+    side's explanations (7.3.1, more range) ask the same groups again and again (more than half of a
+    Storm's), so the last few hundred answers are kept (a Storm's side asks ~150 groups).
+    """
+    hqs = tuple(known[f] for f in sorted({o.formation for o in options}))
+    return dict(_solve_group(hqs, tuple(options)))
+
+
+@functools.lru_cache(maxsize=512)
+def _solve_group(hqs: tuple[AttachHQ, ...], options: tuple[AttachOption, ...]) -> dict[str, str]:
+    # Read only through _solve, which copies the answer: a kept answer is never changed.
+    return _solve_uncached({hq.formation: hq for hq in hqs}, list(options))
+
+
+def _solve_uncached(known: dict[str, AttachHQ], options: list[AttachOption]) -> dict[str, str]:
     wanted: dict[str, int] = {}
     wanted_other: dict[str, int] = {}
     for option in options:
