@@ -2,7 +2,8 @@
 
 Run::
 
-    .venv/bin/python benchmarks/bench_browser.py [--repeat N] [--skip-notebooks]
+    .venv/bin/python benchmarks/bench_browser.py [--repeat N] [--skip-notebooks] [--edits-only]
+                                                 [--trace-edits] [--only-opening]
 
 Starts JupyterLab on localhost (a temporary root folder and config folder),
 writes a notebook there and opens it in Debian's headless Chromium
@@ -46,7 +47,19 @@ pan: to the floor's frames), and written with the machine's description to
 a wait that runs out (at most 180 s) is recorded as "timed out" and the run
 goes on.  ``--only-opening`` times the openings alone (warm and cold open,
 the floor figure and its updates, Run All of 02) into
-``benchmarks/results/browser-opening.json``.
+``benchmarks/results/browser-opening.json``; ``--edits-only`` one opening, the
+unit and hex clicks, the edits and the floor's updates into
+``benchmarks/results/browser-edits.json``.
+
+``--trace-edits`` (as ``--edits-only``) also records, around each move, weather
+change, undo and floor patch, a Chrome trace (the page's main thread: script,
+style, layout, paint and GC time), a CPU profile (the top functions) and
+BokehJS's own work counted in the page (each plot's paints and layouts, each
+renderer's paint and ``set_data``, each document patch, also in the 700 ms
+after the action's end: a paint there would mean the table timed the words and
+not the picture), and prints their medians; results to
+``benchmarks/results/browser-trace.json``.  Tracing costs time: compare its
+breakdowns, not its timings, with a plain run.
 """
 
 from __future__ import annotations
