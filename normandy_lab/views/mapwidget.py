@@ -69,11 +69,13 @@ class MapWidget(BokehModel):  # type: ignore[misc]  # jupyter_bokeh ships no typ
         finally:
             _HOLDING.remove(self)
             events, self._held = self._held, None
-            if events:
-                self._send_patch(events)
             waiting, self._after = self._after, []
-            for callback in waiting:
-                after_the_patch(callback)  # another widget's block may still be holding
+            try:
+                if events:
+                    self._send_patch(events)
+            finally:
+                for callback in waiting:
+                    after_the_patch(callback)  # another widget's block may still be holding
 
     def _document_patched(self, event: Any) -> None:
         if event.setter is self:  # a change the page itself made: it has it already
