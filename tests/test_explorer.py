@@ -731,7 +731,10 @@ def test_in_a_kernel_the_why_line_follows_the_map_and_says_what_the_engine_says(
     free, and is then the engine's own summary."""
     import asyncio
 
+    from normandy_lab.engine.supply import forget_reports
+
     async def storm() -> tuple[str, str]:
+        forget_reports()  # no Storm shown before: its reasons are worked out anew
         explorer.apply({"op": "weather", "weather": "Storm"})
         first = explorer.label.value
         for _ in range(100):  # the callback runs at the loop's next turn; a few turns at most
@@ -747,4 +750,34 @@ def test_in_a_kernel_the_why_line_follows_the_map_and_says_what_the_engine_says(
         assert html.escape(nl.supply_summary(explorer.report)) in then
         assert int(explorer.refresh_count.value) > count + 1  # the picture, then the line
     finally:
+        explorer.undo()
+
+
+def test_in_a_kernel_a_why_line_already_known_goes_with_the_picture(explorer):
+    """Issue 33, section 1: a step that changes nothing supply reads shows reasons worked out already (the
+    phase before's); the line is then written with the map, in one update, not after it."""
+    import asyncio
+
+    async def step_in_a_storm() -> tuple[str, int, int]:
+        explorer.apply({"op": "weather", "weather": "Storm"})
+        for _ in range(100):  # the Storm's own line, worked out once the loop is free
+            if "Working out why" not in explorer.label.value:
+                break
+            await asyncio.sleep(0)
+        assert explorer.report.reasons_ready()
+        before = int(explorer.refresh_count.value)
+        explorer.step()
+        first, after_step = explorer.label.value, int(explorer.refresh_count.value)
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert explorer.label.value == first  # nothing followed
+        return first, after_step - before, int(explorer.refresh_count.value) - before
+
+    first, counted, then = asyncio.run(step_in_a_storm())
+    try:
+        assert "Working out why" not in first
+        assert html.escape(nl.supply_summary(explorer.report)) in first
+        assert counted == then == 1  # one update: the picture with its caption
+    finally:
+        explorer.back()
         explorer.undo()

@@ -434,6 +434,13 @@ class SupplyReport:
         """
         return self.units[unit_id].explanation
 
+    def reasons_ready(self) -> bool:
+        """Tell whether every unit's reason is worked out already: reading them all works nothing out.
+
+        A rule system may work a reason out when it is first read (BfN: ``UnitSupply.explain_later``).
+        """
+        return all(r.__dict__.get("_pending") is None for r in self.units.values())
+
     def out_of_supply(self, side: str | None = None) -> list[UnitSupply]:
         """Return the reports of the units out of general supply."""
         return [r for r in self.units.values() if not r.general and (side is None or r.side == side)]

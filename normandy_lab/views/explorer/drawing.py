@@ -35,8 +35,11 @@ class Drawer:
         self.figure, self.controls, self.phases, self.panel = figure, controls, phases, panel
         self._why_token: object | None = None
 
-    def draw(self, session: Session) -> None:
-        """Draw the state shown and everything that follows it; the banner and the rings are cleared."""
+    def draw(self, session: Session, write: bool = True) -> None:
+        """Draw the state shown and everything that follows it; the banner and the rings are cleared.
+
+        ``write=False`` leaves the caption and the banner to the caller, who writes them once.
+        """
         state, report = session.state, session.report
         controls = self.controls
         selected = session.selected_unit
@@ -57,7 +60,8 @@ class Drawer:
         controls.show_edits(session.edits)
         session.changed_units = []
         session.message = ""
-        self.write(session)
+        if write:
+            self.write(session)
 
     def drawn(self, session: Session, changed: bool) -> bool:
         """Draw what a session action left: all of it when it changed something, always the banner.
@@ -66,7 +70,8 @@ class Drawer:
         """
         if changed:
             said, rings = session.message, session.changed_units
-            self.draw(session)  # clears the banner, as any redraw does
+            # Clears the banner, as any redraw does; the caption is written once, below (one update).
+            self.draw(session, write=False)
             session.message, session.changed_units = said, rings
             self.figure.layers.set_features(
                 "changed", layers.unit_positions(self.figure.sources["units"].data, rings)
@@ -97,10 +102,14 @@ class Drawer:
         the Storm's ~200 units took 85 % of the edit, issue 33, section 4).  In a kernel the map, the
         banner and the counts are sent first, and the line follows as soon as the kernel is free again
         (a callback of its event loop); with no loop running (a script, the tests) it is worked out here.
+        So it is when every reason is known already (a state shown before, or a step that changes nothing
+        supply reads, issue 33, section 1): the line goes with the picture, in one update.
         """
         import asyncio
 
         report = session.report
+        if report.reasons_ready():
+            return supply_summary(report)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
