@@ -32,12 +32,12 @@ def _in_document(fig) -> set[int]:
 def test_the_folded_key_leaves_the_document_and_comes_back_whole():
     explorer = nl.explore(SCENARIO)
     fig = explorer.fig
-    legend = fig.legend[0]
-    assert not legend.visible and legend.items == []
+    assert fig.legend == []  # folded: no legend in the figure's panels
     before = len(_in_document(fig))
     shown_layers = [r for r in fig.renderers if r.name]  # the map's layers stay
     explorer.show_key.value = True
-    assert legend.visible
+    [legend] = fig.legend
+    assert legend.visible and legend in fig.below  # under the map, where views.situation put it
     entries = _entries(fig)
     assert len(entries) >= 20 and {"terrain hexes", "lines of supply", "selected unit"} <= {w for w, _ in entries}
     swatches = [r for _, rs in entries for r in rs if r in {"Scatter", "Line"}]
@@ -48,6 +48,8 @@ def test_the_folded_key_leaves_the_document_and_comes_back_whole():
     assert [r for r in fig.renderers if r.name] == shown_layers
     explorer.show_key.value = False
     assert not legend.visible and _entries(fig) == entries  # folded again: hidden, kept
+    explorer.show_key.value = True
+    assert legend.visible and fig.legend == [legend]
 
 
 def test_the_entries_are_those_of_a_key_that_was_never_folded(monkeypatch):
@@ -58,6 +60,9 @@ def test_the_entries_are_those_of_a_key_that_was_never_folded(monkeypatch):
         patched.setattr(sys.modules["normandy_lab.views.basemap"], "fold_keys", lambda fig: None)
         never_folded = nl.explore(SCENARIO)
     assert never_folded.fig.legend[0].items  # nothing kept aside
+    assert explorer.fig.below == never_folded.fig.below or [type(m) for m in explorer.fig.below] == [
+        type(m) for m in never_folded.fig.below
+    ]
     assert folded_then_shown == _entries(never_folded.fig)
     drawn = [(r.name, type(r.glyph).__name__) for r in explorer.fig.renderers]  # in the same order
     assert drawn == [(r.name, type(r.glyph).__name__) for r in never_folded.fig.renderers]

@@ -380,9 +380,9 @@ def slim(fig: Any) -> None:
       own, three models each; one such source serves them all;
     - the views' "all rows" filter, one per renderer: it holds nothing, so one serves every view;
     - a **folded key** (a legend made invisible before this call: the explorer's starts folded, the
-      side-by-side view's is hidden): its entries and the swatch renderers that only it shows are kept
-      aside and put back by :func:`show_key` when it is opened.  Folded, the page still built them all
-      (about 60 models, a third of the page's time to an idle map in a standalone profile).
+      side-by-side view's is hidden): the legend, its entries and the swatch renderers only it shows are
+      kept aside (:func:`fold_keys`) and put back by :func:`show_key` when it is opened; folded, the page
+      still built them all (about 80 models).
     """
     import math
 
@@ -409,45 +409,62 @@ def slim(fig: Any) -> None:
     fold_keys(fig)
 
 
-#: The entries and swatch renderers of a folded key, by its legend (:func:`fold_keys`, :func:`show_key`).
-_FOLDED: weakref.WeakKeyDictionary[Any, tuple[list[Any], list[Any]]] = weakref.WeakKeyDictionary()
+#: A figure's folded key: its legend, the side panel it sat in and where, its entries and the swatch renderers
+#: only it shows (:func:`fold_keys`, :func:`show_key`).
+_FOLDED: weakref.WeakKeyDictionary[Any, tuple[Any, str, int, list, list]] = weakref.WeakKeyDictionary()
 
 
 def fold_keys(fig: Any) -> None:
-    """Take the entries of every invisible legend of ``fig`` out of its document, until :func:`show_key`.
+    """Take ``fig``'s first legend out of its document while it is invisible, until :func:`show_key`.
 
-    A swatch renderer (one row of NaN, no name: ``views.situation``'s legend proxies) that only the key
-    lists leaves the figure's renderers with it; it draws nothing on the map.
+    The legend leaves its side panel, its entries leave the legend, and a swatch renderer (one row of NaN,
+    no name: ``views.situation``'s legend proxies) that only the key lists leaves the figure's renderers;
+    none of them draws anything while the key is folded.  Measured in a standalone page, the invisible
+    legend's view alone cost 150-270 ms of an opening, its entries nothing the noise showed.
     """
     from bokeh.models import GlyphRenderer
 
-    for legend in fig.legend:
-        if legend.visible or legend in _FOLDED or not legend.items:
-            continue
-        listed = {id(r) for item in legend.items for r in item.renderers}
-        swatches = [
-            r for r in fig.renderers
-            if isinstance(r, GlyphRenderer) and id(r) in listed and r.name is None
-            and r.data_source.name is None and _only_nan(r.data_source.data)
-        ]  # fmt: skip
-        _FOLDED[legend] = (list(legend.items), swatches)
-        legend.items = []
-        kept = {id(r) for r in swatches}
-        fig.renderers = [r for r in fig.renderers if id(r) not in kept]
+    legends = list(fig.legend)
+    if not legends or fig in _FOLDED:
+        return
+    legend = legends[0]
+    if legend.visible or not legend.items:
+        return
+    side, panel = next((name, getattr(fig, name)) for name in PANELS if legend in getattr(fig, name))
+    listed = {id(r) for item in legend.items for r in item.renderers}
+    swatches = [
+        r for r in fig.renderers
+        if isinstance(r, GlyphRenderer) and id(r) in listed and r.name is None
+        and r.data_source.name is None and _only_nan(r.data_source.data)
+    ]  # fmt: skip
+    _FOLDED[fig] = (legend, side, panel.index(legend), list(legend.items), swatches)
+    setattr(fig, side, [m for m in panel if m is not legend])
+    legend.items = []
+    kept = {id(r) for r in swatches}
+    fig.renderers = [r for r in fig.renderers if id(r) not in kept]
+
+
+#: The figure's side panels, where a legend may sit.
+PANELS = ("below", "right", "center", "above", "left")
 
 
 def show_key(fig: Any, shown: bool) -> None:
     """Show or fold the key of ``fig`` (its first legend), putting back what :func:`fold_keys` kept aside.
 
-    Entries are put back before any the legend gained meanwhile; the swatch renderers after the map's
+    The legend goes back where it was, its entries as they were, the swatch renderers after the map's
     other renderers, where they were made.  Once put back they stay: folding again only hides the key.
     """
-    legend = fig.legend[0]
-    if shown and legend in _FOLDED:
-        items, swatches = _FOLDED.pop(legend)
+    if shown and fig in _FOLDED:
+        legend, side, index, items, swatches = _FOLDED.pop(fig)
+        legend.items = items
         fig.renderers = [*fig.renderers, *swatches]
-        legend.items = [*items, *legend.items]
-    legend.visible = shown
+        panel = list(getattr(fig, side))
+        panel.insert(min(index, len(panel)), legend)
+        legend.visible = True
+        setattr(fig, side, panel)
+        return
+    if fig.legend:
+        fig.legend[0].visible = shown
 
 
 def _only_nan(data: Any) -> bool:
