@@ -267,3 +267,19 @@ def test_a_unit_read_first_is_explained_alone_with_the_reason_the_whole_side_giv
         waiting = [u for u in out if report.units[u].__dict__["_pending"] is not None]
         assert len(waiting) > len(out) // 2, unit_id
         assert contents(report)["units"] == whole, unit_id  # then every other unit
+
+
+def test_bfn_s_determination_reads_none_of_the_fields_it_declares_ignored(june13):
+    """The ground of the sharing above: BfN's supply (7.2-7.6) is the same in every phase of the turn and
+    under any seed or draws, so ``BfnRules.supply_ignores`` may name them.  Each phase is determined afresh,
+    nothing kept; were a phase read (a phasing side's EZOC, say), one of them would differ."""
+    from normandy_lab.rules.bfn.system import BfnRules
+
+    assert BfnRules.supply_ignores == {"phase_index", "seed", "draws", "log"}
+    first = fresh(june13)
+    phases = len(june13.rules.sequence[june13.turn])
+    assert phases > 1
+    for index in range(phases):
+        if index != june13.phase_index:
+            assert fresh(june13.evolve(phase_index=index)) == first, index
+    assert fresh(june13.evolve(seed=june13.seed + 1, draws=june13.draws + 7)) == first
