@@ -1351,7 +1351,12 @@ def open_profile_summary(profile: dict[str, Any], open_ms: float, top: int = 25)
 
     def where(node: dict[str, Any]) -> tuple[str, str]:
         frame = node["callFrame"]
-        script = frame["url"].rsplit("/", 1)[-1].split("?")[0] or frame["functionName"] or "(anonymous)"
+        # V8's own entries ("(idle)", "(program)", "(garbage collector)") have no script; nor has BokehJS,
+        # which the notebook evaluates from a string: "(inline script)".
+        special = frame["functionName"].startswith("(")
+        script = frame["url"].rsplit("/", 1)[-1].split("?")[0] or (
+            frame["functionName"] if special else "(inline script)"
+        )
         name = frame["functionName"] or "(anonymous)"
         return script, f"{name} {script}:{frame['lineNumber'] + 1}"
 
