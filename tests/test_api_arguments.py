@@ -557,10 +557,14 @@ ELSEWHERE = ("rules/", "savefile.py", "views/export.py", "engine/study.py", "yam
 # caller's argument: the graph and line builders' invariants, the grid fit over the shipped control
 # points, a PNG the exporter itself wrote, and a rule system filling a supply report's field that does not
 # exist (engine/report.py: a game's code, not a caller, sets the fields), and a grids data file's model asked
-# for over no map at all (schemas/grid_files.py: the grids pass the registered maps, never none).
+# for over no map at all (schemas/grid_files.py: the grids pass the registered maps, never none), and the
+# class server's fork server reading a malformed request or answer between the package's own two processes
+# (views/forkserver.py: the fork server answers it with an error, the provisioner catches it and starts that
+# kernel the normal way; no user's argument reaches it).
 INTERNAL = {
     "engine/layered.py": 5, "network.py": 3, "grids/sheetfit.py": 2, "engine/report.py": 1,
     "grids/georef.py": 2, "grids/__init__.py": 2, "views/export_marks.py": 1, "schemas/grid_files.py": 1,
+    "views/forkserver.py": 7,
 }  # fmt: skip
 PLAIN = ("raise ValueError(", "raise TypeError(", "raise FileNotFoundError(", "raise KeyError(")
 
