@@ -313,6 +313,70 @@ def test_a_tap_on_a_bridge_s_mark_cuts_it_and_the_save_button_says_where_it_save
     assert "Saved the study to" in banner and "cut.json" in banner
 
 
+class _WidgetMessages:
+    """The comm messages the explorer's widgets send while recorded: models opened, updates, models closed."""
+
+    def __init__(self, monkeypatch) -> None:
+        from ipywidgets import Widget
+
+        self.opened: list = []
+        self.updated: list = []
+        self.closed: list = []
+        send, open_, close = Widget._send, Widget.open, Widget.close
+
+        def sent(widget, msg, buffers=None):
+            if msg.get("method") == "update":
+                self.updated.extend((widget, key) for key in msg["state"])
+            return send(widget, msg, buffers)
+
+        def opened(widget):
+            if widget.comm is None:
+                self.opened.append(widget)
+            return open_(widget)
+
+        def closed(widget):
+            if widget.comm is not None:
+                self.closed.append(widget)
+            return close(widget)
+
+        monkeypatch.setattr(Widget, "_send", sent)
+        monkeypatch.setattr(Widget, "open", opened)
+        monkeypatch.setattr(Widget, "close", closed)
+
+    def clear(self) -> None:
+        self.opened.clear(), self.updated.clear(), self.closed.clear()
+
+
+def test_an_edit_adds_one_row_to_the_list_and_an_undo_takes_it_off_rewriting_nothing_else(explorer, monkeypatch):
+    """Issue 33, section 4: each widget model an edit makes, closes or updates is DOM work in the page, so an
+    edit sends only the widgets whose content changes: its row of the list of edits (three models: the ✕,
+    the words and their row), the list's heading and children, the caption, the banner and the count;
+    the rows of the edits before are the same widgets, and nothing is sent twice. An undo closes that row."""
+    import ipywidgets as w
+
+    explorer.mode.value = "interdict hex"
+    explorer.click_hex("C3013")
+    heading, first = explorer.edits_box.children
+    record = _WidgetMessages(monkeypatch)
+    explorer.click_hex("C3014")
+    assert explorer.edits_box.children[:2] == (heading, first) and len(explorer.edits_box.children) == 3
+    added = explorer.edits_box.children[2]
+    assert "C3014" in added.children[1].value
+    assert sorted(type(x).__name__ for x in record.opened) == ["Button", "HBox", "HTML"]
+    assert set(record.opened) == {added, *added.children} and record.closed == []
+    assert len(record.updated) == len(set(record.updated)), "a widget's value was sent twice"
+    assert {widget for widget, _ in record.updated} == {
+        heading, explorer.edits_box, explorer.label, explorer.status, explorer.refresh_count
+    }
+    record.clear()
+    explorer.undo()
+    assert explorer.edits_box.children == (heading, first) and "(1)" in heading.value
+    assert record.opened == [] and set(record.closed) == {added, *added.children}
+    assert len(record.updated) == len(set(record.updated)), "a widget's value was sent twice"
+    assert all(not isinstance(widget, w.Button) for widget, _ in record.updated)
+    assert (explorer.edits_box, "children") in record.updated and (first.children[1], "value") not in record.updated
+
+
 def test_weather_and_air_controls_are_edits(explorer):
     explorer.weather.value = "Storm"
     assert explorer.state.weather == "Storm" and "weather Storm" in explorer.label.value

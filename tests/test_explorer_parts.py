@@ -343,6 +343,24 @@ def test_the_list_of_edits_has_a_button_that_removes_each(controls, calls):
     assert "No edits yet" in controls.edits_box.children[0].value
 
 
+def test_the_list_of_edits_keeps_each_row_whose_index_stays_and_rewrites_only_its_words(controls, calls):
+    """Issue 33, section 4: a row is widgets the page has built; one removed from the middle of the list leaves
+    the rows before it as they were, the next edits' words move up into the rows kept, the last row is
+    closed, and each ✕ still removes the edit its row lists."""
+    edits = [WEATHER, {"op": "interdict", "hex": "C3328"}, {"op": "interdict", "hex": "C3329"}]
+    controls.show_edits(edits)
+    heading, *rows = controls.edits_box.children
+    words = [row.children[1].value for row in rows]
+    controls.show_edits([edits[0], edits[2]])  # the second edit removed
+    assert controls.edits_box.children == (heading, rows[0], rows[1]) and "(2)" in heading.value
+    assert [row.children[1].value for row in rows[:2]] == [words[0], words[2]]
+    assert rows[2].comm is None and all(part.comm is None for part in rows[2].children)  # closed
+    rows[1].children[0].click()
+    assert calls.seen == [("remove_edit", 1)]
+    controls.show_edits([])
+    assert controls.edits_box.children == (heading,) and "No edits yet" in heading.value
+
+
 def test_the_drawer_draws_a_session_on_every_part(controls, phases, figure, session):
     shared, session = session, Session(SCENARIO)  # a session of its own: this one is edited
     panel = Inspector(session.state, session.report)

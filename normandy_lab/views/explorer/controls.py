@@ -107,6 +107,11 @@ class Controls:
         # While the widgets are set to follow a state, their observers must not make edits.
         self._quiet = False
         self._edits_signature: str | None = None
+        # The list of edits' widgets, kept from one redraw to the next (show_edits): its heading, and the
+        # row of each edit by its index among every edit.
+        self._edits_heading: Any = None
+        self._edit_rows: dict[int, Any] = {}
+        self._edit_looks: dict[str, Any] = {}
         self._weather_shown = state.weather
         small = w.Layout(width="auto")
         self.label = w.HTML()
@@ -395,32 +400,55 @@ class Controls:
         after_the_patch(lambda: setattr(self.refresh_count, "value", str(int(self.refresh_count.value) + 1)))
 
     def show_edits(self, edits: Sequence[dict[str, Any]]) -> None:
-        """List the study's edits (phase steps excepted), each with a ✕ that calls ``remove_edit``."""
+        """List the study's edits (phase steps excepted), each with a ✕ that calls ``remove_edit``.
+
+        The list changes by what changed (issue 33, section 4): each widget is a model the page builds
+        and lays out, so a row whose edit is listed at the same index keeps its widgets (its words are
+        set again only when they differ), an added edit adds one row, an undone one closes one, and the
+        heading's text is set rather than the heading made anew.
+        """
         import ipywidgets as w
 
         listed = [(k, e) for k, e in enumerate(edits) if e.get("op") != "next_phase"]
         signature = json.dumps(listed, sort_keys=True, default=str)
         if signature == self._edits_signature:
-            return  # the same list: no new widgets (each one is a comm in the page)
+            return  # the same list: nothing to set
         self._edits_signature = signature
-        for old in self.edits_box.children:
-            for part in getattr(old, "children", ()):
-                part.close()
-            old.close()
+        if self._edits_heading is None:
+            self._edits_heading = w.HTML()
+            # One layout and one style for each kind of a row's widgets, shared by every row: a new row
+            # is then three models in the page (its button, words and box), not eight.
+            self._edit_looks = {
+                "button": w.Layout(width="28px", min_width="28px", height="24px"),
+                "button style": w.ButtonStyle(), "words": w.Layout(width="320px"),
+                "words style": w.widget_string.HTMLStyle(), "row": w.Layout(),
+            }  # fmt: skip
+        looks = self._edit_looks
         rows = []
         for index, edit in listed:
-            remove = w.Button(
-                description="✕",
-                tooltip="remove this edit",
-                layout=w.Layout(width="28px", min_width="28px", height="24px"),
-            )
-            remove.on_click(lambda _, k=index: self.callbacks.remove_edit(k))
-            words = w.HTML(html.escape(wording.edit_words(self.system, edit)), layout=w.Layout(width="320px"))
-            rows.append(w.HBox([remove, words]))
-        self.edits_box.children = [
-            w.HTML(f"<b>Edits of this study</b> ({len(rows)})" if rows else "<i>No edits yet.</i>"),
-            *rows,
-        ]
+            words = html.escape(wording.edit_words(self.system, edit))
+            row = self._edit_rows.get(index)
+            if row is None:
+                remove = w.Button(
+                    description="✕", tooltip="remove this edit", layout=looks["button"],
+                    style=looks["button style"],
+                )  # fmt: skip
+                # The row stays the one of this index among every edit, whatever edit it lists later.
+                remove.on_click(lambda _, k=index: self.callbacks.remove_edit(k))
+                said = w.HTML(words, layout=looks["words"], style=looks["words style"])
+                row = self._edit_rows[index] = w.HBox([remove, said], layout=looks["row"])
+            else:
+                row.children[1].value = words  # sends nothing when the words are the same
+            rows.append(row)
+        kept = {index for index, _ in listed}
+        for index in sorted(self._edit_rows.keys() - kept):
+            _close_all(self._edit_rows.pop(index))
+        self._edits_heading.value = (
+            f"<b>Edits of this study</b> ({len(rows)})" if rows else "<i>No edits yet.</i>"
+        )
+        children = (self._edits_heading, *rows)
+        if self.edits_box.children != children:  # one message: the new row added or the old one gone
+            self.edits_box.children = children
 
 
 #: The attributes holding the game's own controls (:meth:`Controls.show_game` replaces them together).
