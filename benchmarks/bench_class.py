@@ -26,12 +26,22 @@ Then ``--students`` students arrive, one every 2 s, on the BfN explorer page:
   widgets' states asked for on the ``jupyter.widget.control`` comm, then a button's ``click`` or a dropdown's
   new ``index`` as ``comm_msg``; an action ends when the kernel's refresh counter widget changes.
 
-Every student makes one action every 10 s in turn (Step, weather Storm, Step, weather back to Overcast) for
-``--minutes``, a simulated student at its own moment of the 10 s (a random phase, the same from one run to
-the next): students arriving 2 s apart and acting every 10 s from their arrival acted four at once, in five
-lock-stepped groups, which a class does not do.  At the end one real page is closed in the middle of an
-action, and the server must still answer.  Open times, action times (median and 95th percentile), errors,
-and the kernels' memory are printed as a table and written to ``benchmarks/results/class.json``.
+Every student makes one action every 10 s in turn, the four kinds of issue 33 (step, click a unit, destroy a
+bridge, weather) in a cycle of eight: Step, click a unit, destroy a bridge, weather Storm, Step, click another
+unit, weather back to Overcast, repair that bridge (:data:`ACTIONS`), for ``--minutes``.  Each cycle of a
+student takes another Orne bridge (:func:`bridge_for`), so a state with a bridge cut is new work for the
+kernel, never a state it has kept (it keeps the last six a session showed).  A real page clicks the map with
+the mouse at the pixel of a unit's counter or of a bridge's mark (zoomed in there first, untimed, as a person
+does; the mode's toggle button clicked first when the action needs another mode); a simulated student sends
+what the page sends for that click: the Bokeh ``tap`` event (the map's figure and the point in map
+coordinates) over the map widget's comm, as jupyter_bokeh's page does, after the map's range changes that put
+it zoomed in (a click selects a unit only when counters are shown) and the mode's new ``index``.  A simulated
+student acts at its own moment of the 10 s (a random phase, the same from one run to the next): students
+arriving 2 s apart and acting every 10 s from their arrival acted four at once, in five lock-stepped groups,
+which a class does not do.  At the end one real page is closed in the middle of an action, and the server
+must still answer.  Open times, action times (median and 95th percentile, and the median of each kind of
+action), errors, and the kernels' memory are printed as a table and written to
+``benchmarks/results/class.json``.
 """
 
 from __future__ import annotations
@@ -41,6 +51,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import json
+import math
 import os
 import platform
 import random
@@ -67,8 +78,38 @@ PAGES = ["01_tour.ipynb", *(f"explorer_{s}.ipynb" for s in ("bfn", "cobra", "kg"
 # The lesson pages (issue 33, section 2): open when their exercises are listed (they have no map).
 LESSONS = ["lesson_1_cotentin.ipynb", "lesson_2_panzer_lehr.ipynb", "lesson_3_storm.ipynb"]
 JS_LESSON_READY = "() => document.querySelectorAll('.nl-exercise').length > 0"
-# Each changes what the page shows, wherever the student is (Back on the first phase would not).
-ACTIONS = ["step", "storm", "step", "overcast"]
+# Each changes what the page shows, wherever the student is (Back on the first phase would not).  The four
+# kinds of issue 33, section 1; the repair puts the cycle's bridge back (Undo would take back the weather,
+# the last edit).  A bridge's states are new work: each cycle cuts another bridge (bridge_for).
+ACTIONS = ["step", "unit", "destroy", "storm", "step", "unit", "overcast", "repair"]
+MODES = {"unit": "inspect", "destroy": "destroy bridge", "repair": "repair bridge"}
+ZOOM_HALF_M = 5000.0  # metres either side of a click's point: counters and bridge marks are drawn
+JS_MAP = """() => {
+    const index = Bokeh.index;
+    const views = typeof index.query === "function" ? [...index.query(() => true)] : Object.values(index);
+    return views.find(v => v.canvas_view != null && Array.isArray(v.model?.renderers)
+        && v.model.renderers.some(r => r.data_source?.name === "units")) ?? null;
+}"""
+# The map's marks (a name's x and y, and its other columns asked for), read from the page's own document.
+JS_MARKS = f"""([name, extra]) => {{
+    const view = ({JS_MAP})();
+    const source = view.model.renderers.map(r => r.data_source).find(s => s?.name === name);
+    const data = source.data instanceof Map ? source.data : new Map(Object.entries(source.data));
+    return ["x", "y", ...extra].map(c => Array.from(data.get(c) ?? []));
+}}"""
+JS_ZOOM = f"""([x, y, half]) => {{
+    const view = ({JS_MAP})();
+    view.model.x_range.setv({{start: x - half, end: x + half}});
+    view.model.y_range.setv({{start: y - 0.8 * half, end: y + 0.8 * half}});
+    view.el.scrollIntoView({{block: "center"}});
+    return true;
+}}"""
+JS_SCREEN_POINT = f"""([x, y]) => {{
+    const view = ({JS_MAP})();
+    const frame = view.frame, box = view.canvas_view.el.getBoundingClientRect();
+    const sx = frame.x_scale.compute(x), sy = frame.y_scale.compute(y), b = frame.bbox;
+    return [box.left + sx, box.top + sy, sx >= b.left && sx <= b.right && sy >= b.top && sy <= b.bottom];
+}}"""
 JS_PAINTED = """() => {
     if (window.Bokeh === undefined) return false;
     const view = Object.values(Bokeh.index).find(v => v.model.type === "Figure");
@@ -76,6 +117,9 @@ JS_PAINTED = """() => {
 }"""
 JS_FRAMES = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
 JS_KERNEL_ID = "() => JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+# What a click on the map did: the banner's words and the start of the panel (a unit's report when selected).
+JS_ANSWER = """() => [(document.querySelector('.nl-banner') || {}).innerText || '',
+    ((document.querySelector('.nl-panel') || {}).innerText || '').slice(0, 80)]"""
 JS_STATE = """() => [(document.querySelector('.nl-label') || {}).innerText || '',
     (document.querySelector('.nl-refresh-count') || {}).innerText || '']"""
 
@@ -137,6 +181,113 @@ def percentile(values: list[float], q: float) -> float | None:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
+def by_kind(timed: list[tuple[str, float]]) -> dict[str, dict[str, float]]:
+    """Each kind of action's count and median time."""
+    kinds: dict[str, list[float]] = {}
+    for name, took in timed:
+        kinds.setdefault(name, []).append(took)
+    return {name: {"n": len(t), "median": round(statistics.median(t), 3)} for name, t in kinds.items()}
+
+
+def unit_for(student: int, action: int, count: int) -> int:
+    """The unit a student clicks at an action: another for each click and each student."""
+    return (student * 37 + action * 11) % count
+
+
+def bridge_for(student: int, action: int, count: int) -> int:
+    """The bridge of a student's cycle (cut, then repaired): the next one each cycle, another per student."""
+    return (student * 3 + action // len(ACTIONS)) % count
+
+
+def river_bridges(
+    xs: list[float], ys: list[float], water: list[str], units: list[tuple[float, float]], count: int = 12
+) -> list[tuple[float, float]]:
+    """The ``count`` bridge marks (hexside middles) over the Orne nearest a unit, where lines of supply run.
+
+    Every bridge if none is over the Orne.  A bridge far behind the front (the Orne near Argentan) cut changes
+    no one's supply; these are the ones a student tries.
+    """
+    marks = list(zip(xs, ys, strict=True))
+    orne = [mark for mark, name in zip(marks, water, strict=False) if name == "Orne"] or marks
+
+    def to_a_unit(mark: tuple[float, float]) -> float:
+        return min((math.hypot(mark[0] - x, mark[1] - y) for x, y in units), default=0.0)
+
+    return sorted(orne, key=to_a_unit)[:count]
+
+
+def bundle_column(value: Any) -> list:
+    """A column of a data source as bokeh serialises it in a widget's render bundle (a list or an ndarray)."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict) and value.get("type") == "ndarray":
+        import base64
+        import gzip
+
+        import numpy as np
+
+        array = value["array"]
+        if isinstance(array, list):
+            return array
+        raw = base64.b64decode(array["data"])
+        if raw[:2] == b"\x1f\x8b":  # gzip: bokeh compresses large arrays
+            raw = gzip.decompress(raw)
+        return np.frombuffer(raw, dtype=value["dtype"]).tolist()
+    raise ValueError(f"a data source column in an unknown form: {str(value)[:80]}")
+
+
+def map_of_bundle(bundle: Any) -> dict[str, Any]:
+    """The map's figure, ranges, units and bridges, found in its widget's render bundle (as a page has it)."""
+    if isinstance(bundle, str):
+        bundle = json.loads(bundle)
+    objects: dict[str, dict] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if node.get("type") == "object" and "attributes" in node:
+                objects.setdefault(node["id"], node)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(bundle)
+    sources = {}
+    for node in objects.values():
+        attributes = node["attributes"]
+        if node["name"] == "ColumnDataSource" and attributes.get("name") in ("units", "bridges"):
+            data = attributes["data"]
+            entries = data["entries"] if isinstance(data, dict) and "entries" in data else data.items()
+            sources[attributes["name"]] = {k: bundle_column(v) for k, v in entries}
+    figure = next(
+        node for node in objects.values()
+        if node["name"] == "Figure" and "tap" in str(node["attributes"].get("subscribed_events"))
+    )  # fmt: skip
+    bridges = sources["bridges"]
+    units = list(zip(sources["units"]["x"], sources["units"]["y"], strict=True))
+    return {
+        "figure": figure["id"],
+        "x_range": figure["attributes"]["x_range"]["id"],
+        "y_range": figure["attributes"]["y_range"]["id"],
+        "units": units,
+        "bridges": river_bridges(bridges["x"], bridges["y"], bridges.get("water", []), units),
+    }
+
+
+def tap_event(figure: str, x: float, y: float) -> dict:
+    """What jupyter_bokeh's page sends the kernel for a click on a figure: a bokeh ``tap`` event."""
+    no = {"type": "map", "entries": [["shift", False], ["ctrl", False], ["alt", False]]}
+    values = [["model", {"id": figure}], ["sx", 0.0], ["sy", 0.0], ["x", x], ["y", y], ["modifiers", no]]
+    event = {"type": "event", "name": "tap", "values": {"type": "map", "entries": values}}
+    return {"event": "jsevent", "kind": "MessageSent", "msg_type": "bokeh_event", "msg_data": event}
+
+
+def range_change(model: str, attr: str, value: float) -> dict:
+    """What the page sends when the user zooms: a range's new ``start`` or ``end``."""
+    return {"event": "jsevent", "kind": "ModelChanged", "model": {"id": model}, "attr": attr, "new": value}
+
+
 # -- a simulated student: HTTP for the page, the kernel's websocket for the actions -----------------------
 
 
@@ -167,6 +318,7 @@ class SimulatedStudent:
             self.socket = socket_
             states = await self._widget_states()
             models = self._find(states)
+            self.mode = "inspect"
             action = 0
             phase = random.Random(self.number).uniform(0, 10)  # this student's moment of the 10 s
             while time.monotonic() < until:
@@ -174,12 +326,13 @@ class SimulatedStudent:
                 if time.monotonic() >= until:
                     break
                 name = ACTIONS[action % len(ACTIONS)]
-                action += 1
                 try:
-                    took = await self._act(models, name)
+                    took = await self._act(models, name, action)
                     self.record["sim_action_s"].append(took)
+                    self.record["sim_kinds"].append((name, took))
                 except Exception as exc:  # an action that does not come back is an error of the run
                     self.record["errors"].append(f"simulated {self.number} {name}: {exc!r}")
+                action += 1
 
     def _get_page(self) -> str:
         with urllib.request.urlopen(self.base + PAGE, timeout=600) as reply:
@@ -214,12 +367,37 @@ class SimulatedStudent:
             classes = state.get("_dom_classes", [])
             if state.get("_model_name") == "HTMLModel" and "nl-refresh-count" in classes:
                 found["counter"] = model_id
+            if state.get("_model_name") == "ToggleButtonsModel" and "nl-mode" in classes:
+                found["mode"] = model_id
+                found["mode_options"] = list(state.get("_options_labels", []))
+            if state.get("_model_name") == "BokehModel" and "tap" in str(state.get("render_bundle", "")):
+                found["map"] = model_id
+                found.update(map_of_bundle(state["render_bundle"]))
         return found
 
-    async def _act(self, models: dict, name: str) -> float:
+    async def _act(self, models: dict, name: str, action: int = 0) -> float:
+        if name in MODES and MODES[name] != self.mode:  # the mode's toggle button first, untimed
+            index = models["mode_options"].index(MODES[name])
+            mode = {"method": "update", "state": {"index": index}, "buffer_paths": []}
+            await self._send("comm_msg", {"comm_id": models["mode"], "data": mode})
+            self.mode = MODES[name]
         if name in ("step", "back"):
             target = models["Step ▶" if name == "step" else "◀ Back"]
             data = {"method": "custom", "content": {"event": "click"}}
+        elif name in MODES:
+            if name == "unit":
+                x, y = models["units"][unit_for(self.number, action, len(models["units"]))]
+            else:
+                x, y = models["bridges"][bridge_for(self.number, action, len(models["bridges"]))]
+            # Zoomed in there first (the page sends the ranges' new ends), untimed: counters are then shown.
+            for model, attr, value in ((models["x_range"], "start", x - ZOOM_HALF_M),
+                                       (models["x_range"], "end", x + ZOOM_HALF_M),
+                                       (models["y_range"], "start", y - 0.8 * ZOOM_HALF_M),
+                                       (models["y_range"], "end", y + 0.8 * ZOOM_HALF_M)):  # fmt: skip
+                zoom = {"method": "custom", "content": range_change(model, attr, value)}
+                await self._send("comm_msg", {"comm_id": models["map"], "data": zoom})
+            target = models["map"]
+            data = {"method": "custom", "content": tap_event(models["figure"], x, y)}
         else:
             target = models["weather"]
             index = models["weather_options"].index("Storm" if name == "storm" else "Overcast")
@@ -266,14 +444,33 @@ def real_students(base: str, count: int, until: float, record: dict, stagger: fl
             except Exception as exc:
                 record["errors"].append(f"real {number} open: {exc!r}")
             time.sleep(stagger)  # students arrive one after the other (a pacing, not a wait for a result)
+        marks = {}
+        if pages:  # the map's unit counters and bridge marks, as the page drew them
+            xs, ys = pages[0].evaluate(JS_MARKS, ["units", []])
+            marks["units"] = list(zip(xs, ys, strict=True))
+            xs, ys, water = pages[0].evaluate(JS_MARKS, ["bridges", ["water"]])
+            marks["bridges"] = river_bridges(xs, ys, water, marks["units"])
+        modes = dict.fromkeys(range(len(pages)), "inspect")
         action = 0
         while time.monotonic() < until and pages:
-            for page in pages:
+            for number, page in enumerate(pages):
                 if time.monotonic() >= until:
                     break
                 name = ACTIONS[action % len(ACTIONS)]
                 try:
-                    record["real_action_s"].append(act_in_page(page, name))
+                    if name in MODES and MODES[name] != modes[number]:
+                        set_mode(page, MODES[name])
+                        modes[number] = MODES[name]
+                    point = None
+                    if name == "unit":
+                        point = marks["units"][unit_for(1000 + number, action, len(marks["units"]))]
+                    elif name in MODES:
+                        point = marks["bridges"][bridge_for(1000 + number, action, len(marks["bridges"]))]
+                    took = act_in_page(page, name, point)
+                    record["real_action_s"].append(took)
+                    record["real_kinds"].append((name, took))
+                    if point is not None and len(record["real_answers"]) < 8:  # what the first clicks did
+                        record["real_answers"].append([name, *page.evaluate(JS_ANSWER)])
                 except Exception as exc:
                     record["errors"].append(f"real {name}: {exc!r}")
             action += 1
@@ -287,10 +484,31 @@ def real_students(base: str, count: int, until: float, record: dict, stagger: fl
     done.set()
 
 
-def act_in_page(page, name: str) -> float:
+def set_mode(page, mode: str) -> None:
+    """Click the explorer's mode toggle button (untimed; the kernel gets it before the next click)."""
+    page.locator(".nl-mode button").filter(has_text=re.compile(rf"^\s*{re.escape(mode)}\s*$")).first.click()
+
+
+def act_in_page(page, name: str, point: tuple[float, float] | None = None) -> float:
+    """Make one action in a real page; its time from the input event to the updated picture.
+
+    A click on the map (``point``, map coordinates) is zoomed in there first, untimed, as a person does, and
+    is then a real mouse click at that pixel.
+    """
+    screen = None
+    if point is not None:
+        page.evaluate(JS_ZOOM, [point[0], point[1], ZOOM_HALF_M])
+        page.evaluate(JS_FRAMES)
+        page.wait_for_timeout(300)  # the page settles after the zoom (a person's pause, untimed)
+        sx, sy, inside = page.evaluate(JS_SCREEN_POINT, list(point))
+        if not inside:
+            raise RuntimeError(f"{name}: map point {point} is outside the map's frame")
+        screen = (sx, sy)
     before = page.evaluate(JS_STATE)
     start = time.monotonic()
-    if name == "step":
+    if screen is not None:
+        page.mouse.click(*screen)
+    elif name == "step":
         page.locator("button.nl-step").first.click()
     elif name == "back":
         page.locator("button.nl-back").first.click()
@@ -424,7 +642,9 @@ def main() -> None:
     with log.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     server = psutil.Process(process.pid)
-    record = {k: [] for k in ("open_s", "real_open_s", "real_action_s", "sim_action_s", "errors", "outside")}
+    kept = ("open_s", "real_open_s", "real_action_s", "sim_action_s", "real_kinds", "sim_kinds",
+            "real_answers", "errors", "outside")
+    record: dict[str, list] = {k: [] for k in kept}
     try:
         deadline = time.monotonic() + 300
         while True:
@@ -504,6 +724,8 @@ def main() -> None:
             "simulated_action_s": {"n": len(record["sim_action_s"]),
                                    "median": statistics.median(record["sim_action_s"] or [0]),
                                    "p95": percentile(record["sim_action_s"], 0.95)},
+            "median_s_by_action": {who: by_kind(record[f"{who}_kinds"]) for who in ("real", "sim")},
+            "real_pages_first_map_clicks_answered": record["real_answers"],
             "errors": record["errors"],
             "requests_outside": record["outside"],
             "server_answers_after_a_tab_closed_mid_action": alive,
