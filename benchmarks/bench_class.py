@@ -367,6 +367,8 @@ class SimulatedStudent:
             classes = state.get("_dom_classes", [])
             if state.get("_model_name") == "HTMLModel" and "nl-refresh-count" in classes:
                 found["counter"] = model_id
+            if state.get("_model_name") == "HTMLModel" and "nl-banner" in classes:
+                found["banner"] = model_id
             if state.get("_model_name") == "ToggleButtonsModel" and "nl-mode" in classes:
                 found["mode"] = model_id
                 found["mode_options"] = list(state.get("_options_labels", []))
@@ -412,6 +414,10 @@ class SimulatedStudent:
             content = reply.get("content", {})
             if reply.get("msg_type") == "comm_msg" and content.get("comm_id") == models["counter"]:
                 counted = counted or "value" in content.get("data", {}).get("state", {})
+            if reply.get("msg_type") == "comm_msg" and content.get("comm_id") == models.get("banner"):
+                said = content.get("data", {}).get("state", {}).get("value")
+                if said and name in ("destroy", "repair") and len(self.record["sim_answers"]) < 4:
+                    self.record["sim_answers"].append([name, re.sub("<[^>]+>", "", said)[:160]])
             if reply.get("msg_type") == "status" and content.get("execution_state") == "idle":
                 if not counted:
                     raise RuntimeError(f"{name}: the kernel answered without updating the page")
@@ -643,7 +649,7 @@ def main() -> None:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     server = psutil.Process(process.pid)
     kept = ("open_s", "real_open_s", "real_action_s", "sim_action_s", "real_kinds", "sim_kinds",
-            "real_answers", "errors", "outside")
+            "real_answers", "sim_answers", "errors", "outside")
     record: dict[str, list] = {k: [] for k in kept}
     try:
         deadline = time.monotonic() + 300
@@ -726,6 +732,7 @@ def main() -> None:
                                    "p95": percentile(record["sim_action_s"], 0.95)},
             "median_s_by_action": {who: by_kind(record[f"{who}_kinds"]) for who in ("real", "sim")},
             "real_pages_first_map_clicks_answered": record["real_answers"],
+            "simulated_first_bridges_answered": record["sim_answers"],
             "errors": record["errors"],
             "requests_outside": record["outside"],
             "server_answers_after_a_tab_closed_mid_action": alive,
