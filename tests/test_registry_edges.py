@@ -22,7 +22,15 @@ BY_NAME = {
     "_moved.py": "the one-release aliases of moved modules map an old dotted path onto the new one",
     "geo/gazetteer.py": "the one-release names of hex_place/with_places, moved up to terrain/places.py",
     "lessons/__init__.py": "a lesson is opened by its name (notebooks/lessons/ pass it as a string)",
+    "views/forkserver.py": "the class server's fork server imports the libraries of WARM_IMPORTS ahead (no "
+    "module of the package: the test below)",
 }
+
+
+def test_the_fork_server_imports_no_module_of_the_package_by_name():
+    from normandy_lab.views.forkserver import WARM_IMPORTS
+
+    assert WARM_IMPORTS and not [name for name in WARM_IMPORTS if name.split(".")[0] == "normandy_lab"]
 
 
 def by_name_imports(package: Path) -> dict[str, list[int]]:

@@ -155,16 +155,38 @@ def test_a_side_by_side_with_a_game_registered_here_is_worked_out_here(cache, mo
     import normandy_lab.rules as rules
     import normandy_lab.sidebyside as sidebyside
 
-    monkeypatch.setattr(rules, "available", lambda: [*tour.PACKAGE_GAMES, "toy"])
+    monkeypatch.setattr(rules, "only_package_games", lambda: False)  # e.g. the toy registered here
     monkeypatch.setattr(sidebyside, "side_by_side", lambda day: f"worked out here for {day}")
     assert tour.kept_side_by_side("1944-06-19") == "worked out here for 1944-06-19"
     assert not list(cache.glob("*.pickle"))
 
 
-def test_the_package_games_are_the_registry_s_own():
-    from normandy_lab.rules import available
+def test_only_the_package_games_is_what_a_process_importing_the_package_alone_has():
+    import dataclasses
+    import subprocess
+    import sys
 
-    assert tuple(sorted(available())) == tour.PACKAGE_GAMES
+    import normandy_lab.rules as rules
+
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import normandy_lab.rules as r; print(r.only_package_games(), r.available())"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert fresh.stdout.split()[0] == "True"
+    before = rules.only_package_games()  # False if an earlier test registered the toy games here
+    bfn = rules.game("bfn")
+    try:
+        rules.register_game(dataclasses.replace(bfn, key="bfn_again"))
+        assert not rules.only_package_games()  # a game added here
+    finally:
+        rules.unregister_game("bfn_again")
+    assert rules.only_package_games() == before
+    try:
+        rules.register_game(dataclasses.replace(bfn))  # BfN replaced by an equal copy
+        assert not rules.only_package_games()
+    finally:
+        rules.register_game(bfn)
+    assert rules.only_package_games() == before
 
 
 def _toy(*words: str) -> list[str]:
@@ -172,7 +194,7 @@ def _toy(*words: str) -> list[str]:
 
 
 def test_a_table_the_other_process_could_not_write_is_worked_out_here(cache, monkeypatch):
-    monkeypatch.setitem(tour.TABLES, "toy", (__name__, "_toy"))
+    monkeypatch.setitem(tour.TABLES, "toy", _toy)  # unknown to the other process: it fails
     monkeypatch.setattr(sys, "executable", str(cache / "no-python-here"))
     assert tour.table("toy", "1944-06-19") == ["worked out here", "1944-06-19"]
     d._MEMORY.clear()

@@ -533,6 +533,23 @@ register_game(
 )  # fmt: skip
 
 
+#: The games registered above, as registered: what a process that imports the package alone has.
+_PACKAGE_GAMES: dict[str, Game] = dict(_GAMES)
+
+
+def only_package_games() -> bool:
+    """Return whether exactly the games this package registers are registered, each as it registered it.
+
+    Then another process that imports the package alone knows the same games (the tour's tables are worked
+    out in one: :mod:`normandy_lab.views.tour`); a game registered or replaced here it would not know.
+    """
+    return (
+        _GAMES.keys() == _PACKAGE_GAMES.keys()
+        and _REGISTRY.keys() == _PACKAGE_GAMES.keys()
+        and all(_GAMES[key] is held and _REGISTRY[key] is held.rules for key, held in _PACKAGE_GAMES.items())
+    )
+
+
 def __getattr__(name: str):  # BFN_RULES, as before, without importing the game before it is asked for
     if name == "BFN_RULES":
         return get("bfn")
@@ -555,6 +572,7 @@ __all__ = [
     "games",
     "get",
     "look",
+    "only_package_games",
     "register",
     "register_game",
     "ruleset",

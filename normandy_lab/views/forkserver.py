@@ -53,8 +53,9 @@ from traitlets import Float, Unicode, default
 
 #: The provisioner's name, as registered under ``jupyter_client.kernel_provisioners`` in pyproject.toml.
 PROVISIONER_NAME = "normandy-fork-server"
-#: What the zygote imports before forking: the kernel itself and what the class pages import (the explorer,
-#: the tour, the lessons), so that a kernel's imports are already done and shared.
+#: The libraries the zygote imports before forking, by name: the kernel itself and what the class pages use,
+#: so that a kernel's imports are already done and shared.  No module of this package: those are imported by
+#: plain statements (:func:`_import_the_pages`), where the import contract sees them.
 WARM_IMPORTS = (
     "ipykernel.kernelapp",
     "ipykernel.ipkernel",
@@ -66,12 +67,6 @@ WARM_IMPORTS = (
     "bokeh.plotting",
     "pandas",
     "voila.utils",
-    "normandy_lab",
-    "normandy_lab.views.classroom",
-    "normandy_lab.views.explorer",
-    "normandy_lab.views.campaign",
-    "normandy_lab.history",
-    "normandy_lab.lessons",
 )
 #: Thread pools of the numerical libraries, set to one thread in the zygote's environment before it starts:
 #: a process that forks must have no other thread (a forked child gets only the forking thread, and any
@@ -111,6 +106,18 @@ def registered() -> bool:
 # -- the zygote ----------------------------------------------------------------------------------------------
 
 
+def _import_the_pages() -> None:
+    """Import the package's modules the class pages use (the explorer, the tour, the record).
+
+    Not the lessons: they sit above the views in the import contract (nothing imports them), so a lesson's
+    kernel imports its own lesson module after the fork.
+    """
+    from normandy_lab import history
+    from normandy_lab.views import campaign, classroom, explorer
+
+    _ = (history, campaign, classroom, explorer)  # loaded before the fork is the point
+
+
 def warm(scenarios: Iterable[str], imports: Iterable[str] = WARM_IMPORTS) -> None:
     """Import what the class pages import and warm the engine on each scenario, in this process.
 
@@ -121,8 +128,11 @@ def warm(scenarios: Iterable[str], imports: Iterable[str] = WARM_IMPORTS) -> Non
     """
     import importlib
 
-    for name in imports:
+    names = tuple(imports)
+    for name in names:
         importlib.import_module(name)
+    if names:
+        _import_the_pages()
     from normandy_lab.session import Session
 
     for scenario in scenarios:

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib
 import platform
 import subprocess
 import sys
@@ -80,15 +79,35 @@ def kept(name: str, build: Callable[[], T], *words: str) -> T:
     return derived(name, build, *words, stamp=tour_stamp())
 
 
-#: The tour's tables, by name: the function (module, name) that works one out from its words.
-TABLES = {
-    "campaign_positions": ("normandy_lab.views.campaign", "_scenario_positions"),
-    "campaign_sea": ("normandy_lab.views.campaign", "_sea_table"),
-    "tour_history": ("normandy_lab.views.tour", "_history_rows"),
-    "tour_side_by_side": ("normandy_lab.views.tour", "_side_by_side_parts"),
+def _campaign_positions(*words: str) -> Any:
+    # views.campaign imports this module (its squares are kept here): imported when first worked out.
+    from normandy_lab.views import campaign
+
+    return campaign._scenario_positions(*words)
+
+
+def _campaign_sea(*words: str) -> Any:
+    from normandy_lab.views import campaign  # as above
+
+    return campaign._sea_table(*words)
+
+
+def _history_table(*words: str) -> Any:
+    return _history_rows(*words)
+
+
+def _side_by_side_table(*words: str) -> Any:
+    return _side_by_side_parts(*words)
+
+
+#: The tour's tables, by name: the function that works one out from its words (looked up by the same name
+#: in the process that works it out, which imports this module alone).
+TABLES: dict[str, Callable[..., Any]] = {
+    "campaign_positions": _campaign_positions,
+    "campaign_sea": _campaign_sea,
+    "tour_history": _history_table,
+    "tour_side_by_side": _side_by_side_table,
 }
-#: The games the package registers itself, the only ones a process working a table out knows.
-PACKAGE_GAMES = ("bfn", "cobra", "gts", "kg")
 #: How long a process working a table out may take before the kernel works it out itself (seconds).
 APART_TIMEOUT_S = 900
 
@@ -102,8 +121,7 @@ def _not_kept() -> Any:
 
 
 def _builder(name: str, words: tuple[str, ...]) -> Callable[[], Any]:
-    module, function = TABLES[name]
-    build = getattr(importlib.import_module(module), function)
+    build = TABLES[name]
     return lambda: build(*words)
 
 
@@ -195,12 +213,12 @@ def kept_side_by_side(date: Any) -> Any:
         As :func:`normandy_lab.side_by_side` does, for a date that is not one, or one that fewer than two
         games cover.
     """
-    from normandy_lab.rules import available
+    from normandy_lab.rules import only_package_games
     from normandy_lab.sidebyside import SideBySide, date_arg, side_by_side
 
     day = date_arg("side_by_side", date).isoformat()
-    if tuple(sorted(available())) != PACKAGE_GAMES:
-        # A game registered in this process (register()) takes part in its side by side: neither the key nor
+    if not only_package_games():
+        # A game registered (or replaced) in this process takes part in its side by side: neither the key nor
         # the process that works tables out knows it, so its verdicts are worked out here and not kept.
         return side_by_side(day)
     found_date, scenarios, verdicts = table("tour_side_by_side", day)
