@@ -564,7 +564,7 @@ ELSEWHERE = ("rules/", "savefile.py", "views/export.py", "engine/study.py", "yam
 INTERNAL = {
     "engine/layered.py": 5, "network.py": 3, "grids/sheetfit.py": 2, "engine/report.py": 1,
     "grids/georef.py": 2, "grids/__init__.py": 2, "views/export_marks.py": 1, "schemas/grid_files.py": 1,
-    "views/forkserver.py": 7,
+    "views/forkserver.py": 6,
 }  # fmt: skip
 PLAIN = ("raise ValueError(", "raise TypeError(", "raise FileNotFoundError(", "raise KeyError(")
 

@@ -190,13 +190,7 @@ def _receive(conn: socket.socket) -> tuple[dict[str, Any], list[int]]:
     (length,) = _HEADER.unpack(header)
     if length > _MAX_REQUEST:
         raise ValueError("request too large")
-    body = b""
-    while len(body) < length:
-        chunk = conn.recv(length - len(body))
-        if not chunk:
-            raise ValueError("request cut short")
-        body += chunk
-    return json.loads(body), fds
+    return json.loads(_recv_exactly(conn, length, "request cut short")), fds
 
 
 def _send(conn: socket.socket, payload: dict[str, Any], fds: list[int] | None = None) -> None:
@@ -503,12 +497,15 @@ def ping(path: str | Path, timeout: float = 5.0) -> bool:
         return False
 
 
-def _recv_exactly(conn: socket.socket, size: int) -> bytes:
+def _recv_exactly(
+    conn: socket.socket, size: int, cut: str = "the fork server closed the connection"
+) -> bytes:
+    """Read ``size`` bytes; ``cut`` is the ValueError's message when the other end closes first."""
     data = b""
     while len(data) < size:
         chunk = conn.recv(size - len(data))
         if not chunk:
-            raise ValueError("the fork server closed the connection")
+            raise ValueError(cut)
         data += chunk
     return data
 

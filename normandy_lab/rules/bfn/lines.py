@@ -219,6 +219,13 @@ def _flat_ints(lists: list) -> np.ndarray:
     return np.concatenate([np.asarray(a, dtype=np.int64) for a in lists] or [np.zeros(0, np.int64)])
 
 
+def _offsets(lists: list) -> np.ndarray:
+    """Return where each of ``lists`` starts in their :func:`_flat_ints` array, and the end (CSR pointers)."""
+    ptr = np.zeros(len(lists) + 1, dtype=np.int64)
+    np.cumsum([len(a) for a in lists], out=ptr[1:])
+    return ptr
+
+
 def _edge_positions(system: str) -> tuple[np.ndarray, np.ndarray]:
     """Return, per directed edge, its position in the map graph's reverse and forward rows."""
     return game_map(system).edge_positions
@@ -440,10 +447,7 @@ class TraceNet:
         rev_open, rev_first, fwd_first = (
             opened if opened is not None else (c.rev_open, c.rev_first, c.fwd_first)
         )
-        group_ptr = np.zeros(len(groups) + 1, dtype=np.int64)
-        np.cumsum([len(t) for t in groups], out=group_ptr[1:])
-        asked_ptr = np.zeros(len(asked) + 1, dtype=np.int64)
-        np.cumsum([len(a) for a in asked], out=asked_ptr[1:])
+        group_ptr, asked_ptr = _offsets(groups), _offsets(asked)
         result = self._run(
             group_ranges, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr,
             rev_open, rev_first, fwd_first,
@@ -470,10 +474,7 @@ class TraceNet:
         """
         gr = self.graph
         c = self.costs
-        group_ptr = np.zeros(len(groups) + 1, dtype=np.int64)
-        np.cumsum([len(t) for t in groups], out=group_ptr[1:])
-        asked_ptr = np.zeros(len(asked) + 1, dtype=np.int64)
-        np.cumsum([len(a) for a in asked], out=asked_ptr[1:])
+        group_ptr, asked_ptr = _offsets(groups), _offsets(asked)
         result = self._run(
             group_ranges, gr.rev_ptr, gr.rev_nbr, gr.fwd_ptr, gr.fwd_nbr,
             c.rev_open, c.rev_first, c.fwd_first,
