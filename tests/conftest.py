@@ -120,3 +120,16 @@ def gt15():
     import normandy_lab as nl
 
     return nl.load_scenario("cobra_1944-07-16_gt15")
+
+
+@pytest.fixture
+def derived_cache(tmp_path, monkeypatch):
+    """An empty cache of derived tables (normandy_lab.terrain.derived), in memory and on disk.
+
+    The derived tables only: the terrain maps stay where they are (building them again takes minutes).
+    """
+    from normandy_lab.terrain import derived
+
+    monkeypatch.setattr(derived, "derived_dir", lambda: tmp_path / "derived")
+    monkeypatch.setattr(derived, "_MEMORY", {})
+    return tmp_path / "derived"

@@ -7,15 +7,7 @@ import pytest
 from normandy_lab.terrain import derived as d
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    # The derived tables only: the terrain maps stay where they are (building them again takes minutes).
-    monkeypatch.setattr(d, "derived_dir", lambda: tmp_path / "derived")
-    monkeypatch.setattr(d, "_MEMORY", {})
-    return tmp_path / "derived"
-
-
-def test_a_table_is_built_once_then_read_from_disk_by_a_new_process(cache):
+def test_a_table_is_built_once_then_read_from_disk_by_a_new_process(derived_cache):
     calls = []
 
     def build():
@@ -28,26 +20,26 @@ def test_a_table_is_built_once_then_read_from_disk_by_a_new_process(cache):
     d._MEMORY.clear()  # as a new process sees it: only the file
     assert d.derived("table", build, "bfn") == {"x": [1.5, 2.5]}
     assert len(calls) == 1
-    assert len(list(cache.glob("table-*.pickle"))) == 1
+    assert len(list(derived_cache.glob("table-*.pickle"))) == 1
 
 
-def test_other_words_are_another_table(cache):
+def test_other_words_are_another_table(derived_cache):
     assert d.derived("table", lambda: "bfn's", "bfn") == "bfn's"
     assert d.derived("table", lambda: "kg's", "kg") == "kg's"
-    assert len(list(cache.glob("table-*.pickle"))) == 2
+    assert len(list(derived_cache.glob("table-*.pickle"))) == 2
 
 
-def test_changed_map_data_or_code_makes_a_new_key_and_old_copies_go(cache, monkeypatch):
+def test_changed_map_data_or_code_makes_a_new_key_and_old_copies_go(derived_cache, monkeypatch):
     assert d.derived("table", lambda: "old", "bfn") == "old"
     monkeypatch.setattr(d, "_data_stamp", lambda: b"a data file changed")
     assert d.derived("table", lambda: "new", "bfn") == "new"
     monkeypatch.setattr(d, "_CODE_DIGEST", b"the code changed")
     assert d.derived("table", lambda: "newer", "bfn") == "newer"
-    assert len(list(cache.glob("table-*.pickle"))) == 3  # a process of each version keeps its own
+    assert len(list(derived_cache.glob("table-*.pickle"))) == 3  # a process of each version keeps its own
     for k in range(d.KEEP + 2):
         monkeypatch.setattr(d, "_CODE_DIGEST", f"version {k}".encode())
         d.derived("table", lambda k=k: k, "bfn")
-    assert len(list(cache.glob("table-*.pickle"))) == d.KEEP
+    assert len(list(derived_cache.glob("table-*.pickle"))) == d.KEEP
 
 
 def test_the_data_stamp_follows_a_file_under_maps(tmp_path, monkeypatch):
@@ -61,9 +53,9 @@ def test_the_data_stamp_follows_a_file_under_maps(tmp_path, monkeypatch):
     assert d._data_stamp() != before
 
 
-def test_a_damaged_file_is_built_again_and_a_failed_build_writes_nothing(cache):
+def test_a_damaged_file_is_built_again_and_a_failed_build_writes_nothing(derived_cache):
     d.derived("table", lambda: [1, 2, 3], "bfn")
-    (path,) = cache.glob("table-*.pickle")
+    (path,) = derived_cache.glob("table-*.pickle")
     path.write_bytes(b"not a pickle")
     d._MEMORY.clear()
     assert d.derived("table", lambda: [4], "bfn") == [4]
@@ -73,10 +65,10 @@ def test_a_damaged_file_is_built_again_and_a_failed_build_writes_nothing(cache):
 
     with pytest.raises(ValueError, match="no table"):
         d.derived("other", fails, "bfn")
-    assert not list(cache.glob("other-*"))
+    assert not list(derived_cache.glob("other-*"))
 
 
-def test_the_explorer_map_draws_the_same_from_a_warm_cache(cache):
+def test_the_explorer_map_draws_the_same_from_a_warm_cache(derived_cache):
     """The basemap built from freshly derived tables and from their copies on disk has the same data."""
     from bokeh.models import ColumnDataSource
 
@@ -118,7 +110,7 @@ def test_the_key_covers_the_code_each_table_is_built_by():
             assert source in covered, (module, name, source)
 
 
-def test_sheet_outlines_from_the_cache_are_each_sheet_s_hexes_unioned(cache):
+def test_sheet_outlines_from_the_cache_are_each_sheet_s_hexes_unioned(derived_cache):
     """The air-interdiction layer's sheet outlines (11.1: air points are given per map sheet) come from disk
     as built: each sheet's outline encloses that sheet's hexes and no other sheet's."""
     import shapely

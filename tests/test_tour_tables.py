@@ -15,20 +15,11 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-import pytest
 
 from normandy_lab.terrain import derived as d
 from normandy_lab.views import campaign, tour
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    """An empty cache of derived tables (the terrain maps stay where they are)."""
-    monkeypatch.setattr(d, "derived_dir", lambda: tmp_path / "derived")
-    monkeypatch.setattr(d, "_MEMORY", {})
-    return tmp_path / "derived"
 
 
 def test_the_kept_tables_are_what_a_fresh_computation_gives(monkeypatch):
@@ -59,7 +50,7 @@ def test_the_kept_tables_are_what_a_fresh_computation_gives(monkeypatch):
     assert not kept_june19.disagreements().empty  # the tour's table has rows (BfN's storm against KG's)
 
 
-def test_a_table_is_worked_out_once_then_read(cache):
+def test_a_table_is_worked_out_once_then_read(derived_cache):
     calls = []
 
     def build():
@@ -70,10 +61,10 @@ def test_a_table_is_worked_out_once_then_read(cache):
     d._MEMORY.clear()  # a new process: only the file
     assert tour.kept("table", build, "1944-06-19") == {"verdicts": [True, False]}
     assert len(calls) == 1
-    assert len(list(cache.glob("table-*.pickle"))) == 1
+    assert len(list(derived_cache.glob("table-*.pickle"))) == 1
 
 
-def test_a_touched_scenario_file_works_the_tables_out_again(cache, tmp_path, monkeypatch):
+def test_a_touched_scenario_file_works_the_tables_out_again(derived_cache, tmp_path, monkeypatch):
     import normandy_lab.engine.scenario as scenario_module
 
     scenarios = tmp_path / "scenarios"
@@ -96,7 +87,7 @@ def test_a_touched_scenario_file_works_the_tables_out_again(cache, tmp_path, mon
     assert tour.kept("table", build) == 3
 
 
-def test_the_package_s_code_and_versions_key_the_tables(cache, monkeypatch):
+def test_the_package_s_code_and_versions_key_the_tables(derived_cache, monkeypatch):
     calls = []
 
     def build():
@@ -119,9 +110,9 @@ def test_the_package_digest_covers_every_module_that_determines_supply():
         assert (REPO / "normandy_lab" / module).resolve() in covered, module
 
 
-def test_a_damaged_copy_is_worked_out_again(cache):
+def test_a_damaged_copy_is_worked_out_again(derived_cache):
     tour.kept("table", lambda: [1, 2, 3])
-    (path,) = cache.glob("table-*.pickle")
+    (path,) = derived_cache.glob("table-*.pickle")
     path.write_bytes(b"\x80\x05 half a pickle")
     d._MEMORY.clear()
     assert tour.kept("table", lambda: [4]) == [4]
@@ -135,30 +126,30 @@ def _write_from_a_process(folder: str, start: object) -> list[int]:
     return tour.kept("table", lambda: list(range(100_000)))
 
 
-def test_kernels_writing_the_same_table_at_once_leave_one_whole_copy(cache):
+def test_kernels_writing_the_same_table_at_once_leave_one_whole_copy(derived_cache):
     """A class's kernels opening the tour together on a cold cache: each writes, none reads half a file."""
     context = multiprocessing.get_context("fork")
     with context.Manager() as manager:
         start = manager.Event()
         with context.Pool(4) as pool:
-            results = [pool.apply_async(_write_from_a_process, (str(cache), start)) for _ in range(4)]
+            results = [pool.apply_async(_write_from_a_process, (str(derived_cache), start)) for _ in range(4)]
             start.set()
             tables = [r.get(timeout=300) for r in results]
     assert all(t == list(range(100_000)) for t in tables)
-    assert len(list(cache.glob("table-*.pickle"))) == 1
-    assert not [p for p in cache.iterdir() if ".tmp" in p.name]
+    assert len(list(derived_cache.glob("table-*.pickle"))) == 1
+    assert not [p for p in derived_cache.iterdir() if ".tmp" in p.name]
     d._MEMORY.clear()
     assert tour.kept("table", lambda: "not read") == list(range(100_000))
 
 
-def test_a_side_by_side_with_a_game_registered_here_is_worked_out_here(cache, monkeypatch):
+def test_a_side_by_side_with_a_game_registered_here_is_worked_out_here(derived_cache, monkeypatch):
     import normandy_lab.rules as rules
     import normandy_lab.sidebyside as sidebyside
 
     monkeypatch.setattr(rules, "only_package_games", lambda: False)  # e.g. the toy registered here
     monkeypatch.setattr(sidebyside, "side_by_side", lambda day: f"worked out here for {day}")
     assert tour.kept_side_by_side("1944-06-19") == "worked out here for 1944-06-19"
-    assert not list(cache.glob("*.pickle"))
+    assert not list(derived_cache.glob("*.pickle"))
 
 
 def test_only_the_package_games_is_what_a_process_importing_the_package_alone_has():
@@ -193,9 +184,9 @@ def _toy(*words: str) -> list[str]:
     return ["worked out here", *words]
 
 
-def test_a_table_the_other_process_could_not_write_is_worked_out_here(cache, monkeypatch):
+def test_a_table_the_other_process_could_not_write_is_worked_out_here(derived_cache, monkeypatch):
     monkeypatch.setitem(tour.TABLES, "toy", _toy)  # unknown to the other process: it fails
-    monkeypatch.setattr(sys, "executable", str(cache / "no-python-here"))
+    monkeypatch.setattr(sys, "executable", str(derived_cache / "no-python-here"))
     assert tour.table("toy", "1944-06-19") == ["worked out here", "1944-06-19"]
     d._MEMORY.clear()
     assert tour.table("toy", "1944-06-19") == ["worked out here", "1944-06-19"]  # and kept
