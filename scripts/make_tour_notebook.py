@@ -11,23 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import nbformat
+from notebook_cells import code, md  # beside this script (run as python scripts/...)
 
 PATH = Path(__file__).resolve().parents[1] / "notebooks" / "01_tour.ipynb"
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
-
-
-def md(cell_id: str, source: str) -> nbformat.NotebookNode:
-    """Return a markdown cell with a fixed id."""
-    cell = nbformat.v4.new_markdown_cell(source)
-    cell.id = cell_id
-    return cell
-
-
-def code(cell_id: str, source: str) -> nbformat.NotebookNode:
-    """Return a code cell with a fixed id, no outputs and no execution count."""
-    cell = nbformat.v4.new_code_cell(source)
-    cell.id = cell_id
-    return cell
 
 
 def build() -> nbformat.NotebookNode:

@@ -8,6 +8,7 @@ a cell edited in one place and not the other fails here, naming the cell.
 from __future__ import annotations
 
 import runpy
+import sys
 from pathlib import Path
 
 import nbformat
@@ -21,8 +22,16 @@ PAIRS = {
 
 
 def script_globals(script: str) -> dict:
-    """Run a script's module code without its ``__main__`` block and return its functions."""
-    return runpy.run_path(str(ROOT / "scripts" / script), run_name="not_main")
+    """Run a script's module code without its ``__main__`` block and return its functions.
+
+    Its folder goes first on the path while it runs, as when it is run itself (it imports notebook_cells).
+    """
+    folder = str(ROOT / "scripts")
+    sys.path.insert(0, folder)
+    try:
+        return runpy.run_path(str(ROOT / "scripts" / script), run_name="not_main")
+    finally:
+        sys.path.remove(folder)
 
 
 def differences(built: nbformat.NotebookNode, committed: nbformat.NotebookNode) -> list[str]:
